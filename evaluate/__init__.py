@@ -1,0 +1,1 @@
+"""ud-agree evaluator: masked-LM agreement accuracy over a mined corpus."""
