@@ -52,6 +52,7 @@ SENTENCES = pa.schema(
         ("sent_id", pa.string()),
         ("text", pa.string()),
         ("words", _str_list),
+        ("space_after", pa.list_(pa.bool_())),
         ("file", pa.string()),
         ("line", pa.int64()),
     ]

@@ -1,0 +1,121 @@
+"""Command line of `python -m evaluate`: a thin layer over evaluate.run.evaluate."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from evaluate.run import FREQUENCY, TINY_RANDOM, Options, UsageError
+
+
+def parser() -> argparse.ArgumentParser:
+    """Options of the evaluator (DESIGN.md §1.5)."""
+    p = argparse.ArgumentParser(
+        prog="python -m evaluate",
+        description="Score a masked LM on mined agreement relations; print accuracy with 95%% CIs "
+        "and write per-item Parquet results.",
+    )
+    p.add_argument(
+        "--lang", required=True, help="ISO 639-1 code of a language in the corpus, e.g. fr"
+    )
+    p.add_argument("--corpus", default="corpus", help="the miner's output folder (default: corpus)")
+    p.add_argument(
+        "--model",
+        default="bert-base-multilingual-cased",
+        help=f"Hugging Face masked LM: hub name or local directory; '{FREQUENCY}' for the "
+        f"frequency baseline; '{TINY_RANDOM}' for an offline random 1-layer BERT (demo)",
+    )
+    p.add_argument("--mask", choices=("controller", "target", "both"), default="controller")
+    p.add_argument("--match", choices=("agreement", "exact"), default="agreement")
+    p.add_argument("--case", choices=("fold", "exact"), default="fold")
+    p.add_argument("--min-candidates", type=int, default=10)
+    p.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--limit", type=int, default=None, help="score only the first N eligible items")
+    p.add_argument("--out", default="results", help="results folder (default: results)")
+    p.add_argument(
+        "--resume", action="store_true", help="keep the chunks already written and go on"
+    )
+    p.add_argument(
+        "--control",
+        choices=("context", "no-context"),
+        default="context",
+        help="no-context: every other word masked too (context control)",
+    )
+    p.add_argument(
+        "--vocab-of",
+        default=None,
+        metavar="MODEL",
+        help="with --model frequency: only candidates that are whole-word tokens of MODEL",
+    )
+    p.add_argument("--chunk-size", type=int, default=4096, help="items per results chunk")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    """Options dataclass from parsed arguments, with the checks argparse cannot make."""
+    if (
+        args.batch_size < 1
+        or args.min_candidates < 1
+        or (args.limit is not None and args.limit < 0)
+    ):
+        raise UsageError("--batch-size and --min-candidates must be ≥ 1, --limit ≥ 0")
+    if args.vocab_of and args.model != FREQUENCY:
+        raise UsageError("--vocab-of goes with --model frequency only")
+    if args.model == FREQUENCY and args.control != "context":
+        raise UsageError("--control no-context needs a masked LM, not the frequency baseline")
+    return Options(
+        lang=args.lang,
+        corpus=args.corpus,
+        model=args.model,
+        mask=args.mask,
+        match=args.match,
+        case=args.case,
+        min_candidates=args.min_candidates,
+        device=args.device,
+        batch_size=args.batch_size,
+        limit=args.limit,
+        out=args.out,
+        resume=args.resume,
+        control=args.control,
+        vocab_of=args.vocab_of,
+        chunk_size=max(1, args.chunk_size),
+        progress=not args.no_progress,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run, print the accuracy table; user errors are one line on stderr and exit status 2."""
+    args = parser().parse_args(argv)
+    try:
+        from evaluate.models import ModelNotFound
+    except ImportError as error:  # torch/transformers missing: the extra is not installed
+        print(f"error: {error}; install with pip install -e '.[evaluate]'", file=sys.stderr)
+        return 2
+    from evaluate.run import evaluate
+    from evaluate.summary import format_table, header_lines
+
+    try:
+        outcome = evaluate(options_from(args))
+    except (UsageError, ModelNotFound) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    manifest = outcome.manifest
+    print("\n".join(header_lines(manifest)))
+    counts, cover = manifest["counts"], manifest["coverage"]
+    print(
+        f"items: {counts['items_in_results']} scored; skipped: "
+        f"same-surface-word {counts['same-surface-word']}, "
+        f"too-few-candidates {counts['too-few-candidates']}, "
+        f"missing-sentence {counts['missing-sentence']}; windowed {counts['windowed']}"
+    )
+    print(
+        f"coverage: {cover['lexicon_forms_scorable']}/{cover['lexicon_forms']} lexicon forms, "
+        f"{cover['masked_words_scorable']}/{cover['masked_words']} masked words are candidates"
+    )
+    if outcome.summary is not None:
+        print(format_table(outcome.summary))
+    print(f"results: {outcome.out_dir}")
+    return 0

@@ -1,0 +1,263 @@
+"""The paper's figures (and more) as PNG files with the data behind each as CSV.
+
+Every figure shows accuracy with 95% bootstrap intervals that resample sentences;
+systems (model × method, e.g. a model, its no-context control and the frequency
+baseline) sit side by side. Figures are drawn on the Agg canvas: no display needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from evaluate.results import grouped_accuracy, with_system
+
+BASELINE = "frequency-baseline"
+# Lower edges of the bins of ordered counts; the last bin is open ("16+").
+DISTANCE_EDGES = (1, 2, 3, 4, 5, 6, 8, 11, 16)
+DISTRACTOR_EDGES = (0, 1, 2, 3, 4, 6)
+ATTRACTOR_EDGES = (0, 1, 2, 3)
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """One figure: the column it groups by, how to draw it, and its labels."""
+
+    name: str
+    column: str
+    title: str
+    xlabel: str
+    kind: str  # "bar" for categories, "line" for ordered bins
+    edges: tuple[int, ...] = ()
+
+
+SPECS: tuple[FigureSpec, ...] = (
+    FigureSpec("by_type", "type", "Accuracy per agreement type", "agreement type", "bar"),
+    FigureSpec("by_lang", "lang", "Accuracy per language", "language", "bar"),
+    FigureSpec(
+        "by_distance",
+        "distance",
+        "Accuracy by controller–target distance",
+        "distance (syntactic words)",
+        "line",
+        DISTANCE_EDGES,
+    ),
+    FigureSpec(
+        "by_distractors",
+        "distractors",
+        "Accuracy by number of distractors",
+        "distractors (non-agreeing nouns in the sentence)",
+        "line",
+        DISTRACTOR_EDGES,
+    ),
+    FigureSpec(
+        "by_attractors",
+        "attractors",
+        "Accuracy by number of attractors",
+        "attractors (distractors between target and controller)",
+        "line",
+        ATTRACTOR_EDGES,
+    ),
+    FigureSpec("by_masked", "masked", "Accuracy per masked role", "masked word", "bar"),
+    FigureSpec(
+        "by_features", "features", "Accuracy per agreeing feature set", "agreeing features", "bar"
+    ),
+)
+
+
+def bin_labels(edges: Sequence[int]) -> list[str]:
+    """Human labels of the bins whose lower edges are `edges`: 1, 2, 6-7, 16+."""
+    labels = []
+    for low, high in zip(edges, [*edges[1:], None], strict=True):
+        if high is None:
+            labels.append(f"{low}+")
+        elif high - low == 1:
+            labels.append(str(low))
+        else:
+            labels.append(f"{low}-{high - 1}")
+    return labels
+
+
+def bin_expr(column: str, edges: Sequence[int]) -> pl.Expr:
+    """Lower edge of the bin holding each value (values below the first edge join the first bin)."""
+    expr = pl.lit(edges[0], dtype=pl.Int32)
+    for edge in edges[1:]:
+        expr = pl.when(pl.col(column) >= edge).then(pl.lit(edge, dtype=pl.Int32)).otherwise(expr)
+    return expr.alias(column)
+
+
+def prepare(results: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+    """Results with `system` and `features` (agreeing features joined by '+') added."""
+    return with_system(results).with_columns(
+        pl.col("agreeing").list.sort().list.join("+").alias("features")
+    )
+
+
+def figure_table(
+    results: pl.LazyFrame | pl.DataFrame, spec: FigureSpec, seed: int = 0
+) -> pl.DataFrame:
+    """Accuracy table behind one figure: system, the binned column, n, accuracy, ci_low, ci_high."""
+    frame = prepare(results)
+    if spec.edges:
+        frame = frame.with_columns(bin_expr(spec.column, spec.edges))
+    table = grouped_accuracy(frame, ["system", spec.column], seed=seed)
+    if spec.edges:
+        labels = dict(zip(spec.edges, bin_labels(spec.edges), strict=True))
+        table = table.with_columns(
+            pl.col(spec.column).replace_strict(labels, return_dtype=pl.String).alias("bin")
+        )
+    return table
+
+
+def system_order(systems: Sequence[str]) -> list[str]:
+    """Systems sorted by name with the frequency baseline last, so colours stay stable."""
+    return sorted(systems, key=lambda s: (s == BASELINE, s))
+
+
+def _colors(systems: Sequence[str]) -> dict[str, str]:
+    palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
+    colors = {}
+    others = [s for s in systems if s != BASELINE]
+    for i, system in enumerate(others):
+        colors[system] = palette[i % len(palette)]
+    colors[BASELINE] = "#7f7f7f"  # the baseline is grey in every figure
+    return colors
+
+
+def _errors(rows: pl.DataFrame) -> np.ndarray:
+    """Asymmetric error-bar lengths (2 × n) from accuracy and interval columns."""
+    acc = rows["accuracy"].to_numpy()
+    low = np.nan_to_num(acc - rows["ci_low"].to_numpy(), nan=0.0)
+    high = np.nan_to_num(rows["ci_high"].to_numpy() - acc, nan=0.0)
+    return np.vstack([np.clip(low, 0, None), np.clip(high, 0, None)])
+
+
+def _new_figure(width: float) -> tuple[Figure, object]:
+    fig = Figure(figsize=(min(max(width, 6.0), 24.0), 4.2), dpi=110)
+    FigureCanvasAgg(fig)  # Agg canvas: rendering needs no display
+    return fig, fig.add_subplot(1, 1, 1)
+
+
+def bar_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
+    """Grouped bars: one group per category, one bar per system, 95% interval whiskers."""
+    systems = system_order(table["system"].unique().to_list())
+    categories = table[spec.column].unique().sort().to_list()
+    colors = _colors(systems)
+    width = 0.8 / max(len(systems), 1)
+    fig, ax = _new_figure(3.5 + 0.35 * len(categories) * max(len(systems), 2))
+    x = np.arange(len(categories))
+    for i, system in enumerate(systems):
+        rows = (
+            pl.DataFrame({spec.column: categories})
+            .join(table.filter(pl.col("system") == system), on=spec.column, how="left")
+            .fill_null(float("nan"))
+        )
+        ax.bar(
+            x + (i - (len(systems) - 1) / 2) * width,
+            rows["accuracy"].to_numpy(),
+            width,
+            yerr=_errors(rows),
+            capsize=3,
+            error_kw={"elinewidth": 1.2, "ecolor": "black"},
+            color=colors[system],
+            label=system,
+        )
+    counts = table.group_by(spec.column).agg(pl.col("n").max()).sort(spec.column)
+    ax.set_xticks(x, [f"{c}\nn={n:,}" for c, n in counts.iter_rows()], fontsize=8)
+    _finish(ax, spec)
+    return fig
+
+
+def line_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
+    """Lines over ordered bins, one per system, with 95% interval error bars."""
+    systems = system_order(table["system"].unique().to_list())
+    colors = _colors(systems)
+    # Bins past the last one with data would only show empty ticks.
+    edges = (
+        spec.edges[: spec.edges.index(table[spec.column].max()) + 1] if table.height else spec.edges
+    )
+    labels = bin_labels(spec.edges)[: len(edges)]
+    fig, ax = _new_figure(3.5 + 0.7 * len(labels))
+    offsets = np.linspace(-0.12, 0.12, len(systems)) if len(systems) > 1 else [0.0]
+    for offset, system in zip(offsets, systems, strict=True):
+        rows = table.filter(pl.col("system") == system).sort(spec.column)
+        x = np.array([spec.edges.index(v) for v in rows[spec.column]]) + offset
+        ax.errorbar(
+            x,
+            rows["accuracy"].to_numpy(),
+            yerr=_errors(rows),
+            marker="o",
+            capsize=3,
+            color=colors[system],
+            label=system,
+        )
+    counts = dict(table.group_by(spec.column).agg(pl.col("n").max()).iter_rows())
+    ticks = [
+        f"{label}\nn={counts.get(edge, 0):,}" for edge, label in zip(edges, labels, strict=True)
+    ]
+    ax.set_xticks(np.arange(len(labels)), ticks, fontsize=8)
+    _finish(ax, spec)
+    return fig
+
+
+def _finish(ax: object, spec: FigureSpec) -> None:
+    ax.set_title(spec.title, fontsize=11)
+    ax.set_xlabel(spec.xlabel)
+    ax.set_ylabel("accuracy (95% CI, sentences resampled)", fontsize=9)
+    ax.set_ylim(0, 1.05)
+    ax.axhline(
+        0.5, color="#bbbbbb", linewidth=0.8, linestyle=":", zorder=0
+    )  # chance for a 2-way choice
+    ax.grid(axis="y", alpha=0.3)
+    # Outside the axes: a legend inside would hide bars or points near the bottom.
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.figure.tight_layout()
+
+
+def draw(table: pl.DataFrame, spec: FigureSpec) -> Figure:
+    """The figure for `spec` from its accuracy table."""
+    return (bar_figure if spec.kind == "bar" else line_figure)(table, spec)
+
+
+def make_figure(
+    results: pl.LazyFrame | pl.DataFrame, spec: FigureSpec, out_dir: str | Path | None = None
+) -> tuple[pl.DataFrame, Figure]:
+    """Table and figure for `spec`; with `out_dir`, also write `<name>.png` and `<name>.csv` there."""
+    table = figure_table(results, spec)
+    fig = draw(table, spec)
+    if out_dir is not None:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        table.write_csv(out / f"{spec.name}.csv")
+        fig.savefig(out / f"{spec.name}.png", bbox_inches="tight")
+    return table, fig
+
+
+def get_spec(name: str) -> FigureSpec:
+    """The figure spec called `name` (e.g. ``by_type``)."""
+    for candidate in SPECS:
+        if candidate.name == name:
+            return candidate
+    raise KeyError(f"no figure {name!r}; known: {', '.join(s.name for s in SPECS)}")
+
+
+def all_figures(
+    results: pl.LazyFrame | pl.DataFrame,
+    out_dir: str | Path,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, pl.DataFrame]:
+    """Write every figure of `SPECS` (PNG + CSV) to `out_dir`; return the tables by figure name."""
+    # Collect once: each figure re-reads the same rows.
+    frame = results.collect() if isinstance(results, pl.LazyFrame) else results
+    tables = {}
+    for figure_spec in SPECS:
+        if progress:
+            progress(figure_spec.name)
+        tables[figure_spec.name], _ = make_figure(frame, figure_spec, out_dir)
+    return tables

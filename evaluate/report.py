@@ -1,0 +1,341 @@
+"""One HTML page over a results folder: figures, summary tables, baseline, context control, manifests.
+
+Usage: ``python -m evaluate.report RESULTS [--out report/]`` writes ``report/index.html``
+with the figures (PNG + CSV) beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import sys
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from evaluate.figures import BASELINE, SPECS, all_figures, prepare, system_order
+from evaluate.results import grouped_accuracy, load_manifests, load_results
+from evaluate.stats import SENTENCE_KEY
+
+CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.baseline { background: #f0f0f0; font-style: italic; }
+.warning { background: #fff3cd; border: 1px solid #e0c060; padding: 0.5em 1em; }
+figure { margin: 1em 0 2em; } img { max-width: 100%; }
+pre { background: #f7f7f7; padding: 0.5em; font-size: 0.8em; overflow-x: auto; }
+"""
+
+
+def paired_difference(
+    a: pl.DataFrame, b: pl.DataFrame, n_boot: int = 1000, seed: int = 0
+) -> tuple[float, float, float]:
+    """Accuracy of `a` minus that of `b`, with a 95% interval resampling the sentences both share."""
+    per_a = a.group_by(SENTENCE_KEY).agg(
+        pl.col("right").cast(pl.Int64).sum().alias("ra"), pl.len().alias("na")
+    )
+    per_b = b.group_by(SENTENCE_KEY).agg(
+        pl.col("right").cast(pl.Int64).sum().alias("rb"), pl.len().alias("nb")
+    )
+    # Full join: a sentence scored by one side only still weighs on that side's accuracy.
+    joined = per_a.join(per_b, on=list(SENTENCE_KEY), how="full", coalesce=True).fill_null(0)
+    if joined.height == 0 or joined["na"].sum() == 0 or joined["nb"].sum() == 0:
+        return (float("nan"), float("nan"), float("nan"))
+    ra, na, rb, nb = (joined[c].to_numpy().astype(np.float64) for c in ("ra", "na", "rb", "nb"))
+    diff = ra.sum() / na.sum() - rb.sum() / nb.sum()
+    k = joined.height
+    rng = np.random.default_rng(seed)
+    # Blocks of multinomial weights keep memory small whatever the number of sentences.
+    block = max(1, min(n_boot, 1_000_000 // k))
+    parts = []
+    for start in range(0, n_boot, block):
+        weights = rng.multinomial(k, np.full(k, 1.0 / k), size=min(block, n_boot - start))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            parts.append((weights @ ra) / (weights @ na) - (weights @ rb) / (weights @ nb))
+    stats = np.concatenate(parts)
+    stats = stats[np.isfinite(stats)]
+    low, high = np.percentile(stats, [2.5, 97.5])
+    return (float(diff), float(low), float(high))
+
+
+def summary_table(frame: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
+    """Accuracy with intervals per system (and per `by`), baseline rows last within each group."""
+    table = grouped_accuracy(frame, [*by, "system"])
+    order = {s: i for i, s in enumerate(system_order(table["system"].unique().to_list()))}
+    rank = pl.col("system").replace_strict(order, return_dtype=pl.Int64)
+    return table.sort([*by, rank]) if by else table.sort(rank)
+
+
+def context_control_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per model and language: accuracy in context, without context, and their difference."""
+    rows = []
+    models = frame.filter(pl.col("method") == "no-context")["model"].unique().sort()
+    for model in models:
+        for lang in frame.filter(pl.col("model") == model)["lang"].unique().sort():
+            same = frame.filter((pl.col("model") == model) & (pl.col("lang") == lang))
+            with_ctx = same.filter(pl.col("method") == "context")
+            without = same.filter(pl.col("method") == "no-context")
+            if with_ctx.height == 0 or without.height == 0:
+                continue
+            diff, low, high = paired_difference(with_ctx, without)
+            rows.append(
+                {
+                    "model": model,
+                    "lang": lang,
+                    "n_context": with_ctx.height,
+                    "context": with_ctx["right"].mean(),
+                    "n_no_context": without.height,
+                    "no_context": without["right"].mean(),
+                    "difference": diff,
+                    "diff_low": low,
+                    "diff_high": high,
+                }
+            )
+    return pl.DataFrame(rows, schema=_DIFF_SCHEMA | {"model": pl.String, "lang": pl.String}).select(
+        "model",
+        "lang",
+        "n_context",
+        "context",
+        "n_no_context",
+        "no_context",
+        "difference",
+        "diff_low",
+        "diff_high",
+    )
+
+
+_DIFF_SCHEMA = {
+    "n_context": pl.Int64,
+    "context": pl.Float64,
+    "n_no_context": pl.Int64,
+    "no_context": pl.Float64,
+    "difference": pl.Float64,
+    "diff_low": pl.Float64,
+    "diff_high": pl.Float64,
+}
+
+
+def baseline_gap_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per context-model and language: accuracy minus the frequency baseline's, with an interval."""
+    rows = []
+    baseline = frame.filter(pl.col("method") == "frequency")
+    for (model, lang), group in frame.filter(pl.col("method") == "context").group_by(
+        ["model", "lang"], maintain_order=True
+    ):
+        base = baseline.filter(pl.col("lang") == lang)
+        if base.height == 0:
+            continue
+        diff, low, high = paired_difference(group, base)
+        rows.append(
+            {
+                "model": model,
+                "lang": lang,
+                "model_accuracy": group["right"].mean(),
+                "baseline_accuracy": base["right"].mean(),
+                "difference": diff,
+                "diff_low": low,
+                "diff_high": high,
+            }
+        )
+    schema = {"model": pl.String, "lang": pl.String} | {
+        c: pl.Float64
+        for c in ("model_accuracy", "baseline_accuracy", "difference", "diff_low", "diff_high")
+    }
+    return pl.DataFrame(rows, schema=schema).sort("lang", "model")
+
+
+# ---- HTML rendering ---------------------------------------------------------------------------
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        text = "–" if np.isnan(value) else f"{value:.3f}"
+        return f'<td class="num">{text}</td>'
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f'<td class="num">{value:,}</td>'
+    if isinstance(value, (dict, list)):
+        value = json.dumps(value, ensure_ascii=False)
+    return f"<td>{html.escape(str(value))}</td>"
+
+
+def html_table(table: pl.DataFrame) -> str:
+    """A DataFrame as an HTML table; rows of the frequency baseline get class `baseline`."""
+    return html_rows(table.columns, list(table.iter_rows(named=True)))
+
+
+def html_rows(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
+    """Rows (dicts) as an HTML table; rows of the frequency baseline get class `baseline`."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = []
+    for row in rows:
+        css = ' class="baseline"' if BASELINE in (row.get("system"), row.get("model")) else ""
+        body.append(f"<tr{css}>" + "".join(_cell(row.get(c)) for c in columns) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _get(manifest: dict[str, Any], *keys: str) -> Any:
+    """First of `keys` found at the top of the manifest or inside its `options`."""
+    options = manifest.get("options") if isinstance(manifest.get("options"), dict) else {}
+    for key in keys:
+        if key in manifest:
+            return manifest[key]
+        if key in options:
+            return options[key]
+    return ""
+
+
+def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    """Nested dicts as one dict with dotted keys (``skipped.too-few-correct``)."""
+    if not isinstance(value, dict):
+        return {prefix: value}
+    flat: dict[str, Any] = {}
+    for key, inner in value.items():
+        flat.update(flatten(inner, f"{prefix}.{key}" if prefix else str(key)))
+    return flat
+
+
+def _find(manifest: dict[str, Any], word: str) -> str:
+    """Entries of the manifest whose dotted key mentions `word` (skip counts, coverage) as one line."""
+    found = {k: v for k, v in flatten(manifest).items() if word in k.lower()}
+    # Drop the part of the key that only repeats what the column already says.
+    short = {
+        k.split(".", 1)[1] if "." in k and word in k.split(".", 1)[0].lower() else k: v
+        for k, v in found.items()
+    }
+    return ", ".join(f"{k}={v}" for k, v in short.items())
+
+
+SHOWN_OPTIONS = frozenset(
+    {"model", "method", "lang", "control"}
+)  # already columns of the runs table
+
+
+def manifests_section(manifests: list[dict[str, Any]]) -> str:
+    """Runs table (model, method, options, coverage, skips) and each full manifest folded away."""
+    if not manifests:
+        return "<p>No manifest.json found beside the result files.</p>"
+    rows = []
+    for m in manifests:
+        rows.append(
+            {
+                "run": m["run_dir"],
+                "model": _get(m, "model", "model_name"),
+                "method": _get(m, "method", "control"),
+                "lang": _get(m, "lang"),
+                "random_weights": str(_get(m, "random_weights")),
+                "options": ", ".join(
+                    f"{k}={v}"
+                    for k, v in flatten(_get(m, "options") or {}).items()
+                    if k not in SHOWN_OPTIONS
+                ),
+                "coverage": _find(m, "coverage"),
+                # The evaluator keeps its skip counts under `counts`; other writers may say `skipped`.
+                "counts and skips": ", ".join(
+                    x for x in (_find(m, "count"), _find(m, "skip")) if x
+                ),
+            }
+        )
+    parts = [html_rows(list(rows[0]), rows)]
+    parts.append("<details><summary>Full manifests</summary>")
+    for m in manifests:
+        body = html.escape(json.dumps(m, indent=2, ensure_ascii=False, default=str))
+        parts.append(f"<h4>{html.escape(m['run_dir'])}</h4><pre>{body}</pre>")
+    parts.append("</details>")
+    return "\n".join(parts)
+
+
+def render(
+    frame: pl.DataFrame,
+    manifests: list[dict[str, Any]],
+    tables: dict[str, pl.DataFrame],
+    source: str,
+) -> str:
+    """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
+    overall = summary_table(frame)
+    by_lang = summary_table(frame, ["lang"])
+    by_type = summary_table(frame, ["lang", "type"])
+    control = context_control_table(frame)
+    gap = baseline_gap_table(frame)
+    out = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>ud-agree report</title>",
+        f"<style>{CSS}</style></head><body>",
+        "<h1>ud-agree report</h1>",
+        f"<p>Results from <code>{html.escape(source)}</code>, {frame.height:,} items, "
+        f"generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. Accuracy is the share of items whose "
+        "correct forms are more probable on average than the incorrect ones; intervals are 95% bootstrap "
+        "intervals resampling sentences.</p>",
+    ]
+    if any(m.get("random_weights") is True for m in manifests):
+        out.append(
+            "<p class='warning'>Some runs used a model with random weights: their accuracy says nothing about a trained model.</p>"
+        )
+    if frame.filter(pl.col("model") == BASELINE).height == 0:
+        out.append(
+            "<p class='warning'>No frequency baseline in these results: run "
+            "<code>python -m evaluate --model frequency</code> to see whether a model beats a frequency heuristic.</p>"
+        )
+    out += ["<h2>Summary</h2>", html_table(overall), "<h3>Per language</h3>", html_table(by_lang)]
+    out += ["<h3>Against the frequency baseline</h3>"]
+    out.append(
+        html_table(gap)
+        if gap.height
+        else "<p>No context-model results share a language with the frequency baseline.</p>"
+    )
+    out += ["<h3>Context control (model with vs without sentence context)</h3>"]
+    out.append(
+        html_table(control)
+        if control.height
+        else "<p>No <code>no-context</code> results: run the evaluator with <code>--control no-context</code>.</p>"
+    )
+    out += ["<h3>Per language and agreement type</h3>", html_table(by_type), "<h2>Figures</h2>"]
+    for spec in SPECS:
+        if spec.name in tables:
+            out.append(
+                f"<figure><img src='{spec.name}.png' alt='{html.escape(spec.title)}'>"
+                f"<figcaption>{html.escape(spec.title)} — data: <a href='{spec.name}.csv'>{spec.name}.csv</a>"
+                "</figcaption></figure>"
+            )
+    out += ["<h2>Runs: options, model, coverage and skips</h2>", manifests_section(manifests)]
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
+    """Write index.html, figures (PNG + CSV) and summary.csv for `results` into `out_dir`."""
+    frame = prepare(load_results(results)).collect()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tables = all_figures(frame, out)
+    summary_table(frame, ["lang", "type"]).write_csv(out / "summary.csv")
+    page = render(frame, load_manifests(results), tables, str(results))
+    index = out / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: exit 0 with the report's path printed, 2 with a one-line error."""
+    parser = argparse.ArgumentParser(
+        prog="python -m evaluate.report", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("results", help="results folder written by python -m evaluate (any level)")
+    parser.add_argument("--out", default="report", help="output folder (default: report/)")
+    args = parser.parse_args(argv)
+    try:
+        index = build_report(args.results, args.out)
+    except FileNotFoundError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(index)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

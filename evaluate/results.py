@@ -1,0 +1,121 @@
+"""Read the evaluator's result files as one polars LazyFrame, and its run manifests.
+
+`load_results(path)` returns exactly these columns, in this order (DESIGN.md §3):
+
+=================  ===========  ====================================================
+column             dtype        meaning
+=================  ===========  ====================================================
+lang               str          language code of the corpus (``fr``)
+treebank           str          treebank name (``GSD``)
+sent_id            str          sentence id; with lang, treebank: the sentence key
+type               str          determiner | attributive | predicative | subject-verb
+target_id          i32          CoNLL-U ID of the target
+controller_id      i32          CoNLL-U ID of the controller
+masked             str          role masked in this item: controller | target
+form               str          the masked word's form
+lemma              str          the masked word's lemma
+upos               str          the masked word's upos
+agreeing           list[str]    the relation's agreeing features, sorted
+distance           i32          |ID(target) - ID(controller)| in syntactic words
+distance_tokens    i32          the same distance in model tokens
+distractors        i32          nouns anywhere that the target must not agree with
+attractors         i32          distractors lying between target and controller
+order              str          target-first | controller-first
+in_mwt             bool         the masked word lies in a multiword token
+n_correct          i32          number of correct candidates
+n_incorrect        i32          number of incorrect candidates
+p_correct          f64          mean probability of the correct candidates
+p_incorrect        f64          mean probability of the incorrect candidates
+logit_correct      f64          mean logit of the correct candidates
+logit_incorrect    f64          mean logit of the incorrect candidates
+right              bool         p_correct > p_incorrect (the item's verdict)
+right_logit        bool         logit_correct > logit_incorrect (reference code's verdict)
+model              str          model name, or ``frequency-baseline``
+match              str          agreement | exact
+case               str          fold | exact
+method             str          context | no-context | frequency
+=================  ===========  ====================================================
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from evaluate.schema import RESULTS
+from evaluate.stats import SENTENCE_KEY, accuracy_table
+
+COLUMNS: tuple[str, ...] = tuple(RESULTS.names)
+SCHEMA: pl.Schema = pl.Schema(pl.from_arrow(RESULTS.empty_table()).schema)
+
+
+def result_files(path: str | Path) -> list[Path]:
+    """Result Parquet files under `path` (a results root, a language or run folder, or one file)."""
+    path = Path(path)
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise FileNotFoundError(f"no such results folder: {path}")
+    return sorted(path.rglob("results*.parquet"))
+
+
+def load_results(path: str | Path) -> pl.LazyFrame:
+    """All result rows under `path` as one LazyFrame with the documented columns (`COLUMNS`)."""
+    files = result_files(path)
+    if not files:
+        raise FileNotFoundError(f"no results*.parquet under {path}")
+    # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
+    frames = [pl.scan_parquet(f).select(COLUMNS).cast(dict(SCHEMA)) for f in files]
+    return pl.concat(frames, how="vertical")
+
+
+def load_manifests(path: str | Path) -> list[dict[str, Any]]:
+    """Every run's manifest.json under `path`, each with `run_dir` (relative to `path`) added."""
+    root = Path(path)
+    if root.is_file():
+        root = root.parent
+    manifests = []
+    for file in sorted(root.rglob("manifest.json")):
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        # A corpus manifest may sit beside results; only run folders hold result files.
+        if not any(file.parent.glob("results*.parquet")) or not isinstance(data, dict):
+            continue
+        data["run_dir"] = str(file.parent.relative_to(root)) or "."
+        manifests.append(data)
+    return manifests
+
+
+def system_label(model: str, method: str) -> str:
+    """Name shown in figures and tables for one (model, method) pair."""
+    if method in ("context", "frequency"):
+        return model
+    return f"{model} ({method})"
+
+
+def with_system(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+    """Add a `system` column naming model and method, e.g. ``bert (no-context)``."""
+    lazy = frame.lazy()
+    label = (
+        pl.when(pl.col("method").is_in(["context", "frequency"]))
+        .then(pl.col("model"))
+        .otherwise(pl.format("{} ({})", pl.col("model"), pl.col("method")))
+    )
+    return lazy.with_columns(label.alias("system"))
+
+
+def grouped_accuracy(
+    frame: pl.LazyFrame | pl.DataFrame, by: Sequence[str], seed: int = 0
+) -> pl.DataFrame:
+    """`accuracy_table` by any columns, sentence-key columns such as `lang` included."""
+    # accuracy_table groups by the sentence key too, so a key column in `by` must travel under another name.
+    renames = {c: f"__{c}" for c in by if c in SENTENCE_KEY}
+    lazy = frame.lazy().with_columns(pl.col(c).alias(alias) for c, alias in renames.items())
+    table = accuracy_table(lazy, by=[renames.get(c, c) for c in by], seed=seed)
+    return table.rename({alias: c for c, alias in renames.items()})

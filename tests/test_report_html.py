@@ -1,0 +1,118 @@
+"""The HTML report: figures, baseline row, context-control differences, manifests, CLI errors."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from evaluate import load_results
+from evaluate.figures import SPECS
+from evaluate.report import build_report, context_control_table, main, paired_difference
+from tests.test_report_synthetic import build_results, make_frame, write_run
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    results = build_results(tmp_path_factory.mktemp("results"))
+    index = build_report(results, tmp_path_factory.mktemp("report"))
+    return results, index, index.read_text(encoding="utf-8")
+
+
+def _rows(page: str, heading: str) -> list[list[str]]:
+    """Cells of the first table after `heading`, one list per body row."""
+    table = page.split(heading, 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.split("<tbody>", 1)[1], flags=re.S)
+    return [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in rows]
+
+
+def test_report_embeds_every_figure(report: tuple[Path, Path, str]) -> None:
+    _, index, page = report
+    for spec in SPECS:
+        assert f"src='{spec.name}.png'" in page
+        assert (index.parent / f"{spec.name}.png").stat().st_size > 5000
+        assert (index.parent / f"{spec.name}.csv").exists()
+
+
+def test_summary_lists_baseline_row_with_interval(report: tuple[Path, Path, str]) -> None:
+    results, _, page = report
+    assert re.search(r'<tr class="baseline"><td>frequency-baseline</td>', page)
+    rows = {cells[0]: cells for cells in _rows(page, "<h2>Summary</h2>")}
+    assert set(rows) == {"tiny-bert", "tiny-bert (no-context)", "frequency-baseline"}
+    frame = load_results(results).collect()
+    baseline = frame.filter(pl.col("model") == "frequency-baseline")
+    n, accuracy, low, high = rows["frequency-baseline"][1:5]
+    assert int(n.replace(",", "")) == baseline.height
+    assert float(accuracy) == pytest.approx(baseline["right"].mean(), abs=5e-4)
+    assert float(low) <= float(accuracy) <= float(high)
+
+
+def test_context_control_difference(report: tuple[Path, Path, str]) -> None:
+    results, _, page = report
+    frame = load_results(results).collect()
+    table = context_control_table(frame)
+    assert table["lang"].to_list() == ["de", "fr"]
+    for row in table.iter_rows(named=True):
+        same = frame.filter(pl.col("lang") == row["lang"])
+        context = same.filter(pl.col("method") == "context")["right"].mean()
+        control = same.filter(pl.col("method") == "no-context")["right"].mean()
+        assert row["difference"] == pytest.approx(context - control)
+        assert row["diff_low"] <= row["difference"] <= row["diff_high"]
+    cells = _rows(page, "Context control")
+    assert [c[:2] for c in cells] == [["tiny-bert", "de"], ["tiny-bert", "fr"]]
+
+
+def test_report_shows_runs_options_and_skips(report: tuple[Path, Path, str]) -> None:
+    page = report[2]
+    assert "fr/tiny-bert__no-context" in page
+    assert "min_candidates=10" in page
+    assert "too-few-candidates=7" in page
+    assert "lexicon_forms_share=0.8" in page
+    assert "No frequency baseline" not in page
+
+
+def test_paired_difference_on_known_data() -> None:
+    a = make_frame("fr", "a", "context", 0.9, seed=1)
+    b = a.with_columns(pl.lit(False).alias("right"))
+    diff, low, high = paired_difference(a, b)
+    assert diff == pytest.approx(a["right"].mean())
+    assert low < diff < high
+    same = paired_difference(a, a)
+    assert same == (0.0, 0.0, 0.0)
+
+
+def test_warns_without_baseline(tmp_path: Path) -> None:
+    write_run(tmp_path / "r", make_frame("fr", "m", "context", 0.8), "m")
+    page = build_report(tmp_path / "r", tmp_path / "out").read_text(encoding="utf-8")
+    assert "No frequency baseline" in page
+    assert "No <code>no-context</code> results" in page
+
+
+@pytest.mark.parametrize("make", [lambda p: p / "missing", lambda p: p])
+def test_cli_missing_or_empty_exits_2(tmp_path: Path, make, capsys: pytest.CaptureFixture) -> None:
+    assert main([str(make(tmp_path)), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_cli_module_writes_index(report: tuple[Path, Path, str], tmp_path: Path) -> None:
+    results = report[0]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "evaluate.report",
+            str(results / "fr"),
+            "--out",
+            str(tmp_path / "rep"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert Path(done.stdout.strip()) == tmp_path / "rep" / "index.html"
+    assert "de/" not in (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
