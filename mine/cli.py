@@ -132,9 +132,14 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     return runs, current
 
 
+def release_root(ud_dir: Path) -> Path:
+    """The folder that `file` paths are relative to: --ud-dir, or its parent if it is one treebank."""
+    return ud_dir.parent if ud_dir.name.startswith("UD_") else ud_dir
+
+
 def _label(path: Path, ud_dir: Path) -> str:
     try:
-        return str(path.relative_to(ud_dir if not ud_dir.name.startswith("UD_") else ud_dir.parent))
+        return str(path.relative_to(release_root(ud_dir)))
     except ValueError:
         return str(path)
 
@@ -246,7 +251,7 @@ def _progress(total: int, enabled: bool) -> Callable[[str | None], None]:
         return lambda label: None
     from tqdm import tqdm
 
-    bar = tqdm(total=total, unit="file", desc="mining", file=sys.stderr, leave=False)
+    bar = tqdm(total=total, unit="file", desc="mining", file=sys.stderr, leave=False, disable=None)
 
     def step(label: str | None) -> None:
         if label is None:
@@ -390,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     for m in manifests:
         for entry in m["malformed"]:
-            warn(f"skipped malformed sentence at {entry}")
+            warn(f"skipped malformed sentence at {release_root(options.ud_dir) / entry}")
     if manifests and not options.progress:
         return 0
     if manifests:

@@ -65,7 +65,7 @@ def mine_file(job: FileJob) -> FileResult:
     try:
         data = read_bytes(job.path)
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
-        raise UnreadableError(f"{job.label}: cannot read: {error}") from None
+        raise UnreadableError(f"{job.path}: cannot read: {error}") from None
     relation_rows: list[tuple] = []
     sent: dict[str, list] = {name: [] for name in SENTENCES.names}
     lexicon_counts: Counter = Counter()

@@ -24,16 +24,16 @@ BundleKey = tuple[Values, Values, Values, Values]
 
 
 def count_ud_words(counts: Counter, forms: list[str], upos: list[str], feats: list[str]) -> None:
-    """Add one sentence's words to counts keyed by (form, upos, FEATS string)."""
-    for form, tag, feat in zip(forms, upos, feats, strict=True):
-        if tag in LEXICON_UPOS and form != "_" and feat != "_":
-            counts[(form, tag, feat)] += 1
+    """Add one sentence's words to counts keyed by (form, upos, FEATS string); filtered in ud_entries."""
+    counts.update(zip(forms, upos, feats))
 
 
 def ud_entries(counts: Counter) -> Counter:
     """(form, upos, FEATS) counts → (form, upos, bundle) counts; words with no value in F left out."""
     entries: Counter = Counter()
     for (form, tag, feat), n in counts.items():
+        if tag not in LEXICON_UPOS or form == "_" or feat == "_":
+            continue
         bundle = parse_feats(feat)
         if bundle.has_value():
             key = tuple(tuple(sorted(values)) for values in bundle.values())

@@ -10,6 +10,7 @@ from mine.schema import FEATURES, TYPES
 
 SUBJECT_UPOS = frozenset({"NOUN", "PRON"})
 _RANK = {name: rank for rank, name in enumerate(TYPES)}
+_TARGET_UPOS = frozenset({"DET", "ADJ", "VERB", "AUX"})
 
 
 def base(deprel: str) -> str:
@@ -44,13 +45,10 @@ class Relation:
 def subjects_by_head(sentence: Sentence) -> dict[int, list[int]]:
     """For each head ID, its dependents with base deprel nsubj and upos NOUN or PRON (PROPN never)."""
     subjects: dict[int, list[int]] = {}
-    for index, deprel in enumerate(sentence.deprels):
-        if (
-            deprel.startswith("nsubj")
-            and base(deprel) == "nsubj"
-            and sentence.upos[index] in SUBJECT_UPOS
-        ):
-            subjects.setdefault(sentence.heads[index], []).append(index)
+    upos, heads = sentence.upos, sentence.heads
+    for index in [i for i, d in enumerate(sentence.deprels) if d.startswith("nsubj")]:
+        if base(sentence.deprels[index]) == "nsubj" and upos[index] in SUBJECT_UPOS:
+            subjects.setdefault(heads[index], []).append(index)
     return subjects
 
 
@@ -66,10 +64,14 @@ def verb_form_allowed(upos: str, target: Bundle, controller_deprel: str) -> bool
 
 def candidates(sentence: Sentence) -> list[Candidate]:
     """Every (t, c) pair of §1.1, once each; the first type in table order wins."""
-    upos = sentence.upos
-    deprels = sentence.deprels
-    heads = sentence.heads
-    index_of = {word_id: index for index, word_id in enumerate(sentence.ids)}
+    upos, deprels, heads, ids = sentence.upos, sentence.deprels, sentence.heads, sentence.ids
+    targets = [t for t, tag in enumerate(upos) if tag in _TARGET_UPOS]
+    if not targets:
+        return []
+    if ids == list(range(1, len(ids) + 1)):
+        index_of = None
+    else:
+        index_of = {word_id: index for index, word_id in enumerate(ids)}
     subjects = subjects_by_head(sentence)
     found: dict[tuple[int, int], str] = {}
 
@@ -78,31 +80,33 @@ def candidates(sentence: Sentence) -> list[Candidate]:
         if key not in found or _RANK[kind] < _RANK[found[key]]:
             found[key] = kind
 
-    for t, tag in enumerate(upos):
+    for t in targets:
+        tag = upos[t]
         if tag == "DET" or tag == "ADJ":
-            head = index_of.get(heads[t])
-            relation = base(deprels[t])
+            head = (
+                (heads[t] - 1 if heads[t] else None) if index_of is None else index_of.get(heads[t])
+            )
             if head is not None and upos[head] == "NOUN":
+                relation = base(deprels[t])
                 if tag == "DET" and relation == "det":
                     add("determiner", t, head)
                 elif tag == "ADJ" and relation == "amod":
                     add("attributive", t, head)
             if tag == "ADJ":
-                for c in subjects.get(sentence.ids[t], ()):
+                for c in subjects.get(ids[t], ()):
                     add("predicative", t, c)
         elif tag == "VERB":
-            for c in subjects.get(sentence.ids[t], ()):
+            for c in subjects.get(ids[t], ()):
                 add("subject-verb", t, c)
-        elif tag == "AUX" and base(deprels[t]) in ("aux", "cop") and heads[t] != 0:
+        elif heads[t] != 0 and base(deprels[t]) in ("aux", "cop"):
             for c in subjects.get(heads[t], ()):
                 add("subject-verb", t, c)
-    kept = []
-    for (t, c), kind in found.items():
-        if kind == "subject-verb" and not verb_form_allowed(
-            upos[t], parse_feats(sentence.feats[t]), deprels[c]
-        ):
-            continue
-        kept.append(Candidate(kind, t, c))
+    kept = [
+        Candidate(kind, t, c)
+        for (t, c), kind in found.items()
+        if kind != "subject-verb"
+        or verb_form_allowed(upos[t], parse_feats(sentence.feats[t]), deprels[c])
+    ]
     kept.sort(key=lambda cand: (cand.target, cand.controller))
     return kept
 

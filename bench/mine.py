@@ -1,0 +1,110 @@
+"""Mining speed against a bare `conllu` parse of the same plain files, measured side by side.
+
+    python bench/mine.py [--ud-dir ../shared/data/ud] [--lang fr en pt] [--repeat 3]
+
+Decompresses the treebanks first (DESIGN.md: benchmarks time every side on the same plain
+files), then times, in fresh processes, `python -m mine` (lexicon included, UniMorph where the
+shared data has it) and a loop that only parses every file with `conllu.parse_incr`. Prints
+the best wall time of each, their ratio (goal ≤ 0.25) and each side's peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+sys.path.insert(0, str(ROOT))
+
+from mine.languages import find_treebanks, load_languages, select  # noqa: E402
+from mine.read import read_bytes  # noqa: E402
+
+CONLLU_PARSE = """
+import sys, conllu
+words = 0
+for path in sys.argv[1:]:
+    with open(path, encoding="utf-8") as handle:
+        for sentence in conllu.parse_incr(handle):
+            words += len(sentence)
+print(words)
+"""
+
+
+def decompress(ud_dir: Path, langs: list[str], into: Path) -> list[Path]:
+    """Plain copies of the languages' treebanks, laid out like a UD release."""
+    groups = select(find_treebanks(ud_dir, load_languages()), langs)
+    plain = []
+    for treebanks in groups.values():
+        for treebank in treebanks:
+            folder = into / treebank.folder.name
+            folder.mkdir(parents=True, exist_ok=True)
+            for path in treebank.files:
+                target = folder / path.name.split(".conllu")[0]
+                target = target.with_name(target.name + ".conllu")
+                target.write_bytes(read_bytes(path))
+                plain.append(target)
+    return plain
+
+
+def timed(command: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MiB) of the largest process the command ran."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    wall = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(peak, before) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ud-dir", type=Path, default=SHARED / "ud")
+    parser.add_argument("--lang", nargs="+", default=["fr", "en", "pt"])
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each side; the best is kept")
+    parser.add_argument(
+        "--jobs", type=int, default=None, help="passed to python -m mine (default: its own)"
+    )
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench-mine-"))
+    try:
+        files = decompress(args.ud_dir, args.lang, work / "ud")
+        size = sum(f.stat().st_size for f in files) / 2**20
+        print(f"{len(files)} files, {size:.1f} MiB plain CoNLL-U ({', '.join(args.lang)})")
+        mine = [sys.executable, "-m", "mine", "--ud-dir", str(work / "ud"), "--lang", *args.lang]
+        mine += ["--out", str(work / "out"), "--force", "--quiet"]
+        mine += [
+            "--unimorph-dir",
+            str(SHARED / "unimorph"),
+            "--unimorph-dir",
+            str(SHARED / "unimorph_sigmorphon2018"),
+        ]
+        if args.jobs:
+            mine += ["--jobs", str(args.jobs)]
+        parse = [sys.executable, "-c", CONLLU_PARSE, *map(str, files)]
+        mine_runs, parse_runs = [], []
+        # Interleave the two sides so that a noisy machine slows both alike.
+        for _ in range(args.repeat):
+            mine_runs.append(timed(mine))
+            parse_runs.append(timed(parse))
+        mine_wall = min(w for w, _ in mine_runs)
+        parse_wall = min(w for w, _ in parse_runs)
+        print(
+            f"python -m mine (lexicon included): {mine_wall:6.2f} s   peak RSS {max(m for _, m in mine_runs):6.0f} MiB"
+        )
+        print(
+            f"conllu.parse_incr only:            {parse_wall:6.2f} s   peak RSS {max(m for _, m in parse_runs):6.0f} MiB"
+        )
+        print(f"ratio mine / conllu parse:         {mine_wall / parse_wall:6.3f}   (goal <= 0.25)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
