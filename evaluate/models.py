@@ -48,6 +48,21 @@ def _has_weights(path: Path) -> bool:
     return any(path.glob("*.safetensors")) or any(path.glob("pytorch_model*.bin"))
 
 
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """Whether the Hub answers at all: offline, fail at once instead of minutes of retries."""
+    import socket
+    from urllib.parse import urlparse
+
+    if os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False"):
+        return False
+    url = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
+    try:
+        socket.create_connection((url.hostname, url.port or 443), timeout=timeout).close()
+    except OSError:
+        return False
+    return True
+
+
 def load_tokenizer(name: str):
     """The fast tokenizer of a hub name or a local directory, from the local cache first."""
     from transformers import AutoTokenizer
@@ -56,7 +71,7 @@ def load_tokenizer(name: str):
     try:
         return AutoTokenizer.from_pretrained(name, local_files_only=True)
     except Exception as first:  # noqa: BLE001 - any failure means "not available locally"
-        if local or os.environ.get("HF_HUB_OFFLINE") == "1":
+        if local or not hub_reachable():
             raise _not_found(name) from first
     try:
         return AutoTokenizer.from_pretrained(name)
@@ -105,7 +120,7 @@ def load_model(name: str, device: str = "auto") -> LoadedModel:
             name, dtype=torch.float32, output_loading_info=True, local_files_only=True
         )
     except Exception as error:  # noqa: BLE001
-        if Path(name).is_dir() or os.environ.get("HF_HUB_OFFLINE") == "1":
+        if Path(name).is_dir() or not hub_reachable():
             raise _not_found(name) from error
         try:
             model, info = AutoModelForMaskedLM.from_pretrained(

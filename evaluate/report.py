@@ -65,12 +65,32 @@ def paired_difference(
     return (float(diff), float(low), float(high))
 
 
-def summary_table(frame: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
-    """Accuracy with intervals per system (and per `by`), baseline rows last within each group."""
-    table = grouped_accuracy(frame, [*by, "system"])
+def order_systems(table: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
+    """Sort by `by`, then systems by name with the frequency baseline last in each group."""
     order = {s: i for i, s in enumerate(system_order(table["system"].unique().to_list()))}
     rank = pl.col("system").replace_strict(order, return_dtype=pl.Int64)
-    return table.sort([*by, rank]) if by else table.sort(rank)
+    columns = [*by, "system", "n", "accuracy", "ci_low", "ci_high"]
+    return table.sort([*by, rank]).select(columns)
+
+
+def summary_table(frame: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
+    """Accuracy with intervals per system (and per `by`), baseline rows last within each group."""
+    return order_systems(grouped_accuracy(frame, [*by, "system"]), by)
+
+
+def summary_tables(
+    frame: pl.DataFrame, figure_tables: dict[str, pl.DataFrame]
+) -> dict[str, pl.DataFrame]:
+    """The report's summary tables: overall, per language, per language and type."""
+    # The per-language figure already holds the per-language table: bootstraps are not free.
+    by_lang = figure_tables.get("by_lang")
+    return {
+        "overall": summary_table(frame),
+        "lang": summary_table(frame, ["lang"])
+        if by_lang is None
+        else order_systems(by_lang, ["lang"]),
+        "lang_type": summary_table(frame, ["lang", "type"]),
+    }
 
 
 def context_control_table(frame: pl.DataFrame) -> pl.DataFrame:
@@ -255,12 +275,11 @@ def render(
     frame: pl.DataFrame,
     manifests: list[dict[str, Any]],
     tables: dict[str, pl.DataFrame],
+    summaries: dict[str, pl.DataFrame],
     source: str,
 ) -> str:
     """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
-    overall = summary_table(frame)
-    by_lang = summary_table(frame, ["lang"])
-    by_type = summary_table(frame, ["lang", "type"])
+    overall, by_lang, by_type = summaries["overall"], summaries["lang"], summaries["lang_type"]
     control = context_control_table(frame)
     gap = baseline_gap_table(frame)
     out = [
@@ -313,8 +332,9 @@ def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tables = all_figures(frame, out)
-    summary_table(frame, ["lang", "type"]).write_csv(out / "summary.csv")
-    page = render(frame, load_manifests(results), tables, str(results))
+    summaries = summary_tables(frame, tables)
+    summaries["lang_type"].write_csv(out / "summary.csv")
+    page = render(frame, load_manifests(results), tables, summaries, str(results))
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
     return index

@@ -92,22 +92,16 @@ def load_manifests(path: str | Path) -> list[dict[str, Any]]:
     return manifests
 
 
-def system_label(model: str, method: str) -> str:
-    """Name shown in figures and tables for one (model, method) pair."""
-    if method in ("context", "frequency"):
-        return model
-    return f"{model} ({method})"
-
-
 def with_system(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
     """Add a `system` column naming model and method, e.g. ``bert (no-context)``."""
-    lazy = frame.lazy()
+    # Figures need short names; a local model is known by its folder's path.
+    short = pl.col("model").str.strip_chars_end("/").str.split("/").list.last()
     label = (
         pl.when(pl.col("method").is_in(["context", "frequency"]))
-        .then(pl.col("model"))
-        .otherwise(pl.format("{} ({})", pl.col("model"), pl.col("method")))
+        .then(short)
+        .otherwise(pl.format("{} ({})", short, pl.col("method")))
     )
-    return lazy.with_columns(label.alias("system"))
+    return frame.lazy().with_columns(label.alias("system"))
 
 
 def grouped_accuracy(

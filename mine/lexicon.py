@@ -25,7 +25,7 @@ BundleKey = tuple[Values, Values, Values, Values]
 
 def count_ud_words(counts: Counter, forms: list[str], upos: list[str], feats: list[str]) -> None:
     """Add one sentence's words to counts keyed by (form, upos, FEATS string); filtered in ud_entries."""
-    counts.update(zip(forms, upos, feats))
+    counts.update(zip(forms, upos, feats, strict=True))
 
 
 def ud_entries(counts: Counter) -> Counter:

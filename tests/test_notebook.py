@@ -1,79 +1,68 @@
-"""notebooks/analysis.ipynb runs top to bottom (nbclient) on a corpus and results built here."""
+"""notebooks/analysis.ipynb and the README recipes run on a corpus and results built by the real CLIs."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import polars as pl
-import pyarrow as pa
 import pytest
 from nbclient import NotebookClient
 
-from mine.schema import RELATIONS, SENTENCES
-from tests.test_report_synthetic import build_results
+from evaluate import load_results
+from tests.test_readme_recipes import recipe_blocks
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "analysis.ipynb"
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "analysis.ipynb"
+SAMPLE = ROOT / "data" / "sample"
+# A model in context, its no-context control and the frequency baseline; tiny-random needs no download.
+RUNS = (
+    ["--model", "frequency"],
+    ["--model", "tiny-random"],
+    ["--model", "tiny-random", "--control", "no-context"],
+)
 
 
-def synthetic_corpus(root: Path, results: Path, lang: str = "fr") -> Path:
-    """Relations and sentences matching the synthetic results' keys."""
-    frame = pl.read_parquet(next((results / lang).rglob("results-00000.parquet")))
-    frame = frame.unique(["treebank", "sent_id", "target_id", "controller_id"], maintain_order=True)
-    relations = [
-        {
-            **{
-                c: row[c]
-                for c in ("lang", "treebank", "sent_id", "type", "target_id", "controller_id")
-            },
-            "target_surface": row["target_id"] - 1,
-            "controller_surface": row["controller_id"] - 1,
-            "target_form": "t",
-            "controller_form": row["form"],
-            "target_lemma": "t",
-            "controller_lemma": row["lemma"],
-            "target_upos": "ADJ",
-            "controller_upos": "NOUN",
-            "agreeing": row["agreeing"],
-            "distance": row["distance"],
-            "order": row["order"],
-            "intervening_nouns": row["attractors"],
-            "distractors": row["distractors"],
-            "attractors": row["attractors"],
-            "in_mwt_target": False,
-            "in_mwt_controller": False,
-        }
-        for row in frame.iter_rows(named=True)
-    ]
-    sentences = [
-        {
-            "lang": lang,
-            "treebank": tb,
-            "sent_id": sid,
-            "text": f"phrase {sid}",
-            "words": ["phrase", sid],
-            "file": "x.conllu",
-            "line": 1,
-        }
-        for tb, sid in frame.select("treebank", "sent_id").unique().iter_rows()
-    ]
-    out = root / lang
-    out.mkdir(parents=True)
-    pl.from_arrow(pa.Table.from_pylist(relations, schema=RELATIONS)).write_parquet(
-        out / "relations.parquet"
+def _run(*args: str | Path) -> None:
+    done = subprocess.run(
+        [sys.executable, *map(str, args)], capture_output=True, text=True, cwd=ROOT
     )
-    pl.from_arrow(pa.Table.from_pylist(sentences, schema=SENTENCES)).write_parquet(
-        out / "sentences.parquet"
-    )
-    return root
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    base = tmp_path_factory.mktemp("nb")
-    results = build_results(base / "results")
-    return synthetic_corpus(base / "corpus", results), results
+    """`python -m mine` on the French sample, then `python -m evaluate` for every run of RUNS."""
+    base = tmp_path_factory.mktemp("pipeline")
+    corpus, results = base / "corpus", base / "results"
+    _run("-m", "mine", "--ud-dir", SAMPLE / "ud", "--unimorph-dir", SAMPLE / "unimorph",
+         "--lang", "fr", "--out", corpus, "--quiet", "--jobs", "1")  # fmt: skip
+    for extra in RUNS:
+        _run(
+            "-m",
+            "evaluate",
+            "--lang",
+            "fr",
+            "--corpus",
+            corpus,
+            "--out",
+            results,
+            "--no-progress",
+            *extra,
+        )
+    return corpus, results
+
+
+def test_pipeline_results_hold_model_control_and_baseline(built: tuple[Path, Path]) -> None:
+    systems = load_results(built[1]).select("model", "method").unique().collect()
+    assert set(systems.iter_rows()) == {
+        ("frequency-baseline", "frequency"),
+        ("tiny-random", "context"),
+        ("tiny-random", "no-context"),
+    }
 
 
 def test_notebook_runs_on_fresh_corpus_and_results(
@@ -96,10 +85,34 @@ def test_notebook_runs_on_fresh_corpus_and_results(
     client.execute(env={**os.environ, **env})  # the kernel reads its paths from these variables
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
-    images = [o for o in outputs if "image/png" in o.get("data", {})]
-    assert len(images) == 3
-    assert (tmp_path / "figures" / "by_distance.csv").exists()
+    assert len([o for o in outputs if "image/png" in o.get("data", {})]) == 3
+    figure = pl.read_csv(tmp_path / "figures" / "by_type.csv")
+    assert set(figure["system"]) == {
+        "tiny-random",
+        "tiny-random (no-context)",
+        "frequency-baseline",
+    }
     text = "".join(
         o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for o in outputs
     )
-    assert "frequency-baseline" in text
+    relations = pl.read_parquet(corpus / "fr" / "relations.parquet")
+    assert f"{relations.height} relations" in text  # the corpus cell read this corpus
+
+
+def test_readme_recipes_run_on_real_results(
+    built: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    assert built[1].name == "results"
+    monkeypatch.chdir(built[1].parent)  # the recipes read results/ from the working folder
+    namespace: dict = {}
+    for block in recipe_blocks():
+        exec(compile(block, "README.md", "exec"), namespace)
+    capsys.readouterr()
+    total = (
+        load_results(built[1])
+        .filter(pl.col("model") == "tiny-random")
+        .select(pl.len())
+        .collect()
+        .item()
+    )
+    assert namespace["by_type"].filter(pl.col("model") == "tiny-random")["n"].sum() == total
