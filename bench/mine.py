@@ -11,7 +11,7 @@ the best wall time of each, their ratio (goal ≤ 0.25) and each side's peak mem
 from __future__ import annotations
 
 import argparse
-import resource
+import os
 import shutil
 import subprocess
 import sys
@@ -54,13 +54,15 @@ def decompress(ud_dir: Path, langs: list[str], into: Path) -> list[Path]:
 
 
 def timed(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of the largest process the command ran."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Wall seconds and peak RSS (MiB) of the command, its worker processes included."""
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, cwd=ROOT)
+    _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, max(peak, before) / 1024
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise SystemExit(f"{command[:3]} failed with exit code {process.returncode}")
+    return wall, usage.ru_maxrss / 1024
 
 
 def main() -> None:
