@@ -113,12 +113,13 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 f"{key}: not in data/types.tsv; keeping all four types (use the table to restrict)"
             )
             types = frozenset(TYPES)
-        unimorph = unimorph_files(roots, language.iso3) if language.iso3 else []
+        unimorph = [
+            path for code in language.unimorph_codes for path in unimorph_files(roots, code)
+        ]
         if not unimorph:
             where = ", ".join(str(r) for r in roots)
-            warn(
-                f"{key}: no UniMorph data for '{language.iso3 or language.code}' under {where}; lexicon from UD only"
-            )
+            codes = "/".join(language.unimorph_codes) or language.code
+            warn(f"{key}: no UniMorph data for '{codes}' under {where}; lexicon from UD only")
         stamp = fingerprint(language, group, unimorph, options)
         if not options.force and is_current(options.out / key, stamp):
             current.append(key)

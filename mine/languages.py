@@ -21,6 +21,12 @@ class Language:
     name: str
     iso1: str
     iso3: str
+    unimorph: tuple[str, ...] = ()  # UniMorph folder names, where they differ from iso3
+
+    @property
+    def unimorph_codes(self) -> tuple[str, ...]:
+        """Folders `<unimorph-dir>/<code>/` that hold this language's paradigms."""
+        return self.unimorph or ((self.iso3,) if self.iso3 else ())
 
     @property
     def key(self) -> str:
@@ -46,7 +52,13 @@ def load_languages(path: Path = DATA_DIR / "languages.tsv") -> list[Language]:
     """The language table kept as data."""
     with open(path, encoding="utf-8", newline="") as handle:
         return [
-            Language(row["code"], row["name"], row.get("iso1") or "", row.get("iso3") or "")
+            Language(
+                row["code"],
+                row["name"],
+                row.get("iso1") or "",
+                row.get("iso3") or "",
+                tuple(c for c in (row.get("unimorph") or "").split(",") if c),
+            )
             for row in csv.DictReader(handle, delimiter="\t")
         ]
 
