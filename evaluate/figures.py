@@ -163,14 +163,21 @@ def bar_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
             rows["accuracy"].to_numpy(),
             width,
             yerr=_errors(rows),
-            capsize=3,
-            error_kw={"elinewidth": 1.2, "ecolor": "black"},
+            capsize=4,
+            error_kw={"elinewidth": 1.5, "ecolor": "black", "capthick": 1.5},
             color=colors[system],
             label=system,
         )
     counts = table.group_by(spec.column).agg(pl.col("n").max()).sort(spec.column)
-    ax.set_xticks(x, [f"{c}\nn={n:,}" for c, n in counts.iter_rows()], fontsize=8)
-    _finish(ax, spec)
+    ticks = [f"{c}\nn={n:,}" for c, n in counts.iter_rows()]
+    # Long names (feature sets, many languages) would overlap their neighbours unless slanted.
+    slant = (
+        max(len(str(c)) for c in categories) * max(len(systems), 2) > 24 if categories else False
+    )
+    ax.set_xticks(
+        x, ticks, fontsize=8, rotation=30 if slant else 0, ha="right" if slant else "center"
+    )
+    _finish(ax, spec, table)
     return fig
 
 
@@ -193,7 +200,8 @@ def line_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
             rows["accuracy"].to_numpy(),
             yerr=_errors(rows),
             marker="o",
-            capsize=3,
+            capsize=4,
+            elinewidth=1.5,
             color=colors[system],
             label=system,
         )
@@ -202,18 +210,30 @@ def line_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
         f"{label}\nn={counts.get(edge, 0):,}" for edge, label in zip(edges, labels, strict=True)
     ]
     ax.set_xticks(np.arange(len(labels)), ticks, fontsize=8)
-    _finish(ax, spec)
+    _finish(ax, spec, table)
     return fig
 
 
-def _finish(ax: object, spec: FigureSpec) -> None:
+def y_floor(table: pl.DataFrame) -> float:
+    """Lowest y shown: 0.05 under the lowest interval, rounded down to a tenth (0 if under 0.5)."""
+    lows = table["ci_low"].drop_nans().drop_nulls()
+    if lows.len() == 0:
+        return 0.0
+    floor = float(np.floor((lows.min() - 0.05) * 10) / 10)
+    # Below chance level a zoom would hide the 0.5 line that makes low scores readable.
+    return floor if floor >= 0.5 else 0.0
+
+
+def _finish(ax: object, spec: FigureSpec, table: pl.DataFrame) -> None:
     ax.set_title(spec.title, fontsize=11)
     ax.set_xlabel(spec.xlabel)
-    ax.set_ylabel("accuracy (95% CI, sentences resampled)", fontsize=9)
-    ax.set_ylim(0, 1.05)
-    ax.axhline(
-        0.5, color="#bbbbbb", linewidth=0.8, linestyle=":", zorder=0
-    )  # chance for a 2-way choice
+    bottom = y_floor(table)
+    # Say so when the axis does not start at 0: bar heights then compare differences only.
+    suffix = "" if bottom == 0 else f", axis from {bottom:.1f}"
+    ax.set_ylabel(f"accuracy (95% CI, sentences resampled{suffix})", fontsize=9)
+    ax.set_ylim(bottom, 1.02)
+    if bottom < 0.5:
+        ax.axhline(0.5, color="#bbbbbb", linewidth=0.8, linestyle=":", zorder=0)  # chance, 2-way
     ax.grid(axis="y", alpha=0.3)
     # Outside the axes: a legend inside would hide bars or points near the bottom.
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)

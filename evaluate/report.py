@@ -93,6 +93,20 @@ def summary_tables(
     }
 
 
+_DIFF_SCHEMA = {
+    "n_context": pl.Int64,
+    "context": pl.Float64,
+    "n_no_context": pl.Int64,
+    "no_context": pl.Float64,
+    "difference": pl.Float64,
+    "diff_low": pl.Float64,
+    "diff_high": pl.Float64,
+}
+
+SHORT_MODEL = pl.col("model").str.strip_chars_end("/").str.split("/").list.last()
+"""A model's display name: the last part of its path or hub name."""
+
+
 def context_control_table(frame: pl.DataFrame) -> pl.DataFrame:
     """Per model and language: accuracy in context, without context, and their difference."""
     rows = []
@@ -118,28 +132,8 @@ def context_control_table(frame: pl.DataFrame) -> pl.DataFrame:
                     "diff_high": high,
                 }
             )
-    return pl.DataFrame(rows, schema=_DIFF_SCHEMA | {"model": pl.String, "lang": pl.String}).select(
-        "model",
-        "lang",
-        "n_context",
-        "context",
-        "n_no_context",
-        "no_context",
-        "difference",
-        "diff_low",
-        "diff_high",
-    )
-
-
-_DIFF_SCHEMA = {
-    "n_context": pl.Int64,
-    "context": pl.Float64,
-    "n_no_context": pl.Int64,
-    "no_context": pl.Float64,
-    "difference": pl.Float64,
-    "diff_low": pl.Float64,
-    "diff_high": pl.Float64,
-}
+    schema = {"model": pl.String, "lang": pl.String} | _DIFF_SCHEMA
+    return pl.DataFrame(rows, schema=schema).with_columns(SHORT_MODEL)
 
 
 def baseline_gap_table(frame: pl.DataFrame) -> pl.DataFrame:
@@ -168,7 +162,7 @@ def baseline_gap_table(frame: pl.DataFrame) -> pl.DataFrame:
         c: pl.Float64
         for c in ("model_accuracy", "baseline_accuracy", "difference", "diff_low", "diff_high")
     }
-    return pl.DataFrame(rows, schema=schema).sort("lang", "model")
+    return pl.DataFrame(rows, schema=schema).sort("lang", "model").with_columns(SHORT_MODEL)
 
 
 # ---- HTML rendering ---------------------------------------------------------------------------

@@ -122,3 +122,10 @@ def test_figures_need_no_display_nor_pyplot(tmp_path: Path, frame: pl.DataFrame)
     env = {"PATH": "/usr/bin:/bin", "MPLBACKEND": "", "HOME": str(tmp_path)}
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=Path(__file__).parents[1])
     assert (tmp_path / "out" / "by_distance.png").exists()
+
+
+def test_axis_zooms_so_narrow_intervals_stay_visible() -> None:
+    table = pl.DataFrame({"ci_low": [0.93, 0.97], "ci_high": [0.96, 0.99]})
+    assert figures.y_floor(table) == pytest.approx(0.8)
+    assert figures.y_floor(pl.DataFrame({"ci_low": [0.62, float("nan")]})) == pytest.approx(0.5)
+    assert figures.y_floor(pl.DataFrame({"ci_low": [0.2, 0.9]})) == 0.0
