@@ -17,7 +17,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from mine import __version__
-from mine.extract import FileJob, FileResult, mine_file
+from mine.columnar import mine_file_columnar
+from mine.extract import FileJob, FileResult
 from mine.languages import (
     Language,
     Treebank,
@@ -232,10 +233,10 @@ def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: Non
 
     if options.jobs <= 1 or len(jobs) <= 1:
         for job in jobs:
-            collect(mine_file(job), job)
+            collect(mine_file_columnar(job), job)
     else:
         with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-            futures = {pool.submit(mine_file, job): job for job in jobs}
+            futures = {pool.submit(mine_file_columnar, job): job for job in jobs}
             try:
                 for future in as_completed(futures):
                     collect(future.result(), futures[future])

@@ -1,11 +1,13 @@
 """Vectorised miner: `mine_file_columnar` returns what `mine.extract.mine_file` returns.
 
-The file's bytes are scanned once with numpy (newline and TAB positions); fields are byte
-ranges, integers are parsed and strings compared on those ranges, and Arrow builds the few
-string columns the tables need. Python runs per sentence only for `sent_id` comments and the
-rare odd line (malformed sentences, multiword-token IDs, whitespace-only lines), reusing
-`mine.read` there so messages and edge cases stay those of the reference engine. A file with
-invalid UTF-8, or anything the vectorised checks cannot settle, is handed whole to `mine_file`.
+The file's bytes are scanned once with numpy for newlines and TABs; a field is then a byte
+range, integers (ID, HEAD) are parsed eight bytes at a time, UPOS and DEPREL are compared as
+8-byte words, and Arrow copies out only the string columns the tables need (FEATS strings are
+dictionary-encoded, so Python meets each distinct FEATS once). The rules of DESIGN.md §1 then
+run as array operations over all sentences of the file at once. Python runs only for the rare
+odd line: suspect sentences are re-read by `mine.read.parse_sentence`, so malformed sentences
+get the reference engine's messages, and a file with invalid UTF-8, or one whose suspect
+sentence turns out well-formed, is handed whole to `mine_file`.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ def mine_file_columnar(job: FileJob) -> FileResult:
     try:
         raw = read_bytes(job.path)
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
-        raise UnreadableError(f"{job.label}: cannot read: {error}") from None
+        raise UnreadableError(f"{job.path}: cannot read: {error}") from None
     data = raw[len(_BOM) :] if raw.startswith(_BOM) else raw
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")

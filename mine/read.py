@@ -130,7 +130,7 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
             f"line {_line_of(lines, bad, first_line)} has {len(rows[bad])} fields, not 10",
         )
     token_ids = [row[0] for row in rows]
-    if "".join(token_ids).isdecimal():
+    if all(token_ids) and _is_integer("".join(token_ids)):
         # Common case: no multiword tokens or empty nodes, every token is one surface word.
         word_rows = rows
         words = [row[1] for row in rows]
@@ -142,7 +142,7 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
         mwt_end = 0
         for index, row in enumerate(rows):
             token_id = row[0]
-            if token_id.isdecimal():
+            if _is_integer(token_id):
                 word_rows.append(row)
                 if int(token_id) <= mwt_end:
                     in_mwt.append(True)
@@ -153,13 +153,13 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
                 surface.append(len(words) - 1)
                 continue
             low, dash, high = token_id.partition("-")
-            if dash and low.isdecimal() and high.isdecimal():
+            if dash and _is_integer(low) and _is_integer(high):
                 mwt_end = int(high)
                 words.append(row[1])
                 space_after.append(_space_after(row[9]))
                 continue
             major, dot, minor = token_id.partition(".")
-            if not (dot and major.isdecimal() and minor.isdecimal()):
+            if not (dot and _is_integer(major) and _is_integer(minor)):
                 line = _line_of(lines, index, first_line)
                 return Malformed(
                     first_line, f"line {line}: ID {token_id!r} is not an integer, range or decimal"
@@ -168,8 +168,8 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
         return Malformed(first_line, "sentence has no words")
     id_col, forms, lemmas, upos, _, feats, head_col, deprels, _, _ = zip(*word_rows, strict=True)
     ids = list(map(int, id_col))
-    if not "".join(head_col).isdecimal():
-        index = next(i for i, head in enumerate(head_col) if not head.isdecimal())
+    if not (all(head_col) and _is_integer("".join(head_col))):
+        index = next(i for i, head in enumerate(head_col) if not _is_integer(head))
         line = _line_of(lines, rows.index(word_rows[index]), first_line)
         return Malformed(first_line, f"line {line}: HEAD {head_col[index]!r} is not an integer")
     heads = list(map(int, head_col))
@@ -191,6 +191,11 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
         words,
         space_after,
     )
+
+
+def _is_integer(field: str) -> bool:
+    """ASCII digits only: `isdecimal` alone would accept other scripts' digits and `int` signs."""
+    return field.isascii() and field.isdecimal()
 
 
 def _line_of(lines: list[str], token_index: int, first_line: int) -> int:

@@ -134,3 +134,10 @@ def test_compressed_files_read_like_plain_ones(tmp_path, suffix):
     with opener(path, "wb") as handle:
         handle.write(GOOD.encode())
     assert read_bytes(path) == GOOD.encode()
+
+
+@pytest.mark.parametrize("field", ["", "٢", "+2"])
+def test_empty_or_non_ascii_id_and_head_are_malformed(field):
+    for column in (0, 6):
+        (result,) = parsed(corrupt(column, field, row=2))
+        assert isinstance(result, Malformed), (column, field)
