@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import polars as pl
 import pyarrow as pa
 
 from mine.features import parse_feats
@@ -31,12 +32,17 @@ def count_ud_words(counts: Counter, forms: list[str], upos: list[str], feats: li
 def ud_entries(counts: Counter) -> Counter:
     """(form, upos, FEATS) counts → (form, upos, bundle) counts; words with no value in F left out."""
     entries: Counter = Counter()
+    bundles: dict[str, BundleKey | None] = {}
     for (form, tag, feat), n in counts.items():
         if tag not in LEXICON_UPOS or form == "_" or feat == "_":
             continue
-        bundle = parse_feats(feat)
-        if bundle.has_value():
-            key = tuple(tuple(sorted(values)) for values in bundle.values())
+        if feat not in bundles:
+            bundle = parse_feats(feat)
+            bundles[feat] = (
+                tuple(tuple(sorted(v)) for v in bundle.values()) if bundle.has_value() else None
+            )  # type: ignore[assignment]
+        key = bundles[feat]
+        if key is not None:
             entries[(form, tag, key)] += n
     return entries
 
@@ -98,42 +104,76 @@ def unimorph_files(roots: Iterable[Path], iso3: str) -> list[Path]:
     return files
 
 
-def unimorph_entries(path: Path, mapping: UniMorphMap) -> Iterator[tuple[str, str, BundleKey]]:
-    """(form, upos, bundle) of each usable line; blank and odd lines are skipped."""
+def _bundle_string(bundle: BundleKey) -> str:
+    """A bundle as one hashable, joinable string: `Plur|Fem||` (values `,`-joined)."""
+    return "|".join(",".join(values) for values in bundle)
+
+
+def unimorph_frame(path: Path, mapping: UniMorphMap) -> pl.DataFrame:
+    """(form, upos, bundle string) of a UniMorph file's usable lines; blank and odd lines skipped."""
     text, _ = decode(read_bytes(path))
-    for line in text.split("\n"):
-        fields = line.split("\t")
-        if len(fields) < 3 or not fields[1].strip():
-            continue
-        upos, bundle = map_unimorph_tags(fields[2], mapping)
-        if bundle is None:
-            continue
-        for tag in upos:
-            if tag in LEXICON_UPOS:
-                yield fields[1], tag, bundle
+    lines = pl.Series("line", [text]).str.split("\n").explode().str.split("\t")
+    entries = (
+        pl.DataFrame({"fields": lines})
+        .filter(pl.col("fields").list.len() >= 3)
+        .select(form=pl.col("fields").list.get(1), tags=pl.col("fields").list.get(2))
+        .filter(pl.col("form").str.strip_chars() != "")
+    )
+    # Tag strings repeat across a paradigm file: map each distinct one once.
+    rows = []
+    for tags in entries["tags"].unique().to_list():
+        upos, bundle = map_unimorph_tags(tags, mapping)
+        if bundle is not None:
+            rows += [(tags, tag, _bundle_string(bundle)) for tag in upos if tag in LEXICON_UPOS]
+    mapped = pl.DataFrame(
+        rows, schema={"tags": pl.String, "upos": pl.String, "bundle": pl.String}, orient="row"
+    )
+    return entries.join(mapped, on="tags").select("form", "upos", "bundle")
+
+
+def unimorph_entries(path: Path, mapping: UniMorphMap) -> set[tuple[str, str, str]]:
+    """Distinct (form, upos, bundle string) of a UniMorph file."""
+    return set(unimorph_frame(path, mapping).iter_rows())
 
 
 def build_lexicon(
     lang: str, ud_counts: Counter, unimorph_paths: list[Path], mapping: UniMorphMap
 ) -> pa.Table:
     """Lexicon table: one row per (form, upos, bundle) with UD count and source."""
+    key = ["form", "upos", "bundle"]
     entries = ud_entries(ud_counts)
-    from_unimorph: set = set()
-    for path in unimorph_paths:
-        from_unimorph.update(unimorph_entries(path, mapping))
-    keys = sorted(set(entries) | from_unimorph)
-    columns: dict[str, list] = {name: [] for name in LEXICON.names}
-    for key in keys:
-        form, tag, bundle = key
-        in_ud = key in entries
-        in_unimorph = key in from_unimorph
-        columns["lang"].append(lang)
-        columns["form"].append(form)
-        columns["upos"].append(tag)
-        columns["number"].append(list(bundle[0]))
-        columns["gender"].append(list(bundle[1]))
-        columns["case"].append(list(bundle[2]))
-        columns["person"].append(list(bundle[3]))
-        columns["count"].append(entries.get(key, 0))
-        columns["source"].append("both" if in_ud and in_unimorph else "ud" if in_ud else "unimorph")
-    return pa.Table.from_pydict(columns, schema=LEXICON)
+    ud = pl.DataFrame(
+        {
+            "form": [form for form, _, _ in entries],
+            "upos": [tag for _, tag, _ in entries],
+            "bundle": [_bundle_string(bundle) for _, _, bundle in entries],
+            "count": list(entries.values()),
+        },
+        schema={"form": pl.String, "upos": pl.String, "bundle": pl.String, "count": pl.Int64},
+    )
+    frames = [unimorph_frame(path, mapping) for path in unimorph_paths]
+    unimorph = pl.concat(frames).unique() if frames else ud.select(key).clear()
+    merged = ud.join(
+        unimorph.with_columns(in_unimorph=pl.lit(True)), on=key, how="full", coalesce=True
+    )
+    in_ud, in_unimorph = pl.col("count").is_not_null(), pl.col("in_unimorph").fill_null(False)
+    parts = pl.col("bundle").str.split("|")
+    values = {
+        name: pl.when(parts.list.get(i) == "")
+        .then(pl.lit([], dtype=pl.List(pl.String)))
+        .otherwise(parts.list.get(i).str.split(","))
+        for i, name in enumerate(("number", "gender", "case", "person"))
+    }
+    table = merged.sort(key).select(
+        lang=pl.lit(lang),
+        form="form",
+        upos="upos",
+        **values,
+        count=pl.col("count").fill_null(0),
+        source=pl.when(in_ud & in_unimorph)
+        .then(pl.lit("both"))
+        .when(in_ud)
+        .then(pl.lit("ud"))
+        .otherwise(pl.lit("unimorph")),
+    )
+    return table.to_arrow().cast(LEXICON)

@@ -27,7 +27,7 @@ def _replace_into(path: Path, write) -> None:
 def write_table(table: pa.Table, path: Path, schema: pa.Schema) -> None:
     """Write table with its declared schema, via a temporary file renamed into place."""
     table = table.select(schema.names).cast(schema)
-    _replace_into(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+    _replace_into(path, lambda tmp: pq.write_table(table, tmp, compression="snappy"))
 
 
 def write_json(data: Any, path: Path) -> None:

@@ -309,7 +309,7 @@ def test_unimorph_lines_map_tags_in_any_order_and_skip_ambiguous_ones(tmp_path):
         )
     entries = set(unimorph_entries(path, UniMorphMap.load()))
     assert entries == {
-        ("chats", "NOUN", (("Plur",), ("Masc",), (), ())),
-        ("sont", "VERB", (("Plur",), (), (), ("3",))),
-        ("les", "DET", (("Plur",), (), (), ())),
+        ("chats", "NOUN", "Plur|Masc||"),
+        ("sont", "VERB", "Plur|||3"),
+        ("les", "DET", "Plur|||"),
     }
