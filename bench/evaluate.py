@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 SHARED = Path("/work/shared")
+# This file is bench/evaluate.py: drop its folder from the path so `import evaluate` is the package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 
 def parse() -> argparse.Namespace:
@@ -27,6 +29,12 @@ def parse() -> argparse.Namespace:
     p.add_argument("--ud-dir", default=str(SHARED / "data/ud"), help="mined for French-PUD")
     p.add_argument("--corpus", default=None, help="an already mined corpus with fr/ (skips mining)")
     p.add_argument("--device", default="cpu")
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="alternate both sides N times; the best time of each counts",
+    )
     return p.parse_args()
 
 
@@ -37,7 +45,18 @@ def mine_french_pud(ud_dir: Path, work: Path) -> Path:
     (only / "UD_French-PUD").symlink_to(ud_dir / "UD_French-PUD")
     out = work / "corpus"
     subprocess.run(
-        [sys.executable, "-m", "mine", "--ud-dir", str(only), "--lang", "fr", "--out", str(out), "--quiet"],
+        [
+            sys.executable,
+            "-m",
+            "mine",
+            "--ud-dir",
+            str(only),
+            "--lang",
+            "fr",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
         check=True,
     )
     return out
@@ -73,7 +92,14 @@ def floor_inputs(corpus: Path, model: Path, items: int):
     import polars as pl
 
     from evaluate.models import load_tokenizer
-    from evaluate.run import attach_splits, build_items, encode_items, lm_candidates, read_corpus, Options
+    from evaluate.run import (
+        Options,
+        attach_splits,
+        build_items,
+        encode_items,
+        lm_candidates,
+        read_corpus,
+    )
 
     tokenizer = load_tokenizer(str(model))
     data = read_corpus(str(corpus), "fr")
@@ -85,13 +111,19 @@ def floor_inputs(corpus: Path, model: Path, items: int):
     return encoded.input_ids, encoded.mask_position, tokenizer.pad_token_id or 0
 
 
-def time_floor(model_dir: Path, ids, positions, pad: int, batch_size: int, device: str) -> float:
-    """Seconds of batched forward passes sorted by length, head applied at the mask positions only."""
-    import numpy as np
+def load_floor_model(model_dir: Path, device: str):
+    """The saved random model, loaded once for the floor."""
     import torch
     from transformers import AutoModelForMaskedLM
 
-    model = AutoModelForMaskedLM.from_pretrained(model_dir, dtype=torch.float32).eval().to(device)
+    return AutoModelForMaskedLM.from_pretrained(model_dir, dtype=torch.float32).eval().to(device)
+
+
+def time_floor(model, ids, positions, pad: int, batch_size: int, device: str) -> float:
+    """Seconds of batched forward passes sorted by length, head applied at the mask positions only."""
+    import numpy as np
+    import torch
+
     order = np.argsort([len(x) for x in ids], kind="stable")
     start = time.perf_counter()
     with torch.inference_mode():
@@ -119,13 +151,29 @@ def main() -> None:
         t0 = time.perf_counter()
         save_random_model(args.config, model)
         print(f"random mBERT-architecture model saved in {time.perf_counter() - t0:.0f} s")
-        seconds, scored = time_evaluate(corpus, model, work / "out", args)
         ids, positions, pad = floor_inputs(corpus, model, args.items)
-        assert len(ids) == scored, f"floor has {len(ids)} items, evaluator scored {scored}"
-        floor = time_floor(model, ids, positions, pad, args.batch_size, args.device)
-    print(f"items: {scored}  batch size: {args.batch_size}  device: {args.device}")
-    print(f"python -m evaluate (subprocess, start-up included): {seconds:.1f} s, {scored / seconds:.2f} items/s")
-    print(f"floor (bare batched forward, head at masks only):  {floor:.1f} s, {scored / floor:.2f} items/s")
+        floor_model = load_floor_model(model, args.device)
+        evaluate_times, floor_times = [], []
+        for run in range(args.repeat):
+            seconds, scored = time_evaluate(corpus, model, work / f"out{run}", args)
+            assert len(ids) == scored, f"floor has {len(ids)} items, evaluator scored {scored}"
+            floor = time_floor(floor_model, ids, positions, pad, args.batch_size, args.device)
+            evaluate_times.append(seconds)
+            floor_times.append(floor)
+            print(
+                f"run {run + 1}: evaluate {seconds:.1f} s, floor {floor:.1f} s, ratio {seconds / floor:.3f}",
+                flush=True,
+            )
+    seconds, floor = min(evaluate_times), min(floor_times)
+    print(
+        f"items: {scored}  batch size: {args.batch_size}  device: {args.device}  runs: {args.repeat} (best of each)"
+    )
+    print(
+        f"python -m evaluate (subprocess, start-up included): {seconds:.1f} s, {scored / seconds:.2f} items/s"
+    )
+    print(
+        f"floor (bare batched forward, head at masks only):  {floor:.1f} s, {scored / floor:.2f} items/s"
+    )
     print(f"ratio evaluate/floor time: {seconds / floor:.3f} (goal <= 1.25)")
 
 

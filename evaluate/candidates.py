@@ -34,9 +34,10 @@ def whole_word_vocab(tokenizer) -> dict[str, int]:
     """Word → token id for every vocabulary token that is a whole word (marker stripped)."""
     family = tokenizer_family(tokenizer)
     special = set(tokenizer.all_special_ids)
+    special_tokens = set(tokenizer.all_special_tokens)  # a property: computed once, not per token
     words: dict[str, int] = {}
     for token, index in tokenizer.get_vocab().items():
-        if index in special or _UNUSED.match(token) or token in tokenizer.all_special_tokens:
+        if index in special or token in special_tokens or _UNUSED.match(token):
             continue
         if family == "wordpiece":
             if token.startswith("##"):

@@ -83,8 +83,13 @@ def encode(
         mask_ordinals,
         strict=True,
     ):
+        # The mask token whose characters overlap the masked word; by rank if offsets disagree.
         mask_at = [k for k, t in enumerate(ids) if t == mask_id]
-        position = mask_at[ordinal] if ordinal < len(mask_at) else first_token_at(offsets, span)
+        inside = [k for k in mask_at if offsets[k][1] > span[0] and offsets[k][0] < span[1]]
+        if inside:
+            position = inside[0]
+        else:
+            position = mask_at[ordinal] if ordinal < len(mask_at) else first_token_at(offsets, span)
         other_at = first_token_at(offsets, other)
         distances.append(abs(position - other_at) if other_at >= 0 else -1)
         cut.append(len(ids) > limit)

@@ -93,76 +93,68 @@ def summary_tables(
     }
 
 
-_DIFF_SCHEMA = {
-    "n_context": pl.Int64,
-    "context": pl.Float64,
-    "n_no_context": pl.Int64,
-    "no_context": pl.Float64,
-    "difference": pl.Float64,
-    "diff_low": pl.Float64,
-    "diff_high": pl.Float64,
-}
-
+ITEM_KEY = ("lang", "treebank", "sent_id", "target_id", "controller_id", "masked")
 SHORT_MODEL = pl.col("model").str.strip_chars_end("/").str.split("/").list.last()
 """A model's display name: the last part of its path or hub name."""
 
 
+def compare(a: pl.DataFrame, b: pl.DataFrame, name_a: str, name_b: str) -> dict[str, Any]:
+    """Accuracies of `a` and `b` on the items both scored, and their difference with a 95% interval."""
+    # Runs skip different items (vocabularies differ), so only shared items make a fair comparison.
+    shared = a.select(ITEM_KEY).join(b.select(ITEM_KEY), on=list(ITEM_KEY), how="semi")
+    a = a.join(shared, on=list(ITEM_KEY), how="semi")
+    b = b.join(shared, on=list(ITEM_KEY), how="semi")
+    diff, low, high = paired_difference(a, b)
+    mean = lambda f: float(f["right"].mean()) if f.height else float("nan")  # noqa: E731
+    return {
+        "n_shared": a.height,
+        name_a: mean(a),
+        name_b: mean(b),
+        "difference": diff,
+        "diff_low": low,
+        "diff_high": high,
+    }
+
+
+def _comparison_frame(rows: list[dict[str, Any]], names: Sequence[str]) -> pl.DataFrame:
+    schema = {"model": pl.String, "lang": pl.String, "n_shared": pl.Int64}
+    schema |= {c: pl.Float64 for c in (*names, "difference", "diff_low", "diff_high")}
+    return pl.DataFrame(rows, schema=schema).sort("lang", "model").with_columns(SHORT_MODEL)
+
+
 def context_control_table(frame: pl.DataFrame) -> pl.DataFrame:
-    """Per model and language: accuracy in context, without context, and their difference."""
+    """Per model and language: accuracy in context and without, on shared items, and the difference."""
     rows = []
-    models = frame.filter(pl.col("method") == "no-context")["model"].unique().sort()
-    for model in models:
-        for lang in frame.filter(pl.col("model") == model)["lang"].unique().sort():
-            same = frame.filter((pl.col("model") == model) & (pl.col("lang") == lang))
-            with_ctx = same.filter(pl.col("method") == "context")
+    pairs = frame.filter(pl.col("method") == "no-context").select("model", "lang").unique()
+    for model, lang in pairs.sort("model", "lang").iter_rows():
+        same = frame.filter((pl.col("model") == model) & (pl.col("lang") == lang))
+        with_ctx = same.filter(pl.col("method") == "context")
+        if with_ctx.height:
             without = same.filter(pl.col("method") == "no-context")
-            if with_ctx.height == 0 or without.height == 0:
-                continue
-            diff, low, high = paired_difference(with_ctx, without)
             rows.append(
-                {
-                    "model": model,
-                    "lang": lang,
-                    "n_context": with_ctx.height,
-                    "context": with_ctx["right"].mean(),
-                    "n_no_context": without.height,
-                    "no_context": without["right"].mean(),
-                    "difference": diff,
-                    "diff_low": low,
-                    "diff_high": high,
-                }
+                {"model": model, "lang": lang} | compare(with_ctx, without, "context", "no_context")
             )
-    schema = {"model": pl.String, "lang": pl.String} | _DIFF_SCHEMA
-    return pl.DataFrame(rows, schema=schema).with_columns(SHORT_MODEL)
+    return _comparison_frame(rows, ("context", "no_context"))
 
 
 def baseline_gap_table(frame: pl.DataFrame) -> pl.DataFrame:
-    """Per context-model and language: accuracy minus the frequency baseline's, with an interval."""
+    """Per model (in context) and language: its accuracy minus the frequency baseline's on shared items."""
     rows = []
     baseline = frame.filter(pl.col("method") == "frequency")
-    for (model, lang), group in frame.filter(pl.col("method") == "context").group_by(
-        ["model", "lang"], maintain_order=True
-    ):
+    pairs = frame.filter(pl.col("method") == "context").select("model", "lang").unique()
+    for model, lang in pairs.sort("model", "lang").iter_rows():
         base = baseline.filter(pl.col("lang") == lang)
-        if base.height == 0:
-            continue
-        diff, low, high = paired_difference(group, base)
-        rows.append(
-            {
-                "model": model,
-                "lang": lang,
-                "model_accuracy": group["right"].mean(),
-                "baseline_accuracy": base["right"].mean(),
-                "difference": diff,
-                "diff_low": low,
-                "diff_high": high,
-            }
-        )
-    schema = {"model": pl.String, "lang": pl.String} | {
-        c: pl.Float64
-        for c in ("model_accuracy", "baseline_accuracy", "difference", "diff_low", "diff_high")
-    }
-    return pl.DataFrame(rows, schema=schema).sort("lang", "model").with_columns(SHORT_MODEL)
+        if base.height:
+            own = frame.filter(
+                (pl.col("model") == model)
+                & (pl.col("lang") == lang)
+                & (pl.col("method") == "context")
+            )
+            rows.append(
+                {"model": model, "lang": lang}
+                | compare(own, base, "model_accuracy", "baseline_accuracy")
+            )
+    return _comparison_frame(rows, ("model_accuracy", "baseline_accuracy"))
 
 
 # ---- HTML rendering ---------------------------------------------------------------------------
@@ -265,6 +257,15 @@ def manifests_section(manifests: list[dict[str, Any]]) -> str:
     return "\n".join(parts)
 
 
+def pooled_runs(manifests: list[dict[str, Any]]) -> list[list[str]]:
+    """Groups of runs that load_results cannot tell apart (same lang, model, method), e.g. two baselines."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for m in manifests:
+        key = (str(_get(m, "lang")), str(_get(m, "model")), str(_get(m, "method")))
+        groups.setdefault(key, []).append(m["run_dir"])
+    return [runs for runs in groups.values() if len(runs) > 1]
+
+
 def render(
     frame: pl.DataFrame,
     manifests: list[dict[str, Any]],
@@ -289,19 +290,34 @@ def render(
         out.append(
             "<p class='warning'>Some runs used a model with random weights: their accuracy says nothing about a trained model.</p>"
         )
+    for runs in pooled_runs(manifests):
+        out.append(
+            "<p class='warning'>Runs "
+            + ", ".join(f"<code>{html.escape(r)}</code>" for r in runs)
+            + " share language, model and method: their rows are pooled in every table and figure. "
+            "Give each its own results folder to compare them.</p>"
+        )
     if frame.filter(pl.col("model") == BASELINE).height == 0:
         out.append(
             "<p class='warning'>No frequency baseline in these results: run "
             "<code>python -m evaluate --model frequency</code> to see whether a model beats a frequency heuristic.</p>"
         )
     out += ["<h2>Summary</h2>", html_table(overall), "<h3>Per language</h3>", html_table(by_lang)]
-    out += ["<h3>Against the frequency baseline</h3>"]
+    out += [
+        "<h3>Against the frequency baseline</h3>",
+        "<p>Each model in context against the frequency baseline, on the items both scored "
+        "(<code>n_shared</code>): a positive difference means the model beats the heuristic.</p>",
+    ]
     out.append(
         html_table(gap)
         if gap.height
         else "<p>No context-model results share a language with the frequency baseline.</p>"
     )
-    out += ["<h3>Context control (model with vs without sentence context)</h3>"]
+    out += [
+        "<h3>Context control (model with vs without sentence context)</h3>",
+        "<p>The same model with every other word masked (<code>--control no-context</code>), on the "
+        "items both runs scored: the difference is what the sentence context contributes.</p>",
+    ]
     out.append(
         html_table(control)
         if control.height

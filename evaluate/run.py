@@ -86,10 +86,11 @@ def safe_name(name: str) -> str:
 
 
 def model_label(options: Options) -> str:
-    """The `model` column: the name as given, or `frequency-baseline`."""
+    """The `model` column: hub name as given, a local directory's folder name, or `frequency-baseline`."""
     if options.model == FREQUENCY:
         return "frequency-baseline"
-    return options.model
+    path = Path(options.model)
+    return path.resolve().name if path.is_dir() else options.model
 
 
 def out_dir(options: Options) -> Path:
@@ -332,6 +333,14 @@ def encode_items(items: pl.DataFrame, tokenizer, window_limit: int, control: str
     )
 
 
+def subset(encoded, keep: np.ndarray):
+    """The encoded items where `keep` is true."""
+    ids = [x for x, k in zip(encoded.input_ids, keep, strict=True) if k]
+    return type(encoded)(
+        ids, encoded.mask_position[keep], encoded.distance_tokens[keep], encoded.windowed[keep]
+    )
+
+
 def _empty_scores() -> dict[str, list]:
     return {
         k: []
@@ -489,9 +498,19 @@ def evaluate(options: Options) -> Outcome:
 
     folder = out_dir(options)
     done = prepare_folder(folder, options, corpus.manifest_sha256)
-    if done is not None and done.height:
-        items = items.join(done.unique(), on=list(ITEM_KEY), how="anti")
-    counts["resumed_already_done"] = 0 if done is None else done.height
+    base = {
+        "tool": "ud-agree evaluate",
+        "tool_version": TOOL_VERSION,
+        "options": {k: v for k, v in asdict(options).items() if k not in ("progress",)},
+        "method": options.method,
+        "model": model_label(options),
+        "random_weights": random_weights,
+        "corpus": str(Path(options.corpus).resolve() / options.lang),
+        "corpus_manifest_sha256": corpus.manifest_sha256,
+        "model_path": str(Path(options.model).resolve()) if Path(options.model).is_dir() else None,
+    }
+    # Written before scoring so that --resume after an interruption can check the options.
+    write_json_atomic({**base, "complete": False}, folder / "manifest.json")
 
     if tokenizer is not None and items.height:
         window = loaded.window if loaded is not None else 10**9
@@ -505,6 +524,15 @@ def evaluate(options: Options) -> Outcome:
         items = items.with_columns(pl.lit(None, dtype=pl.Int32).alias("distance_tokens"))
         counts["windowed"] = 0
 
+    counts["resumed_already_done"] = 0
+    if done is not None and done.height:
+        remaining = items.join(done.unique(), on=list(ITEM_KEY), how="anti")["item"]
+        keep = items["item"].is_in(remaining.implode()).to_numpy()
+        counts["resumed_already_done"] = int((~keep).sum())
+        items = items.filter(pl.Series(keep))
+        if encoded is not None:
+            encoded = subset(encoded, keep)
+
     writer = ChunkWriter(folder, options)
     if items.height:
         if loaded is not None:
@@ -517,17 +545,11 @@ def evaluate(options: Options) -> Outcome:
     results = pl.scan_parquet(chunk_paths(folder)) if chunk_paths(folder) else None
     counts["items_in_results"] = 0 if results is None else results.select(pl.len()).collect().item()
     manifest = {
-        "tool": "ud-agree evaluate",
-        "tool_version": TOOL_VERSION,
-        "options": {k: v for k, v in asdict(options).items() if k not in ("progress",)},
-        "method": options.method,
-        "model": model_label(options),
+        **base,
+        "complete": True,
         "model_family": None if tokenizer is None else type(tokenizer).__name__,
-        "random_weights": random_weights,
         "window_tokens": None if loaded is None else loaded.window,
         "device": None if loaded is None else str(loaded.device),
-        "corpus": str(Path(options.corpus).resolve() / options.lang),
-        "corpus_manifest_sha256": corpus.manifest_sha256,
         "counts": counts,
         "coverage": cover.as_dict(),
         "candidates": len(candidates),

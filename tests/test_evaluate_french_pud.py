@@ -53,7 +53,9 @@ def test_determiner_agreement_is_well_above_chance_for_both_numbers(pud_results)
     )
     assert det.height > 2000
     # Per class, so that always answering "singular" cannot pass (the model card's warning).
-    per_number = det.group_by(pl.col("controller_number").list.join(",")).agg(pl.col("right").mean())
+    per_number = det.group_by(pl.col("controller_number").list.join(",")).agg(
+        pl.col("right").mean()
+    )
     accuracy = dict(per_number.iter_rows())
     assert accuracy["Sing"] > 0.9 and accuracy["Plur"] > 0.9
 
@@ -61,7 +63,9 @@ def test_determiner_agreement_is_well_above_chance_for_both_numbers(pud_results)
 def test_every_relation_becomes_a_result_or_a_counted_skip(pud_results):
     outcome, results, relations = pud_results
     counts = outcome.counts
-    skipped = counts["same-surface-word"] + counts["too-few-candidates"] + counts["missing-sentence"]
+    skipped = (
+        counts["same-surface-word"] + counts["too-few-candidates"] + counts["missing-sentence"]
+    )
     assert results.height + skipped == relations.height
     assert results.select("sent_id", "target_id", "controller_id").is_duplicated().sum() == 0
     assert (results["distance_tokens"] >= results["distance"]).mean() > 0.95

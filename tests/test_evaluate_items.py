@@ -17,7 +17,9 @@ SPACE = [True, True, True, True, True, True, False, False]
 
 
 def test_masked_text_follows_space_after_and_masks_the_whole_surface_word():
-    text, spans = masked_text(["J'", "aime", "du", "pain", "."], [False, True, True, False, False], [2], "[MASK]")
+    text, spans = masked_text(
+        ["J'", "aime", "du", "pain", "."], [False, True, True, False, False], [2], "[MASK]"
+    )
     assert text == "J'aime [MASK] pain."
     assert text[slice(*spans[2])] == "[MASK]" and text[slice(*spans[3])] == "pain"
 
@@ -46,7 +48,9 @@ def tokenizers():
 
 
 @needs_models
-@pytest.mark.parametrize("name", ["bert-base-multilingual-cased", "xlm-roberta-base", "camembert-base"])
+@pytest.mark.parametrize(
+    "name", ["bert-base-multilingual-cased", "xlm-roberta-base", "camembert-base"]
+)
 def test_distance_in_tokens_counts_from_the_mask_to_the_other_words_first_token(tokenizers, name):
     tok = tokenizers[name]
     text, spans = masked_text(WORDS, SPACE, [1], tok.mask_token)

@@ -21,7 +21,12 @@ def tiny_model(name: str):
     """The real architecture and vocabulary of `name`, shrunk to 1 layer of width 32, random weights."""
     config = transformers.AutoConfig.from_pretrained(MODELS / name)
     config.update(
-        {"num_hidden_layers": 1, "hidden_size": 32, "num_attention_heads": 2, "intermediate_size": 64}
+        {
+            "num_hidden_layers": 1,
+            "hidden_size": 32,
+            "num_attention_heads": 2,
+            "intermediate_size": 64,
+        }
     )
     torch.manual_seed(0)
     return transformers.AutoModelForMaskedLM.from_config(config).eval()
@@ -49,7 +54,9 @@ def test_head_applied_only_at_masks_equals_full_model_logits(name):
 @needs_models
 def test_saved_random_model_is_flagged_and_trained_one_is_not(tmp_path):
     tiny_model("camembert-base").save_pretrained(tmp_path / "rand")
-    transformers.AutoTokenizer.from_pretrained(MODELS / "camembert-base").save_pretrained(tmp_path / "rand")
+    transformers.AutoTokenizer.from_pretrained(MODELS / "camembert-base").save_pretrained(
+        tmp_path / "rand"
+    )
     loaded = load_model(str(tmp_path / "rand"), "cpu")
     assert loaded.random_weights and loaded.window == 512
     trained = load_model(str(MODELS / "tiny-fr-ud-bert"), "cpu")
@@ -96,7 +103,16 @@ def test_demo_model_output_says_random_weights_plainly(capsys, tmp_path):
     from tests.test_evaluate_run import SENTENCES_FR, write_corpus
 
     corpus = write_corpus(tmp_path / "c", SENTENCES_FR)
-    argv = ["--lang", "fr", "--corpus", str(corpus), "--model", "tiny-random", "--min-candidates", "2"]
+    argv = [
+        "--lang",
+        "fr",
+        "--corpus",
+        str(corpus),
+        "--model",
+        "tiny-random",
+        "--min-candidates",
+        "2",
+    ]
     assert main([*argv, "--out", str(tmp_path / "o"), "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "RANDOM" in out and "accuracy" in out

@@ -6,7 +6,6 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -148,7 +147,9 @@ def write_corpus(root: Path, sentences: list[Sent], lang: str = "fr", space_afte
             tn, tg = lexicon_features(t_form, r.target_upos)
             cn, cg = lexicon_features(c_form, r.controller_upos)
             agreeing = sorted(
-                f for f, a, b in (("Number", tn, cn), ("Gender", tg, cg)) if a and b and set(a) & set(b)
+                f
+                for f, a, b in (("Number", tn, cn), ("Gender", tg, cg))
+                if a and b and set(a) & set(b)
             )
             rel_rows.append(
                 {
@@ -311,8 +312,15 @@ def run_with_oracle(monkeypatch, corpus, tmp_path, model_dir, favour, **options)
 
     monkeypatch.setattr(models, "load_model", fake_load)
     opts = Options(
-        lang="fr", corpus=str(corpus), model=str(model_dir), mask="both", min_candidates=2,
-        out=str(tmp_path / "out"), progress=False, batch_size=3, **options,
+        lang="fr",
+        corpus=str(corpus),
+        model=str(model_dir),
+        mask="both",
+        min_candidates=2,
+        out=str(tmp_path / "out"),
+        progress=False,
+        batch_size=3,
+        **options,
     )
     outcome = evaluate(opts)
     return outcome, pl.read_parquet(outcome.out_dir / "results-*.parquet"), oracle
@@ -320,7 +328,9 @@ def run_with_oracle(monkeypatch, corpus, tmp_path, model_dir, favour, **options)
 
 @needs_models
 @pytest.mark.parametrize("family", ["bert-base-multilingual-cased", "camembert-base"])
-def test_oracle_favouring_correct_candidates_scores_100_percent(monkeypatch, corpus, tmp_path, family):
+def test_oracle_favouring_correct_candidates_scores_100_percent(
+    monkeypatch, corpus, tmp_path, family
+):
     _, results, oracle = run_with_oracle(monkeypatch, corpus, tmp_path, MODELS / family, "correct")
     assert results.height >= 12
     assert results["right"].all() and results["right_logit"].all()
@@ -330,15 +340,21 @@ def test_oracle_favouring_correct_candidates_scores_100_percent(monkeypatch, cor
 
 @needs_models
 @pytest.mark.parametrize("family", ["bert-base-multilingual-cased", "xlm-roberta-base"])
-def test_oracle_favouring_incorrect_candidates_scores_0_percent(monkeypatch, corpus, tmp_path, family):
-    _, results, oracle = run_with_oracle(monkeypatch, corpus, tmp_path, MODELS / family, "incorrect")
+def test_oracle_favouring_incorrect_candidates_scores_0_percent(
+    monkeypatch, corpus, tmp_path, family
+):
+    _, results, oracle = run_with_oracle(
+        monkeypatch, corpus, tmp_path, MODELS / family, "incorrect"
+    )
     assert results.height >= 8
     assert not results["right"].any() and not results["right_logit"].any()
     assert all(key in oracle.table for key in oracle.seen)
 
 
 @needs_models
-def test_no_context_control_shows_only_masks_and_writes_its_own_folder(monkeypatch, corpus, tmp_path):
+def test_no_context_control_shows_only_masks_and_writes_its_own_folder(
+    monkeypatch, corpus, tmp_path
+):
     outcome, results, oracle = run_with_oracle(
         monkeypatch, corpus, tmp_path, MBERT, "correct", control="no-context"
     )
@@ -357,8 +373,15 @@ def test_no_context_control_shows_only_masks_and_writes_its_own_folder(monkeypat
 def tiny_options(corpus, tmp_path, **kw) -> Options:
     """Options for a fast run with the offline random model."""
     base = dict(
-        lang="fr", corpus=str(corpus), model="tiny-random", mask="both", min_candidates=2,
-        out=str(tmp_path / "out"), progress=False, batch_size=4, chunk_size=4,
+        lang="fr",
+        corpus=str(corpus),
+        model="tiny-random",
+        mask="both",
+        min_candidates=2,
+        out=str(tmp_path / "out"),
+        progress=False,
+        batch_size=4,
+        chunk_size=4,
     )
     base.update(kw)
     return Options(**base)
@@ -425,7 +448,9 @@ def test_frequency_baseline_compares_mean_lexicon_counts(corpus, tmp_path):
     outcome = evaluate(tiny_options(corpus, tmp_path, model="frequency", mask="controller"))
     assert outcome.out_dir.name == "frequency-baseline"
     results = pl.read_parquet(outcome.out_dir / "results-*.parquet")
-    assert set(results["model"]) == {"frequency-baseline"} and set(results["method"]) == {"frequency"}
+    assert set(results["model"]) == {"frequency-baseline"} and set(results["method"]) == {
+        "frequency"
+    }
     s1 = results.filter(pl.col("sent_id") == "s1").row(0, named=True)
     # "Les" is Plur with no gender: correct = 8 plural nouns (counts sum 16), incorrect = 8
     # singular nouns (29) + "pays" (Sing,Plur ≠ Plur, 3).
@@ -444,3 +469,45 @@ def test_missing_space_after_column_joins_words_with_spaces(tmp_path):
 def test_limit_scores_only_the_first_items(corpus, tmp_path):
     outcome = evaluate(tiny_options(corpus, tmp_path, limit=3))
     assert pl.read_parquet(outcome.out_dir / "results-*.parquet").height == 3
+
+
+def test_exact_match_compares_all_features_and_gets_its_own_folder(corpus, tmp_path):
+    opts = tiny_options(corpus, tmp_path, model="frequency", mask="controller", match="exact")
+    outcome = evaluate(opts)
+    assert outcome.out_dir.name == "frequency-baseline__match-exact"
+    s1 = pl.read_parquet(outcome.out_dir / "results-*.parquet").filter(pl.col("sent_id") == "s1")
+    # "hommes" is Plur+Masc: correct are the Plur+Masc nouns, every other noun is incorrect.
+    assert s1.select("n_correct", "n_incorrect", "match").row(0) == (4, 13, "exact")
+
+
+@pytest.mark.parametrize(("case", "expected"), [("fold", (1, 4)), ("exact", (2, 7))])
+def test_case_fold_merges_casings_and_exact_keeps_them_apart(corpus, tmp_path, case, expected):
+    opts = tiny_options(
+        corpus, tmp_path, model="frequency", mask="target", case=case, min_candidates=1
+    )
+    results = pl.read_parquet(evaluate(opts).out_dir / "results-*.parquet")
+    # Target "Les" (Plur, agreeing on Number): les/Les against le/Le/la/La/un/une/Une.
+    s1 = results.filter(pl.col("sent_id") == "s1")
+    assert s1.select("n_correct", "n_incorrect").row(0) == expected
+    assert set(results["case"]) == {case}
+
+
+@needs_models
+def test_frequency_baseline_with_vocab_of_keeps_only_the_models_whole_words(corpus, tmp_path):
+    tiny_fr = str(MODELS / "tiny-fr-ud-bert")
+    plain = evaluate(tiny_options(corpus, tmp_path, model="frequency", mask="controller"))
+    vocab = evaluate(
+        tiny_options(corpus, tmp_path, model="frequency", mask="controller", vocab_of=tiny_fr)
+    )
+    assert vocab.out_dir.name == "frequency-baseline__vocab-tiny-fr-ud-bert"
+    assert vocab.manifest["candidates"] <= plain.manifest["candidates"]
+    results = pl.read_parquet(vocab.out_dir / "results-*.parquet")
+    assert results["distance_tokens"].null_count() == 0
+
+
+def test_resume_with_other_options_is_refused(corpus, tmp_path):
+    from evaluate.run import UsageError
+
+    evaluate(tiny_options(corpus, tmp_path, model="frequency"))
+    with pytest.raises(UsageError, match="min_candidates"):
+        evaluate(tiny_options(corpus, tmp_path, model="frequency", resume=True, min_candidates=3))

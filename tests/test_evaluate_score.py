@@ -76,7 +76,12 @@ def test_torch_and_numpy_decisions_agree():
     correct = rng.random((5, 20)) < 0.4
     incorrect = ~correct & (rng.random((5, 20)) < 0.8)
     a = decide(prob, logit, correct, incorrect)
-    t = decide(torch.from_numpy(prob), torch.from_numpy(logit), torch.from_numpy(correct), torch.from_numpy(incorrect))
+    t = decide(
+        torch.from_numpy(prob),
+        torch.from_numpy(logit),
+        torch.from_numpy(correct),
+        torch.from_numpy(incorrect),
+    )
     np.testing.assert_allclose(a.p_correct, t.p_correct)
     np.testing.assert_allclose(a.logit_incorrect, t.logit_incorrect)
     assert (a.right == t.right).all()

@@ -12,7 +12,13 @@ import pytest
 
 from evaluate import load_results
 from evaluate.figures import SPECS
-from evaluate.report import build_report, context_control_table, main, paired_difference
+from evaluate.report import (
+    baseline_gap_table,
+    build_report,
+    context_control_table,
+    main,
+    paired_difference,
+)
 from tests.test_report_synthetic import build_results, make_frame, write_run
 
 
@@ -51,19 +57,56 @@ def test_summary_lists_baseline_row_with_interval(report: tuple[Path, Path, str]
     assert float(low) <= float(accuracy) <= float(high)
 
 
-def test_context_control_difference(report: tuple[Path, Path, str]) -> None:
+def _shared_means(a: pl.DataFrame, b: pl.DataFrame) -> tuple[int, float, float]:
+    """Items both frames scored, and each frame's accuracy on them (plain Python, as a check)."""
+    key = ("treebank", "sent_id", "target_id", "controller_id", "masked")
+    right_a = {tuple(r[k] for k in key): r["right"] for r in a.iter_rows(named=True)}
+    right_b = {tuple(r[k] for k in key): r["right"] for r in b.iter_rows(named=True)}
+    shared = right_a.keys() & right_b.keys()
+    return (
+        len(shared),
+        sum(right_a[k] for k in shared) / len(shared),
+        sum(right_b[k] for k in shared) / len(shared),
+    )
+
+
+def test_context_control_difference_on_shared_items(report: tuple[Path, Path, str]) -> None:
     results, _, page = report
     frame = load_results(results).collect()
     table = context_control_table(frame)
     assert table["lang"].to_list() == ["de", "fr"]
     for row in table.iter_rows(named=True):
         same = frame.filter(pl.col("lang") == row["lang"])
-        context = same.filter(pl.col("method") == "context")["right"].mean()
-        control = same.filter(pl.col("method") == "no-context")["right"].mean()
+        n, context, control = _shared_means(
+            same.filter(pl.col("method") == "context"),
+            same.filter(pl.col("method") == "no-context"),
+        )
+        assert (row["n_shared"], row["context"], row["no_context"]) == (
+            n,
+            pytest.approx(context),
+            pytest.approx(control),
+        )
         assert row["difference"] == pytest.approx(context - control)
         assert row["diff_low"] <= row["difference"] <= row["diff_high"]
     cells = _rows(page, "Context control")
     assert [c[:2] for c in cells] == [["tiny-bert", "de"], ["tiny-bert", "fr"]]
+
+
+def test_baseline_gap_on_shared_items() -> None:
+    model = make_frame("fr", "/models/m/", "context", 0.9, seed=3)
+    baseline = model.head(
+        60
+    ).with_columns(  # the baseline scored fewer items, and got every one wrong
+        pl.lit("frequency-baseline").alias("model"),
+        pl.lit("frequency").alias("method"),
+        pl.lit(False).alias("right"),
+    )
+    table = baseline_gap_table(pl.concat([model, baseline]))
+    row = table.row(0, named=True)
+    assert row["model"] == "m"  # a model folder's path is shown by its last part
+    assert row["n_shared"] == 60
+    assert row["baseline_accuracy"] == 0.0
+    assert row["difference"] == pytest.approx(model.head(60)["right"].mean())
 
 
 def test_report_shows_runs_options_and_skips(report: tuple[Path, Path, str]) -> None:
@@ -116,3 +159,12 @@ def test_cli_module_writes_index(report: tuple[Path, Path, str], tmp_path: Path)
     )
     assert Path(done.stdout.strip()) == tmp_path / "rep" / "index.html"
     assert "de/" not in (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
+
+
+def test_warns_when_runs_are_pooled(tmp_path: Path) -> None:
+    frame = make_frame("fr", "frequency-baseline", "frequency", 0.6)
+    write_run(tmp_path / "r", frame, "frequency-baseline")
+    write_run(tmp_path / "r", frame, "frequency-baseline__vocab-m")  # same lang, model, method
+    page = build_report(tmp_path / "r", tmp_path / "out").read_text(encoding="utf-8")
+    assert "share language, model and method" in page
+    assert "fr/frequency-baseline__vocab-m" in page.split("share language")[0]
