@@ -102,13 +102,14 @@ def model_window(model: torch.nn.Module, tokenizer) -> int:
     return limit
 
 
-def load_model(name: str, device: str = "auto") -> LoadedModel:
-    """Load tokenizer and masked LM in float32 (fp16 weights too); a weightless directory is an error."""
+def load_model(name: str, device: str = "auto", tokenizer=None) -> LoadedModel:
+    """Load tokenizer (unless given) and masked LM in float32; a weightless directory is an error."""
     from transformers import AutoModelForMaskedLM
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # our own bar counts items; a weight-loading bar is noise
-    tokenizer = load_tokenizer(name)
+    if tokenizer is None:
+        tokenizer = load_tokenizer(name)
     if Path(name).is_dir() and not _has_weights(Path(name)):
         raise ModelNotFound(
             f"model directory '{name}' has no weights (*.safetensors or pytorch_model*.bin); "

@@ -8,6 +8,7 @@ import os
 import re
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -462,7 +463,7 @@ def evaluate(options: Options) -> Outcome:
     started = time.time()
     corpus = read_corpus(options.corpus, options.lang)
     items, counts = build_items(corpus, options.roles)
-    loaded, tokenizer, random_weights = None, None, False
+    loaded, tokenizer, random_weights, pending = None, None, False, None
     if options.model == FREQUENCY:
         words = None
         if options.vocab_of:
@@ -473,15 +474,19 @@ def evaluate(options: Options) -> Outcome:
             words = whole_word_vocab(tokenizer)
         candidates = build_candidates(corpus.lexicon, words, options.case == "fold", min_count=1)
     else:
-        from evaluate.models import load_model, tiny_random_model
+        from evaluate.models import load_model, load_tokenizer, tiny_random_model
 
         if options.model == TINY_RANDOM:
             loaded = tiny_random_model(
                 corpus.sentences, corpus.lexicon, options.device, options.seed
             )
+            tokenizer = loaded.tokenizer
         else:
-            loaded = load_model(options.model, options.device)
-        tokenizer, random_weights = loaded.tokenizer, loaded.random_weights
+            tokenizer = load_tokenizer(options.model)
+            # The weights load in a thread while candidates and splits are built: reading and
+            # torch release the GIL, and start-up is most of a short run's overhead.
+            pool = ThreadPoolExecutor(max_workers=1)
+            pending = pool.submit(load_model, options.model, options.device, tokenizer=tokenizer)
         candidates = lm_candidates(options, corpus, tokenizer)
     cover = coverage(
         corpus.lexicon, candidates, items.select("upos", "form").iter_rows(), options.case == "fold"
@@ -495,6 +500,14 @@ def evaluate(options: Options) -> Outcome:
     if options.limit is not None:
         items = items.head(options.limit)
     counts["items_eligible"] = items.height
+    if pending is not None:
+        try:
+            loaded = pending.result()
+        finally:
+            pool.shutdown()
+        tokenizer, random_weights = loaded.tokenizer, loaded.random_weights
+    elif loaded is not None:
+        random_weights = loaded.random_weights
 
     folder = out_dir(options)
     done = prepare_folder(folder, options, corpus.manifest_sha256)

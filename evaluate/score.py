@@ -61,11 +61,22 @@ def build_splits(keys: Sequence[SplitKey], candidates: CandidateSet, match: str)
     n = len(candidates)
     correct = np.zeros((len(keys), n), dtype=bool)
     incorrect = np.zeros((len(keys), n), dtype=bool)
+    # Many forms share one set of bundles: classify each distinct set once per key.
+    groups: dict[str, tuple[np.ndarray, list[frozenset[Bundle]], np.ndarray]] = {}
+    for upos, forms in candidates.by_upos.items():
+        distinct: dict[frozenset[Bundle], int] = {}
+        which = np.asarray(
+            [distinct.setdefault(candidates.bundles[i], len(distinct)) for i in forms],
+            dtype=np.int64,
+        )
+        groups[upos] = (forms, list(distinct), which)
     for row, key in enumerate(keys):
-        for i in candidates.by_upos.get(key[0], ()):
-            label = classify(candidates.bundles[i], key, match)
-            correct[row, i] = label == 1
-            incorrect[row, i] = label == -1
+        if key[0] not in groups:
+            continue
+        forms, sets, which = groups[key[0]]
+        labels = np.asarray([classify(b, key, match) for b in sets], dtype=np.int8)[which]
+        correct[row, forms] = labels == 1
+        incorrect[row, forms] = labels == -1
     return Splits(list(keys), correct, incorrect)
 
 

@@ -112,3 +112,27 @@ def test_frequency_candidates_need_a_positive_count_and_no_vocabulary():
     lex = lexicon([("chat", "NOUN", "Sing", 2), ("chats", "NOUN", "Plur", 0)])
     cands = build_candidates(lex, None, fold=True, min_count=1)
     assert cands.keys == ["chat"] and cands.token_ids == [[]]
+
+
+def test_byte_bpe_whole_words_start_with_g_and_decode_non_ascii_letters():
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=True)
+    bpe.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=400,
+        special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    bpe.train_from_iterator(["les clés ont été cassées", "la clé est cassée"] * 20, trainer)
+    tok = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=bpe, bos_token="<s>", eos_token="</s>", pad_token="<pad>",
+        unk_token="<unk>", mask_token="<mask>",
+    )  # fmt: skip
+    words = whole_word_vocab(tok)
+    # "Ġcl\u00c3\u00a9s" in the vocabulary is the word "clés".
+    assert tok.convert_ids_to_tokens(words["clés"]).startswith("\u0120")
+    assert {"clés", "cassées", "été", "les"} <= set(words)
+    assert not any(w.startswith("\u0120") for w in words) and "<mask>" not in words

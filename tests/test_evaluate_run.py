@@ -307,7 +307,7 @@ def run_with_oracle(monkeypatch, corpus, tmp_path, model_dir, favour, **options)
     tokenizer = transformers.AutoTokenizer.from_pretrained(model_dir)
     oracle = OracleLM(len(tokenizer), oracle_table(tokenizer, favour))
 
-    def fake_load(name, device="auto"):
+    def fake_load(name, device="auto", tokenizer=None):
         return models.LoadedModel(name, oracle, tokenizer, False, 128, torch.device("cpu"))
 
     monkeypatch.setattr(models, "load_model", fake_load)
