@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-SHARED = Path("/work/shared")
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 # This file is bench/evaluate.py: drop its folder from the path so `import evaluate` is the package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 

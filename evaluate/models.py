@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,8 +164,58 @@ def mask_logits(
     if head is None:  # an unknown architecture: full logits, then gather
         logits = model(input_ids=input_ids, attention_mask=attention_mask).logits
         return logits[rows, mask_positions]
-    hidden = model.base_model(input_ids=input_ids, attention_mask=attention_mask)[0]
-    return head(hidden[rows, mask_positions])
+    encoder = getattr(model.base_model, "encoder", None)
+    layers = getattr(encoder, "layer", None)
+    if model.training or not layers or not all(map(_bert_style, layers)):
+        hidden = model.base_model(input_ids=input_ids, attention_mask=attention_mask)[0]
+        return head(hidden[rows, mask_positions])
+    # Only the mask's output of the last layer is needed: run the others as usual, then that
+    # layer for the mask query alone (its keys and values still see every token). This saves
+    # most of one layer's work; a test checks it against the full model on each architecture.
+    encoder.layer = layers[:-1]
+    try:
+        hidden = model.base_model(input_ids=input_ids, attention_mask=attention_mask)[0]
+    finally:
+        encoder.layer = layers
+    return head(_layer_at(layers[-1], hidden, attention_mask, rows, mask_positions))
+
+
+def _bert_style(layer: torch.nn.Module) -> bool:
+    """A BERT/RoBERTa encoder layer with absolute positions and no cross-attention."""
+    attention = getattr(layer, "attention", None)
+    self_attention = getattr(attention, "self", None)
+    return (
+        self_attention is not None
+        and all(hasattr(self_attention, n) for n in ("query", "key", "value", "attention_head_size"))
+        and hasattr(attention, "output")
+        and hasattr(layer, "intermediate")
+        and hasattr(layer, "output")
+        and getattr(self_attention, "position_embedding_type", "absolute") == "absolute"
+        and not getattr(layer, "add_cross_attention", False)
+    )
+
+
+def _layer_at(
+    layer: torch.nn.Module,
+    hidden: torch.Tensor,
+    attention_mask: torch.Tensor,
+    rows: torch.Tensor,
+    positions: torch.Tensor,
+) -> torch.Tensor:
+    """A BERT-style layer's output at one position per row (eval mode: no dropout)."""
+    attention = layer.attention.self
+    batch, length, _ = hidden.shape
+    size = attention.attention_head_size
+    query_input = hidden[rows, positions]  # (B, D)
+    query = attention.query(query_input).view(batch, -1, 1, size)  # (B, H, 1, d)
+    key = attention.key(hidden).view(batch, length, -1, size).transpose(1, 2)  # (B, H, T, d)
+    value = attention.value(hidden).view(batch, length, -1, size).transpose(1, 2)
+    scores = (query @ key.transpose(-1, -2)) / math.sqrt(size)
+    scores = scores.masked_fill(attention_mask[:, None, None, :] == 0, float("-inf"))
+    context = (scores.softmax(-1) @ value).reshape(batch, -1)  # (B, H·d)
+    output = layer.attention.output
+    attended = output.LayerNorm(output.dense(context) + query_input)
+    return layer.output.LayerNorm(layer.output.dense(layer.intermediate(attended)) + attended)
 
 
 class FormIndex:

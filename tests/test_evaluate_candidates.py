@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import polars as pl
 import pytest
 
@@ -11,7 +9,8 @@ from evaluate.candidates import build_candidates, coverage, vocab_casings, whole
 
 transformers = pytest.importorskip("transformers")
 
-MODELS = Path("/work/shared/models")
+from tests.paths import MODELS  # noqa: E402
+
 needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="shared model files not present")
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -12,8 +11,8 @@ import pytest
 pytest.importorskip("torch")
 
 from evaluate.run import Options, evaluate  # noqa: E402
+from tests.paths import SHARED  # noqa: E402
 
-SHARED = Path("/work/shared")
 PUD = SHARED / "data/ud/UD_French-PUD"
 MODEL = SHARED / "models/tiny-fr-ud-bert"
 

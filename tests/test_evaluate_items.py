@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from evaluate.items import encode, masked_text, window
 
 transformers = pytest.importorskip("transformers")
-MODELS = Path("/work/shared/models")
+from tests.paths import MODELS  # noqa: E402
+
 needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="shared model files not present")
 
 WORDS = ["Les", "clés", "de", "la", "porte", "sont", "cassées", "."]

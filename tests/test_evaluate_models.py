@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -11,18 +9,18 @@ transformers = pytest.importorskip("transformers")
 
 from evaluate.cli import main  # noqa: E402
 from evaluate.models import ModelNotFound, load_model, looks_untrained, mask_logits  # noqa: E402
+from tests.paths import MODELS  # noqa: E402
 
-MODELS = Path("/work/shared/models")
 needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="shared model files not present")
 FAMILIES = ["bert-base-multilingual-cased", "xlm-roberta-base", "camembert-base"]
 
 
-def tiny_model(name: str):
-    """The real architecture and vocabulary of `name`, shrunk to 1 layer of width 32, random weights."""
+def tiny_model(name: str, layers: int = 1):
+    """The real architecture and vocabulary of `name`, shrunk to width 32, random weights."""
     config = transformers.AutoConfig.from_pretrained(MODELS / name)
     config.update(
         {
-            "num_hidden_layers": 1,
+            "num_hidden_layers": layers,
             "hidden_size": 32,
             "num_attention_heads": 2,
             "intermediate_size": 64,
@@ -33,9 +31,10 @@ def tiny_model(name: str):
 
 
 @needs_models
+@pytest.mark.parametrize("layers", [1, 3])
 @pytest.mark.parametrize("name", FAMILIES)
-def test_head_applied_only_at_masks_equals_full_model_logits(name):
-    model = tiny_model(name)
+def test_head_applied_only_at_masks_equals_full_model_logits(name, layers):
+    model = tiny_model(name, layers)
     tok = transformers.AutoTokenizer.from_pretrained(MODELS / name)
     batch = tok(
         [f"Les {tok.mask_token} sont cassées.", f"La porte est {tok.mask_token} ouverte ."],

@@ -17,8 +17,8 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from evaluate.run import Options, evaluate  # noqa: E402
+from tests.paths import MODELS  # noqa: E402
 
-MODELS = Path("/work/shared/models")
 MBERT = MODELS / "bert-base-multilingual-cased"
 needs_models = pytest.mark.skipif(not MBERT.is_dir(), reason="shared model files not present")
 
