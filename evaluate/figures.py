@@ -117,16 +117,18 @@ def figure_table(
 
 def system_order(systems: Sequence[str]) -> list[str]:
     """Systems sorted by name with the frequency baseline last, so colours stay stable."""
-    return sorted(systems, key=lambda s: (s == BASELINE, s))
+    return sorted(systems, key=lambda s: (s.startswith(BASELINE), s))
 
 
 def _colors(systems: Sequence[str]) -> dict[str, str]:
     palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
     colors = {}
-    others = [s for s in systems if s != BASELINE]
+    others = [s for s in systems if not s.startswith(BASELINE)]
     for i, system in enumerate(others):
         colors[system] = palette[i % len(palette)]
-    colors[BASELINE] = "#7f7f7f"  # the baseline is grey in every figure
+    for system in systems:
+        if system.startswith(BASELINE):
+            colors[system] = "#7f7f7f"  # baselines are grey in every figure
     return colors
 
 

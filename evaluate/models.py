@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,7 +185,9 @@ def _bert_style(layer: torch.nn.Module) -> bool:
     self_attention = getattr(attention, "self", None)
     return (
         self_attention is not None
-        and all(hasattr(self_attention, n) for n in ("query", "key", "value", "attention_head_size"))
+        and all(
+            hasattr(self_attention, n) for n in ("query", "key", "value", "attention_head_size")
+        )
         and hasattr(attention, "output")
         and hasattr(layer, "intermediate")
         and hasattr(layer, "output")

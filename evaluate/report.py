@@ -181,7 +181,8 @@ def html_rows(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = []
     for row in rows:
-        css = ' class="baseline"' if BASELINE in (row.get("system"), row.get("model")) else ""
+        labels = (str(row.get("system") or ""), str(row.get("model") or ""))
+        css = ' class="baseline"' if any(label.startswith(BASELINE) for label in labels) else ""
         body.append(f"<tr{css}>" + "".join(_cell(row.get(c)) for c in columns) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
@@ -297,7 +298,7 @@ def render(
             + " share language, model and method: their rows are pooled in every table and figure. "
             "Give each its own results folder to compare them.</p>"
         )
-    if frame.filter(pl.col("model") == BASELINE).height == 0:
+    if frame.filter(pl.col("method") == "frequency").height == 0:
         out.append(
             "<p class='warning'>No frequency baseline in these results: run "
             "<code>python -m evaluate --model frequency</code> to see whether a model beats a frequency heuristic.</p>"

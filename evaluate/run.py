@@ -89,9 +89,16 @@ def safe_name(name: str) -> str:
 def model_label(options: Options) -> str:
     """The `model` column: hub name as given, a local directory's folder name, or `frequency-baseline`."""
     if options.model == FREQUENCY:
+        # Runs with and without --vocab-of score other item sets: their labels must differ.
+        if options.vocab_of:
+            return f"frequency-baseline ({_name_of(options.vocab_of)} vocabulary)"
         return "frequency-baseline"
-    path = Path(options.model)
-    return path.resolve().name if path.is_dir() else options.model
+    return _name_of(options.model)
+
+
+def _name_of(model: str) -> str:
+    path = Path(model)
+    return path.resolve().name if path.is_dir() else model
 
 
 def out_dir(options: Options) -> Path:

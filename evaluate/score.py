@@ -8,8 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluate.candidates import Bundle, CandidateSet
-
-FEATURES = ("Number", "Gender", "Case", "Person")
+from mine.schema import FEATURES
 
 # Key of one correct/incorrect split: (upos, compared feature indices, masked word's values there).
 SplitKey = tuple[str, tuple[int, ...], tuple[frozenset[str], ...]]

@@ -500,6 +500,9 @@ def test_frequency_baseline_with_vocab_of_keeps_only_the_models_whole_words(corp
         tiny_options(corpus, tmp_path, model="frequency", mask="controller", vocab_of=tiny_fr)
     )
     assert vocab.out_dir.name == "frequency-baseline__vocab-tiny-fr-ud-bert"
+    assert set(pl.read_parquet(vocab.out_dir / "results-*.parquet")["model"]) == {
+        "frequency-baseline (tiny-fr-ud-bert vocabulary)"
+    }
     assert vocab.manifest["candidates"] <= plain.manifest["candidates"]
     results = pl.read_parquet(vocab.out_dir / "results-*.parquet")
     assert results["distance_tokens"].null_count() == 0
