@@ -30,7 +30,7 @@ logit_correct      f64          mean logit of the correct candidates
 logit_incorrect    f64          mean logit of the incorrect candidates
 right              bool         p_correct > p_incorrect (the item's verdict)
 right_logit        bool         logit_correct > logit_incorrect (reference code's verdict)
-model              str          model name, or ``frequency-baseline``
+model              str          model name, or ``frequency-baseline`` (``… (<model> vocabulary)`` with --vocab-of)
 match              str          agreement | exact
 case               str          fold | exact
 method             str          context | no-context | frequency
