@@ -70,8 +70,13 @@ def encode(
     limit: int,
 ) -> Encoded:
     """Tokenize masked texts; the scored mask is the `mask_ordinals[i]`-th mask token of text i."""
+    # verbose=False: long sentences are windowed below, so the length warning would mislead.
     batch = tokenizer(
-        list(texts), add_special_tokens=True, return_offsets_mapping=True, truncation=False
+        list(texts),
+        add_special_tokens=True,
+        return_offsets_mapping=True,
+        truncation=False,
+        verbose=False,
     )
     mask_id = tokenizer.mask_token_id
     all_ids, positions, distances, cut = [], [], [], []
