@@ -7,11 +7,12 @@ import sys
 from collections.abc import Sequence
 
 from evaluate.run import FREQUENCY, TINY_RANDOM, Options, UsageError
+from mine.cli import OneLineParser
 
 
 def parser() -> argparse.ArgumentParser:
     """Options of the evaluator (DESIGN.md §1.5)."""
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m evaluate",
         description="Score a masked LM on mined agreement relations; print accuracy with 95%% CIs "
         "and write per-item Parquet results.",

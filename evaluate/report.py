@@ -6,7 +6,6 @@ with the figures (PNG + CSV) beside it.
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import sys
@@ -21,6 +20,7 @@ import polars as pl
 from evaluate.figures import BASELINE, SPECS, all_figures, prepare, system_order
 from evaluate.results import grouped_accuracy, load_manifests, load_results
 from evaluate.stats import SENTENCE_KEY
+from mine.cli import OneLineParser
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -353,9 +353,7 @@ def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: exit 0 with the report's path printed, 2 with a one-line error."""
-    parser = argparse.ArgumentParser(
-        prog="python -m evaluate.report", description=__doc__.splitlines()[0]
-    )
+    parser = OneLineParser(prog="python -m evaluate.report", description=__doc__.splitlines()[0])
     parser.add_argument("results", help="results folder written by python -m evaluate (any level)")
     parser.add_argument("--out", default="report", help="output folder (default: report/)")
     args = parser.parse_args(argv)

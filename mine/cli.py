@@ -321,9 +321,16 @@ def _table(head: list[str], rows: list[list]) -> str:
     return "\n".join(out)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line on stderr, exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
 def parse_args(argv: list[str] | None) -> Options:
     """Command line → Options."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m mine",
         description="Mine agreement relations, sentences and a feature lexicon from a UD release.",
     )

@@ -313,3 +313,9 @@ def test_unimorph_lines_map_tags_in_any_order_and_skip_ambiguous_ones(tmp_path):
         ("sont", "VERB", "Plur|||3"),
         ("les", "DET", "Plur|||"),
     }
+
+
+def test_usage_error_is_one_line_and_exit_2():
+    result = run_cli("--lang", "fr")
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "--ud-dir" in result.stderr
