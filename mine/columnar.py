@@ -23,12 +23,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mine.extract import FileJob, FileResult, mine_file
+from mine.extract import FileJob, FileResult, mine_file, strict_error
 from mine.features import parse_feats
 from mine.lexicon import LEXICON_UPOS
 from mine.read import (
     Malformed,
-    MalformedError,
     UnreadableError,
     parse_sentence,
     read_bytes,
@@ -406,7 +405,7 @@ def _mine(job: FileJob, data: bytes, result: FileResult) -> None:
         if not isinstance(parsed, Malformed):
             raise _Fallback
         if job.strict:
-            raise MalformedError(f"{job.label}:{parsed.line}: malformed sentence: {parsed.reason}")
+            raise strict_error(job, parsed)
         result.malformed.append((parsed.line, parsed.reason))
 
     good = ~suspect

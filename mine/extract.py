@@ -60,6 +60,11 @@ class FileResult:
 _ROW_COLUMNS = [name for name in RELATIONS.names if name not in ("lang", "treebank")]
 
 
+def strict_error(job: FileJob, malformed: Malformed) -> MalformedError:
+    """The --strict stop: the file as the user gave it, the sentence's first line, the fault."""
+    return MalformedError(f"{job.path}:{malformed.line}: malformed sentence: {malformed.reason}")
+
+
 def mine_file(job: FileJob) -> FileResult:
     """Read, validate and extract one file; under strict, the first malformed sentence raises."""
     try:
@@ -76,9 +81,7 @@ def mine_file(job: FileJob) -> FileResult:
     for sentence in parse(data, stem(job.path)):
         if isinstance(sentence, Malformed):
             if job.strict:
-                raise MalformedError(
-                    f"{job.label}:{sentence.line}: malformed sentence: {sentence.reason}"
-                )
+                raise strict_error(job, sentence)
             result.malformed.append((sentence.line, sentence.reason))
             continue
         if sentence.sent_id in seen_ids:
