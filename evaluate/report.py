@@ -340,6 +340,8 @@ def render(
 def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
     """Write index.html, figures (PNG + CSV) and summary.csv for `results` into `out_dir`."""
     frame = prepare(load_results(results)).collect()
+    if frame.height == 0:
+        raise FileNotFoundError(f"no result rows under {results}: nothing to report")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tables = all_figures(frame, out)
@@ -361,6 +363,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         index = build_report(args.results, args.out)
     except FileNotFoundError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    except (pl.exceptions.PolarsError, OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error).splitlines()[0]
+        print(f"error: cannot build a report from {args.results}: {reason}", file=sys.stderr)
         return 2
     print(index)
     return 0

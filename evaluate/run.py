@@ -21,6 +21,8 @@ from evaluate.candidates import CandidateSet, build_candidates, coverage
 from evaluate.items import ROLES, encode, expand_roles, masked_text
 from evaluate.schema import RESULTS
 from evaluate.score import Splits, build_splits, decide, split_key
+from mine.schema import LEXICON as LEXICON_SCHEMA
+from mine.schema import RELATIONS as RELATIONS_SCHEMA
 
 FREQUENCY = "frequency"
 TINY_RANDOM = "tiny-random"
@@ -102,7 +104,7 @@ def _name_of(model: str) -> str:
 
 
 def out_dir(options: Options) -> Path:
-    """`<out>/<lang>/<model-safe-name>[__no-context]`; non-default match/case get a suffix too."""
+    """`<out>/<lang>/<model-safe-name>[__no-context]`; non-default match/case/mask get a suffix too."""
     name = "frequency-baseline" if options.model == FREQUENCY else safe_name(options.model)
     if options.model == FREQUENCY and options.vocab_of:
         name += f"__vocab-{safe_name(options.vocab_of)}"
@@ -112,10 +114,20 @@ def out_dir(options: Options) -> Path:
         name += f"__match-{options.match}"
     if options.case != "fold":
         name += f"__case-{options.case}"
+    if options.mask != "controller":
+        name += f"__mask-{options.mask}"
     return Path(options.out) / options.lang / name
 
 
 # ---------------------------------------------------------------- corpus
+
+
+# Columns the evaluator reads (mine/schema.py); `space_after` is optional: DESIGN.md §3 lacks it.
+_REQUIRED = {
+    "relations": RELATIONS_SCHEMA.names,
+    "sentences": ["lang", "treebank", "sent_id", "words"],
+    "lexicon": LEXICON_SCHEMA.names,
+}
 
 
 @dataclass
@@ -147,9 +159,22 @@ def read_corpus(corpus: str, lang: str) -> Corpus:
         path = folder / f"{name}.parquet"
         if not path.exists():
             raise UsageError(f"corpus table {path} is missing; re-run the miner")
-        tables[name] = pl.read_parquet(path)
+        try:
+            tables[name] = pl.read_parquet(path)
+        except (pl.exceptions.PolarsError, OSError) as error:
+            raise UsageError(
+                f"corpus table {path} is unreadable ({type(error).__name__}); re-run the miner"
+            ) from None
+        missing = [c for c in _REQUIRED[name] if c not in tables[name].columns]
+        if missing:
+            raise UsageError(
+                f"corpus table {path} lacks column(s) {', '.join(missing)}; re-run the miner"
+            )
     manifest = folder / "manifest.json"
-    digest = hashlib.sha256(manifest.read_bytes()).hexdigest() if manifest.exists() else None
+    try:
+        digest = hashlib.sha256(manifest.read_bytes()).hexdigest() if manifest.exists() else None
+    except OSError as error:
+        raise UsageError(f"corpus manifest {manifest} is unreadable: {error.strerror}") from None
     return Corpus(tables["relations"], tables["sentences"], tables["lexicon"], digest)
 
 
@@ -240,14 +265,22 @@ RESUME_OPTIONS = (
 
 def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl.DataFrame | None:
     """Make the folder; without --resume old chunks go; with it, check options and return done keys."""
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot make results folder {folder}: {error.strerror}") from None
     if not options.resume:
-        for path in chunk_paths(folder):
-            path.unlink()
+        for path in [*chunk_paths(folder), folder / "summary.csv", folder / "summary.md"]:
+            path.unlink(missing_ok=True)
         return None
     manifest_path = folder / "manifest.json"
     if manifest_path.exists():
-        old = json.loads(manifest_path.read_text())
+        try:
+            old = json.loads(manifest_path.read_text())
+        except (OSError, ValueError):
+            raise UsageError(
+                f"--resume: {manifest_path} is unreadable; run without --resume"
+            ) from None
         before = old.get("options", {})
         changed = [k for k in RESUME_OPTIONS if k in before and before[k] != getattr(options, k)]
         if changed:
@@ -260,7 +293,12 @@ def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl
     paths = chunk_paths(folder)
     if not paths:
         return None
-    return pl.scan_parquet(paths).select(ITEM_KEY).collect()
+    try:
+        return pl.scan_parquet(paths).select(ITEM_KEY).collect()
+    except (pl.exceptions.PolarsError, OSError):
+        raise UsageError(
+            f"--resume: a results chunk in {folder} is unreadable; delete it and resume, or run without --resume"
+        ) from None
 
 
 def next_chunk_number(folder: Path) -> int:
@@ -571,6 +609,8 @@ def evaluate(options: Options) -> Outcome:
         "window_tokens": None if loaded is None else loaded.window,
         "device": None if loaded is None else str(loaded.device),
         "counts": counts,
+        # Without the miner's space_after column words are joined by spaces (l' armoire).
+        "space_after_missing": "space_after" not in corpus.sentences.columns,
         "coverage": cover.as_dict(),
         "candidates": len(candidates),
         "seconds": round(elapsed, 3),

@@ -98,6 +98,11 @@ def header_lines(manifest: dict) -> list[str]:
             "WARNING: this model has RANDOM (untrained) weights: its accuracy is meaningless, "
             "expect chance level."
         )
+    if manifest.get("space_after_missing"):
+        lines.append(
+            "WARNING: the corpus has no space_after column (not made by python -m mine): "
+            "masked sentences join every word with a space."
+        )
     return lines
 
 
