@@ -12,11 +12,11 @@ import polars as pl
 import pyarrow as pa
 
 from mine.features import parse_feats
+from mine.languages import DATA_DIR
 from mine.read import decode, read_bytes
 from mine.schema import LEXICON
 
 LEXICON_UPOS = frozenset({"NOUN", "PRON", "DET", "ADJ", "VERB", "AUX"})
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 _SKIPPED_FILES = (".md", ".txt", ".args", ".segmentations", ".derivations", ".json", ".tsv")
 
 # A bundle: the four value sets as sorted tuples, hashable and ready to write as lists.

@@ -134,7 +134,7 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
         # Common case: no multiword tokens or empty nodes, every token is one surface word.
         word_rows = rows
         words = [row[1] for row in rows]
-        space_after = ["SpaceAfter=No" not in row[9] for row in rows]
+        space_after = [_space_after(row[9]) for row in rows]
         surface = list(range(len(rows)))
         in_mwt = [False] * len(rows)
     else:

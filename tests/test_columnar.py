@@ -15,11 +15,10 @@ from mine.extract import FileJob, FileResult, mine_file
 from mine.lexicon import ud_entries
 from mine.read import MalformedError
 from mine.schema import TYPES
+from tests.paths import SHARED, UD  # noqa: E402
 from tests.sentences import KEYS_ARE_BROKEN, conllu
 
-ROOT = Path(__file__).resolve().parent.parent
-UD = ROOT.parent / "shared" / "data" / "ud"
-MAKE_MALFORMED = ROOT.parent / "shared" / "checks" / "make_malformed.py"
+MAKE_MALFORMED = SHARED / "checks" / "make_malformed.py"
 ALL = frozenset(TYPES)
 SOME = frozenset({"attributive", "subject-verb"})
 TREEBANKS = sorted(p for p in UD.glob("UD_*") if p.is_dir()) if UD.is_dir() else []

@@ -9,9 +9,7 @@ from evaluate.candidates import build_candidates, coverage, vocab_casings, whole
 
 transformers = pytest.importorskip("transformers")
 
-from tests.paths import MODELS  # noqa: E402
-
-needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="shared model files not present")
+from tests.paths import needs_models  # noqa: E402
 
 
 def lexicon(rows):
@@ -32,14 +30,6 @@ def lexicon(rows):
             "person": pl.List(pl.String),
         },
     )
-
-
-@pytest.fixture(scope="module")
-def tokenizers():
-    return {
-        name: transformers.AutoTokenizer.from_pretrained(MODELS / name)
-        for name in ("bert-base-multilingual-cased", "xlm-roberta-base", "camembert-base")
-    }
 
 
 @needs_models

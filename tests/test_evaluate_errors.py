@@ -10,8 +10,7 @@ import pytest
 from evaluate.cli import main as evaluate_main
 from evaluate.report import main as report_main
 from mine.cli import main as mine_main
-
-SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample"
+from tests.paths import SAMPLE
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,7 @@ import pytest
 from evaluate.items import encode, masked_text, window
 
 transformers = pytest.importorskip("transformers")
-from tests.paths import MODELS  # noqa: E402
-
-needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="shared model files not present")
+from tests.paths import FAMILIES, needs_models  # noqa: E402
 
 WORDS = ["Les", "clés", "de", "la", "porte", "sont", "cassées", "."]
 SPACE = [True, True, True, True, True, True, False, False]
@@ -38,18 +36,8 @@ def test_window_keeps_the_mask_inside_and_the_special_tokens():
     assert same == ids[:50] and p == 10
 
 
-@pytest.fixture(scope="module")
-def tokenizers():
-    return {
-        n: transformers.AutoTokenizer.from_pretrained(MODELS / n)
-        for n in ("bert-base-multilingual-cased", "xlm-roberta-base", "camembert-base")
-    }
-
-
 @needs_models
-@pytest.mark.parametrize(
-    "name", ["bert-base-multilingual-cased", "xlm-roberta-base", "camembert-base"]
-)
+@pytest.mark.parametrize("name", FAMILIES)
 def test_distance_in_tokens_counts_from_the_mask_to_the_other_words_first_token(tokenizers, name):
     tok = tokenizers[name]
     text, spans = masked_text(WORDS, SPACE, [1], tok.mask_token)

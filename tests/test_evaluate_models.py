@@ -9,10 +9,7 @@ transformers = pytest.importorskip("transformers")
 
 from evaluate.cli import main  # noqa: E402
 from evaluate.models import ModelNotFound, load_model, looks_untrained, mask_logits  # noqa: E402
-from tests.paths import MODELS  # noqa: E402
-
-needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="shared model files not present")
-FAMILIES = ["bert-base-multilingual-cased", "xlm-roberta-base", "camembert-base"]
+from tests.paths import FAMILIES, MODELS, needs_models  # noqa: E402
 
 
 def tiny_model(name: str, layers: int = 1):

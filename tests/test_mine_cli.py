@@ -15,11 +15,9 @@ import pytest
 
 from mine.cli import main
 from mine.schema import LEXICON, RELATIONS, SENTENCES
+from tests.paths import ROOT, SAMPLE, SHARED, UD  # noqa: E402
 from tests.sentences import KEYS_ARE_BROKEN, conllu
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "data" / "sample"
-SHARED = ROOT.parent / "shared"
 PUD = SHARED / "data" / "ud" / "UD_French-PUD" / "fr_pud-ud-test.conllu.xz"
 
 
@@ -244,9 +242,6 @@ def test_miner_never_imports_torch_or_transformers(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert result.stdout.strip() == "[]"
-
-
-UD = SHARED / "data" / "ud"
 
 
 @pytest.mark.slow

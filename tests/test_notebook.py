@@ -13,11 +13,10 @@ import pytest
 from nbclient import NotebookClient
 
 from evaluate import load_results
+from tests.paths import ROOT, SAMPLE
 from tests.test_readme_recipes import recipe_blocks
 
-ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "analysis.ipynb"
-SAMPLE = ROOT / "data" / "sample"
 # A model in context, its no-context control and the frequency baseline; tiny-random needs no download.
 RUNS = (
     ["--model", "frequency"],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import conllu
 import pytest
@@ -11,8 +10,8 @@ import pytest
 from mine.features import parse_feats
 from mine.read import Sentence, parse, read_bytes, stem
 from mine.schema import FEATURES
+from tests.paths import UD
 
-UD = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ud"
 TREEBANKS = sorted(p for p in UD.glob("UD_*") if p.is_dir())
 
 
