@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 
+import numpy as np
+import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from mine.languages import ValueSets
 from mine.lexicon import other_feats
 from mine.schema import FEATURES, PAIRS, ROLES
-from mine.surface import surface_text
 
 Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
 APOSTROPHES = ("'", "\u2019")
@@ -149,51 +150,60 @@ def ambiguous(paradigms: Paradigms, other: Member, slot: int, value: str) -> boo
     return any(paradigms.meet(slot, b[slot], (value,)) for b in known)
 
 
-def capitalised_like(form: str, model: str) -> str:
-    """`form` with `model`'s capitalisation: all upper, first letter upper, or as it is."""
-    if len(model) > 1 and model.isupper():
-        return form.upper()
-    if model[:1].isupper():
-        return form[:1].upper() + form[1:]
-    return form
+def capitalised_like(form: pl.Expr, model: pl.Expr) -> pl.Expr:
+    """`form` with `model`'s capitalisation: all upper (two letters or more), first letter
+    upper, or lower-cased."""
+    first = model.str.slice(0, 1)
+    all_upper = (
+        (model.str.len_chars() > 1)
+        & (model == model.str.to_uppercase())
+        & (model != model.str.to_lowercase())
+    )
+    first_upper = (first == first.str.to_uppercase()) & (first != first.str.to_lowercase())
+    return (
+        pl.when(all_upper)
+        .then(form.str.to_uppercase())
+        .when(first_upper)
+        .then(form.str.slice(0, 1).str.to_uppercase() + form.str.slice(1))
+        .otherwise(form)
+    )
 
 
-def skip_reason(word: Member, coordinated: bool, multi_valued: bool) -> str | None:
-    """The first relation-level reason of §4 why `word` is not varied (None: go on)."""
-    if multi_valued:
-        return "multi-valued"
-    if word.lemma in ("", "_"):
-        return "no-lemma"
-    if word.in_mwt:
-        return "in-mwt"  # re-contracting *du* is language-specific
-    if coordinated:
-        return "coordinated"  # the verb may agree with the whole coordination
-    if word.form.endswith(APOSTROPHES):
-        return "elision"  # *l'* depends on the next word's sound, not on agreement
-    return None
+def relation_skip_reason() -> pl.Expr:
+    """The first reason of §4 about the varied word or its relation (null: go on), in order."""
+    return (
+        pl.when(pl.col("values").list.len() > 1)
+        .then(pl.lit("multi-valued"))
+        .when(pl.col("lemma").is_in(["", "_"]) | pl.col("lemma").is_null())
+        .then(pl.lit("no-lemma"))
+        .when(pl.col("in_mwt"))
+        .then(pl.lit("in-mwt"))  # re-contracting *du* is language-specific
+        .when(pl.col("coordinated"))
+        .then(pl.lit("coordinated"))  # the verb may agree with the whole coordination
+        .when(_elided(pl.col("form")))
+        .then(pl.lit("elision"))  # *l'* depends on the next word's sound, not on agreement
+        .when(pl.col("duplicate"))
+        .then(pl.lit("duplicate-sent-id"))  # a join on the sentence would be ambiguous
+        .when(pl.col("text").is_null())
+        .then(pl.lit("missing-sentence"))
+    )
 
 
-VOWELS = frozenset("aeiouyàâäéèêëíìîïóòôöúùûüœæh")
+VOWELS = "aeiouyàâäéèêëíìîïóòôöúùûüœæh"
 
 
-def breaks_elision(sentence: Sentence, word: Member, bad_form: str) -> bool:
-    """Whether the word before is elided onto this one (*s'est*) and the bad form does not begin
-    with a sound that allows it (*s'sont*): the pair would break elision, not agreement."""
-    before = word.surface - 1
-    if before < 0 or (sentence.space_after is not None and sentence.space_after[before]):
-        return False
-    if sentence.space_after is None or not sentence.words[before].endswith(APOSTROPHES):
-        return False
-    vowel = lambda form: form[:1].lower() in VOWELS  # noqa: E731
-    return vowel(word.form) != vowel(bad_form)
+def breaks_elision() -> pl.Expr:
+    """The word before is elided onto this one (*s'est*) and the bad form does not begin with a
+    sound that allows it (*s'sont*): the pair would break elision, not agreement."""
+    vowel = lambda form: form.str.slice(0, 1).str.to_lowercase().is_in(list(VOWELS))  # noqa: E731
+    return pl.col("after_elided") & (vowel(pl.col("form")) != vowel(pl.col("bad_form")))
 
 
-@dataclass(frozen=True)
-class Sentence:
-    """What a pair needs of a relation's sentence."""
+def _elided(form: pl.Expr) -> pl.Expr:
+    return form.str.ends_with(APOSTROPHES[0]) | form.str.ends_with(APOSTROPHES[1])
 
-    words: list[str]
-    space_after: list[bool] | None
+
+_LISTS = [f.lower() for f in FEATURES]
 
 
 def build_pairs(
@@ -204,146 +214,215 @@ def build_pairs(
     value_sets: ValueSets | None = None,
 ) -> tuple[pa.Table, Counter]:
     """Pairs of every kept relation for the varied role(s), and skips counted per reason
-    (`lexicon` may be its Paradigms, built once for all of a language's files)."""
+    (`lexicon` may be its Paradigms, built once for all of a language's files).
+
+    The rules about a relation run as column expressions; the choice of a bad form and the other
+    member's ambiguity are decided once per distinct question (they recur across a corpus)."""
     paradigms = lexicon if isinstance(lexicon, Paradigms) else Paradigms(lexicon, value_sets)
-    by_sentence, duplicates = _index_sentences(sentences)
-    rows: dict[str, list] = {name: [] for name in PAIRS.names}
     skips: Counter = Counter()
-    choose = paradigms.choose
-
-    @cache
-    def text_of(treebank: str, sent_id: str) -> tuple[str, list[tuple[int, int]]]:
-        s = by_sentence[(treebank, sent_id)]
-        return surface_text(s.words, s.space_after)
-
-    for rel in _records(relations):
-        agreeing = rel["agreeing"] or []
-        slots = tuple(FEATURES.index(f) for f in agreeing)
-        where = (rel["treebank"], rel["sent_id"])
-        members = {role: _member(rel, role) for role in ROLES}
-        for role in VARY_CHOICES[vary]:
-            word = members[role]
-            other = members["target" if role == "controller" else "controller"]
-            for slot in slots:
-                # Reasons about the word or relation count once per (relation, role, feature);
-                # reasons about a bad form once per bad value.
-                reason = skip_reason(word, bool(rel.get("coordinated")), len(word.bundle[slot]) > 1)
-                if reason is None and (where in duplicates or where not in by_sentence):
-                    reason = "duplicate-sent-id" if where in duplicates else "missing-sentence"
-                if reason is not None:
-                    skips[reason] += 1
-                    continue
-                attempts = [
-                    v
-                    for v in paradigms.attested.get((word.upos, slot), ())
-                    if v not in word.bundle[slot]
-                ]
-                for value in attempts:
-                    found = choose(_paradigm_view(word), slot, value, slots)
-                    if isinstance(found, str):
-                        skips[found] += 1
-                        continue
-                    if ambiguous(paradigms, other, slot, value):
-                        skips[f"ambiguous-{'controller' if role == 'target' else 'target'}"] += 1
-                        continue
-                    bad_form = capitalised_like(found.key, word.form)
-                    if breaks_elision(by_sentence[where], word, bad_form):
-                        skips["elision"] += 1
-                        continue
-                    good, spans = text_of(*where)
-                    start, end = spans[word.surface]
-                    _append(
-                        rows,
-                        rel,
-                        role,
-                        FEATURES[slot],
-                        next(iter(word.bundle[slot])),
-                        value,
-                        word,
-                        bad_form,
-                        found,
-                        good,
-                        good[:start] + bad_form + good[end:],
-                        start,
-                        end,
-                    )
-    return pa.Table.from_pydict(rows, schema=PAIRS), skips
-
-
-def _records(relations: pa.Table, size: int = 65536) -> Iterable[dict]:
-    """Relations as dicts, a batch at a time (a whole language at once would take gigabytes)."""
-    for batch in relations.to_batches(size):
-        yield from batch.to_pylist()
-
-
-def _paradigm_view(word: Member) -> Member:
-    """What the choice of a bad form depends on (surface and MWT are not): a better cache key."""
-    return Member(word.form.lower(), word.lemma, word.upos, word.bundle, word.feats, 0, False)
-
-
-def _member(rel: dict, role: str) -> Member:
-    return Member(
-        form=rel[f"{role}_form"],
-        lemma=rel[f"{role}_lemma"],
-        upos=rel[f"{role}_upos"],
-        bundle=tuple(frozenset(rel[f"{role}_{f.lower()}"] or ()) for f in FEATURES),
-        feats=other_feats(rel.get(f"{role}_feats") or ""),
-        surface=rel[f"{role}_surface"],
-        in_mwt=bool(rel[f"in_mwt_{role}"]),
+    attempts = _attempts(pl.from_arrow(relations), *_sentence_facts(sentences), vary)
+    if attempts.height == 0:
+        return PAIRS.empty_table(), skips
+    reason = attempts.select(relation_skip_reason()).to_series()
+    skips.update(dict(reason.drop_nulls().value_counts().iter_rows()))
+    attempts = attempts.filter(reason.is_null())
+    # Each other value that the lexicon attests for the word's UPOS is one bad value to try.
+    attested = pl.DataFrame(
+        [
+            (upos, FEATURES[slot], list(values))
+            for (upos, slot), values in paradigms.attested.items()
+        ],
+        schema={"upos": pl.String, "feature": pl.String, "bad_value": pl.List(pl.String)},
+        orient="row",
     )
-
-
-def _index_sentences(sentences: pa.Table) -> tuple[dict[tuple[str, str], Sentence], set]:
-    """Sentences by (treebank, sent_id), and the keys that repeat (a join would be ambiguous)."""
-    index: dict[tuple[str, str], Sentence] = {}
-    duplicates: set[tuple[str, str]] = set()
-    space = (
-        sentences.column("space_after").to_pylist()
-        if "space_after" in sentences.column_names
-        else None
+    tries = (
+        attempts.join(attested, on=["upos", "feature"], how="inner")
+        .explode("bad_value")
+        .filter(~pl.col("values").list.contains(pl.col("bad_value")))
     )
-    for i, (treebank, sent_id, words) in enumerate(
-        zip(
-            *(sentences.column(c).to_pylist() for c in ("treebank", "sent_id", "words")),
-            strict=True,
+    tries = tries.join(_bad_forms(tries, paradigms), on=_CHOICE, how="left", nulls_equal=True)
+    no_form = pl.col("bad_key").is_null()
+    skips.update(dict(tries.filter(no_form).get_column("outcome").value_counts().iter_rows()))
+    tries = tries.filter(~no_form)
+    tries = tries.join(_ambiguity(tries, paradigms), on=_AMBIGUITY, how="left", nulls_equal=True)
+    ambiguous = tries.filter(pl.col("ambiguous"))
+    for role, n in ambiguous.group_by("varied").len().iter_rows():
+        skips[f"ambiguous-{'controller' if role == 'target' else 'target'}"] += n
+    tries = tries.filter(~pl.col("ambiguous")).with_columns(
+        capitalised_like(pl.col("bad_key"), pl.col("form")).alias("bad_form")
+    )
+    broken = tries.select(breaks_elision()).to_series()
+    skips["elision"] += int(broken.sum())
+    pairs = tries.filter(~broken).sort("rel", "role_rank", "feature", "bad_value")
+    table = pairs.select(
+        *("lang", "treebank", "sent_id", "type", "target_id", "controller_id", "varied"),
+        "feature",
+        pl.col("values").list.first().alias("good_value"),
+        "bad_value",
+        "lemma",
+        "upos",
+        pl.col("form").alias("good_form"),
+        "bad_form",
+        "bad_count",
+        "bad_source",
+        pl.col("text").alias("sentence_good"),
+        (
+            pl.col("text").str.slice(0, pl.col("start"))
+            + pl.col("bad_form")
+            + pl.col("text").str.slice(pl.col("start") + pl.col("form").str.len_chars())
+        ).alias("sentence_bad"),
+        "start",
+        (pl.col("start") + pl.col("form").str.len_chars()).alias("end_good"),
+        (pl.col("start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
+    )
+    return table.to_arrow().cast(PAIRS), skips
+
+
+# What the choice of a bad form depends on, and what the other member's ambiguity depends on
+# (value sets as `,`-joined strings: join keys).
+_CHOICE = [
+    "key",
+    "lemma",
+    "upos",
+    *(f"k_{n}" for n in _LISTS),
+    "feats",
+    "feature",
+    "bad_value",
+    "k_agreeing",
+]
+_AMBIGUITY = ["o_key", "o_lemma", "o_upos", "k_o_values", "feature", "bad_value"]
+
+
+def _set(joined: str | None) -> frozenset[str]:
+    return frozenset(v for v in (joined or "").split(",") if v)
+
+
+def _bad_forms(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
+    """Per distinct question: the bad form's key, count and source, or why there is none."""
+    rows = []
+    for question in tries.select(_CHOICE).unique().iter_rows():
+        key, lemma, upos, *values, feats, feature, value, agreeing = question
+        bundle = tuple(_set(v) for v in values)
+        word = Member(key, lemma, upos, bundle, feats, 0, False)
+        slots = tuple(FEATURES.index(f) for f in agreeing.split(","))
+        found = choose_bad_form(paradigms, word, FEATURES.index(feature), value, slots)
+        if isinstance(found, BadForm):
+            rows.append((*question, found.key, found.count, found.source, None))
+        else:
+            rows.append((*question, None, None, None, found))
+    schema = tries.select(_CHOICE).schema
+    schema.update(
+        {"bad_key": pl.String, "bad_count": pl.Int64, "bad_source": pl.String, "outcome": pl.String}
+    )
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _ambiguity(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
+    """Per distinct question: whether the other member could carry the bad value."""
+    rows = []
+    for question in tries.select(_AMBIGUITY).unique().iter_rows():
+        key, lemma, upos, values, feature, value = question
+        slot = FEATURES.index(feature)
+        bundle = tuple(_set(values) if s == slot else frozenset() for s in range(4))
+        other = Member(key, lemma, upos, bundle, "", 0, False)
+        rows.append((*question, ambiguous(paradigms, other, slot, value)))
+    schema = tries.select(_AMBIGUITY).schema
+    schema["ambiguous"] = pl.Boolean
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _attempts(
+    relations: pl.DataFrame, texts: pl.DataFrame, words: pl.DataFrame, vary: str
+) -> pl.DataFrame:
+    """One row per (relation, varied role, agreeing feature), with what the rules read."""
+    relations = relations.with_row_index("rel")
+    frames = []
+    for rank, role in enumerate(VARY_CHOICES[vary]):
+        other = "target" if role == "controller" else "controller"
+        frames.append(
+            relations.select(
+                "rel",
+                *("lang", "treebank", "sent_id", "type", "target_id", "controller_id"),
+                pl.lit(role).alias("varied"),
+                pl.lit(rank).alias("role_rank"),
+                pl.col(f"{role}_form").alias("form"),
+                pl.col(f"{role}_lemma").alias("lemma"),
+                pl.col(f"{role}_upos").alias("upos"),
+                *(pl.col(f"{role}_{name}").alias(name) for name in _LISTS),
+                pl.col(f"{role}_feats").fill_null("").alias("raw_feats"),
+                pl.col(f"{role}_surface").alias("surface"),
+                pl.col(f"in_mwt_{role}").alias("in_mwt"),
+                pl.col(f"{other}_form").str.to_lowercase().alias("o_key"),
+                pl.col(f"{other}_lemma").alias("o_lemma"),
+                pl.col(f"{other}_upos").alias("o_upos"),
+                *(pl.col(f"{other}_{name}").alias(f"o_{name}") for name in _LISTS),
+                pl.col("coordinated").fill_null(False),
+                "agreeing",
+            )
         )
-    ):
-        key = (treebank, sent_id)
-        if key in index:
-            duplicates.add(key)
-        index[key] = Sentence(words, space[i] if space is not None else None)
-    return index, duplicates
+    frame = pl.concat(frames).with_columns(pl.col("agreeing").alias("feature")).explode("feature")
+    frame = frame.filter(pl.col("feature").is_not_null())
+    by_feature = lambda prefix: pl.coalesce(  # noqa: E731
+        pl.when(pl.col("feature") == f).then(pl.col(f"{prefix}{f.lower()}")) for f in FEATURES
+    )
+    feats = {raw: other_feats(raw) for raw in frame["raw_feats"].unique().to_list()}
+    frame = frame.with_columns(
+        by_feature("").alias("values"),
+        by_feature("o_").alias("o_values"),
+        pl.col("form").str.to_lowercase().alias("key"),
+        pl.col("raw_feats").replace_strict(feats, return_dtype=pl.String).alias("feats"),
+        pl.col("agreeing").list.join(",").alias("k_agreeing"),
+        *(pl.col(n).list.sort().list.join(",").alias(f"k_{n}") for n in _LISTS),
+    )
+    frame = frame.with_columns(pl.col("o_values").list.sort().list.join(",").alias("k_o_values"))
+    frame = frame.join(texts, on=["treebank", "sent_id"], how="left")
+    frame = frame.with_columns(pl.col("surface").cast(pl.Int32))
+    frame = frame.join(words, on=["treebank", "sent_id", "surface"], how="left")
+    return frame.with_columns(
+        pl.col("duplicate").fill_null(False), pl.col("after_elided").fill_null(False)
+    )
 
 
-def _append(
-    rows: dict[str, list],
-    rel: dict,
-    role: str,
-    feature: str,
-    good_value: str,
-    bad_value: str,
-    word: Member,
-    bad_form: str,
-    found: BadForm,
-    good: str,
-    bad: str,
-    start: int,
-    end: int,
-) -> None:
-    for name in ("lang", "treebank", "sent_id", "type", "target_id", "controller_id"):
-        rows[name].append(rel[name])
-    rows["varied"].append(role)
-    rows["feature"].append(feature)
-    rows["good_value"].append(good_value)
-    rows["bad_value"].append(bad_value)
-    rows["lemma"].append(word.lemma)
-    rows["upos"].append(word.upos)
-    rows["good_form"].append(word.form)
-    rows["bad_form"].append(bad_form)
-    rows["bad_count"].append(found.count)
-    rows["bad_source"].append(found.source)
-    rows["sentence_good"].append(good)
-    rows["sentence_bad"].append(bad)
-    rows["start"].append(start)
-    rows["end_good"].append(end)
-    rows["end_bad"].append(start + len(bad_form))
+def _sentence_facts(sentences: pa.Table) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Per sentence: its text and whether its key repeats; per surface word of a sentence's
+    first occurrence: its start offset in the text and whether the word before is elided onto
+    it (*s'* glued to *est*)."""
+    keys = ["treebank", "sent_id"]
+    frame = pl.from_arrow(sentences.select([*keys, "text"]))
+    first = frame.select(pl.struct(keys).is_first_distinct()).to_series().to_numpy()
+    texts = frame.with_columns(pl.struct(keys).is_duplicated().alias("duplicate")).filter(
+        pl.Series(first)
+    )
+    # The text joins surface words with a space except after SpaceAfter=No (mine.surface): a
+    # word starts after the words before it and their spaces. Words of all sentences at once.
+    chosen = pa.array(first)
+    words = sentences.column("words").filter(chosen)
+    lengths = pc.list_value_length(words).to_numpy(zero_copy_only=False).astype(np.int64)
+    flat = pc.list_flatten(words)
+    if "space_after" in sentences.column_names:
+        space = pc.list_flatten(sentences.column("space_after").filter(chosen)).to_numpy(
+            zero_copy_only=False
+        )
+    else:
+        space = np.ones(len(flat), dtype=bool)
+    width = pc.utf8_length(flat).to_numpy(zero_copy_only=False).astype(np.int64) + space
+    begin = np.repeat(np.cumsum(lengths) - lengths, lengths)  # each word's sentence's first word
+    total = np.cumsum(width)
+    start = total - width - (total[begin] - width[begin]) if len(width) else total
+    surface = np.arange(len(width)) - begin
+    elided = pc.or_(
+        pc.starts_with(pc.utf8_reverse(flat), APOSTROPHES[0]),
+        pc.starts_with(pc.utf8_reverse(flat), APOSTROPHES[1]),
+    )
+    before = np.zeros(len(width), dtype=bool)
+    if len(width):
+        glued_elided = ~space & elided.to_numpy(zero_copy_only=False).astype(bool)
+        before[1:] = glued_elided[:-1]
+        before &= surface > 0
+    key_rows = np.repeat(np.arange(len(lengths)), lengths)
+    word_facts = texts.select(keys)[key_rows].with_columns(
+        pl.Series("surface", surface, dtype=pl.Int32),
+        pl.Series("start", start, dtype=pl.Int32),
+        pl.Series("after_elided", before),
+    )
+    return texts, word_facts
