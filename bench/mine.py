@@ -15,11 +15,11 @@ the best wall time of each, their ratio (goal ≤ 0.25) and each side's peak mem
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -58,18 +58,54 @@ def decompress(ud_dir: Path, langs: list[str], into: Path) -> list[Path]:
 
 
 def timed(command: list[str], output: list[str] | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of the command, its worker processes included."""
+    """Wall seconds and peak memory (MiB) of the command's whole process tree, sampled: its workers
+    are forked by a server process, which rusage of the command does not count."""
     start = time.perf_counter()
     stdout = subprocess.PIPE if output is not None else subprocess.DEVNULL
     process = subprocess.Popen(command, stdout=stdout, cwd=ROOT, text=True)
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.05):
+            peak[0] = max(peak[0], tree_rss(process.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     if output is not None:
         output.append(process.stdout.read())
-    _, status, usage = os.wait4(process.pid, 0)
+    process.wait()
     wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
+    done.set()
+    sampler.join()
     if process.returncode:
         raise SystemExit(f"{command[:3]} failed with exit code {process.returncode}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, peak[0] / 2**20
+
+
+def tree_rss(root: int) -> int:
+    """Bytes resident in `root` and its descendants now, shared pages counted once (the sum of
+    their proportional set sizes, Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
+        except OSError:
+            continue
+        if stat:  # pid (comm) state ppid ...; comm may hold spaces
+            children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        stack.extend(children.get(pid, ()))
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        total += sum(
+            int(line.split()[1]) * 1024 for line in rollup.splitlines() if line.startswith("Pss:")
+        )
+    return total
 
 
 def main() -> None:
@@ -111,10 +147,10 @@ def main() -> None:
         mine_wall = min(w for w, _ in mine_runs)
         parse_wall = min(w for w, _ in parse_runs)
         print(
-            f"python -m mine (lexicon included): {mine_wall:6.2f} s   peak RSS {max(m for _, m in mine_runs):6.0f} MiB"
+            f"python -m mine (lexicon included): {mine_wall:6.2f} s   peak memory {max(m for _, m in mine_runs):6.0f} MiB"
         )
         print(
-            f"conllu.parse_incr only:            {parse_wall:6.2f} s   peak RSS {max(m for _, m in parse_runs):6.0f} MiB"
+            f"conllu.parse_incr only:            {parse_wall:6.2f} s   peak memory {max(m for _, m in parse_runs):6.0f} MiB"
         )
         print(f"ratio mine / conllu parse:         {mine_wall / parse_wall:6.3f}   (goal <= 0.25)")
         print(
@@ -127,7 +163,7 @@ def main() -> None:
             one = mine[: mine.index("--lang") + 1] + [code] + mine[mine.index("--out") :]
             _, alone = timed(one)
             print(
-                f"peak RSS mining only '{code}' (largest file {largest.stat().st_size / 2**20:.1f} MiB): "
+                f"peak memory mining only '{code}' (largest file {largest.stat().st_size / 2**20:.1f} MiB): "
                 f"{alone:.0f} MiB; whole release: {max(m for _, m in mine_runs):.0f} MiB"
             )
     finally:

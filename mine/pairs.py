@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import polars as pl
@@ -18,11 +19,11 @@ from mine.schema import FEATURES, PAIRS, ROLES
 
 Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
 APOSTROPHES = ("'", "\u2019")
+_LISTS = [f.lower() for f in FEATURES]  # the lexicon's and relations' columns of FEATURES
 VARY_CHOICES = {"target": ("target",), "controller": ("controller",), "both": ROLES[::-1]}
 
 
-@dataclass(frozen=True)
-class LexiconRow:
+class LexiconRow(NamedTuple):  # a tuple: built for every row of a language's paradigms
     """One lexicon row of a (lemma, upos) paradigm."""
 
     form: str
@@ -55,47 +56,64 @@ class BadForm:
 
 
 class Paradigms:
-    """The lexicon indexed for §4: rows per (lemma, upos), bundles per (form, lemma, upos), and the
+    """The lexicon indexed for §4: rows per paradigm cell, bundles per (form, lemma, upos), and the
     values each (upos, feature) attests; values compared through the language's value sets."""
 
-    def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
+    def __init__(
+        self,
+        lexicon: pa.Table,
+        value_sets: ValueSets | None = None,
+        lemmas: Iterable[tuple[str, str]] | None = None,
+    ) -> None:
+        """`lemmas`: the (lemma, upos) of every word that pairs will read, when known; the rest
+        of the lexicon (most of a large UniMorph file) is then never indexed."""
         self.value_sets = value_sets or {}
-        self.rows: dict[tuple[str, str], list[LexiconRow]] = defaultdict(list)
+        # Rows that can be a bad form, by what §4 asks of one: (lemma, upos, bundle, other FEATS).
+        self.forms: dict[tuple[str, str, Bundle, str | None], list[LexiconRow]] = defaultdict(list)
         self.bundles: dict[tuple[str, str, str], set[Bundle]] = defaultdict(set)
-        attested: dict[tuple[str, int], set[str]] = defaultdict(set)
-        columns = ["form", "lemma", "upos", *(f.lower() for f in FEATURES), "feats"]
-        typos = (
-            lexicon.column("typo_count").to_pylist()
-            if "typo_count" in lexicon.column_names
-            else [0] * lexicon.num_rows
-        )
-        for (form, lemma, upos, *values, feats, count, source), typo in zip(
-            zip(
-                *(lexicon.column(c).to_pylist() for c in [*columns, "count", "source"]), strict=True
-            ),
-            typos,
-            strict=True,
-        ):
-            bundle = tuple(frozenset(v or ()) for v in values)
-            if not (count and typo == count):  # a form only ever seen as a typo is no bad form
-                self.rows[(lemma, upos)].append(LexiconRow(form, bundle, feats, count or 0, source))
+        frame = pl.from_arrow(lexicon)
+        assert isinstance(frame, pl.DataFrame)
+        self.attested = {
+            (upos, slot): tuple(values)
+            for slot, name in enumerate(_LISTS)
+            for upos, values in frame.select("upos", pl.col(name).alias("v"))
+            .explode("v")
+            .drop_nulls("v")
+            .group_by("upos")
+            .agg(pl.col("v").unique().sort())
+            .iter_rows()
+        }
+        if "typo_count" not in frame.columns:
+            frame = frame.with_columns(pl.lit(0).alias("typo_count"))
+        if lemmas is not None:
+            wanted = pl.DataFrame(list(set(lemmas)), schema=["lemma", "upos"], orient="row")
+            frame = frame.join(wanted, on=["lemma", "upos"], how="semi")
+        keys = [pl.col(n).list.sort().list.join(",").fill_null("") for n in _LISTS]
+        columns = ["form", "lemma", "upos", pl.concat_list(keys), "feats", "count", "source"]
+        interned: dict[tuple[str, ...], Bundle] = {}
+        for form, lemma, upos, values, feats, count, source, typo in frame.select(
+            *columns, "typo_count"
+        ).iter_rows():
+            values = tuple(values)
+            if (bundle := interned.get(values)) is None:
+                bundle = interned[values] = tuple(_set(v) for v in values)
+            # A form only ever seen as a typo is no bad form, nor is an elided one.
+            if not (count and typo == count) and not form.endswith(APOSTROPHES):
+                row = LexiconRow(form, bundle, feats, count or 0, source)
+                self.forms[(lemma, upos, bundle, feats)].append(row)
             self.bundles[(form.lower(), lemma, upos)].add(bundle)
-            for slot, value in enumerate(bundle):
-                attested[(upos, slot)].update(value)
-        self.attested = {key: tuple(sorted(values)) for key, values in attested.items()}
+        # Answers already given, per distinct question: they recur across a language's files.
         self.chosen: dict[tuple, BadForm | str] = {}
-
-    def choose(self, word: Member, slot: int, value: str, slots: tuple[int, ...]) -> BadForm | str:
-        """`choose_bad_form`, remembered: the same form, feature and value recur across a corpus."""
-        key = (word, slot, value, slots)
-        if key not in self.chosen:
-            self.chosen[key] = choose_bad_form(self, word, slot, value, slots)
-        return self.chosen[key]
+        self.ambiguity: dict[tuple, bool] = {}
+        self.expanded: dict[tuple[int, frozenset[str]], frozenset[str]] = {}
 
     def expand(self, slot: int, values: Iterable[str]) -> frozenset[str]:
         """The values a set stands for when compared (§1.2: Norwegian Com = {Masc, Fem})."""
-        sets = self.value_sets.get(FEATURES[slot], {})
-        return frozenset(x for v in values for x in sets.get(v, (v,)))
+        values = frozenset(values)
+        if (slot, values) not in self.expanded:
+            sets = self.value_sets.get(FEATURES[slot], {})
+            self.expanded[(slot, values)] = frozenset(x for v in values for x in sets.get(v, (v,)))
+        return self.expanded[(slot, values)]
 
     def meet(self, slot: int, a: Iterable[str], b: Iterable[str]) -> bool:
         """Whether two value sets share a value, once expanded."""
@@ -116,10 +134,9 @@ def choose_bad_form(
     lemma, upos, bundle, key = word.lemma, word.upos, word.bundle, word.form.lower()
     wanted = bundle[:slot] + (frozenset({value}),) + bundle[slot + 1 :]
     found: dict[str, list[LexiconRow]] = defaultdict(list)
-    for row in paradigms.rows.get((lemma, upos), ()):
-        # Same other inflection (never *étaient* for *est*), and no elided form.
-        if row.bundle == wanted and row.feats == word.feats and not row.form.endswith(APOSTROPHES):
-            found[row.form.lower()].append(row)
+    # Same other inflection (never *étaient* for *est*), and no elided form.
+    for row in paradigms.forms.get((lemma, upos, wanted, word.feats), ()):
+        found[row.form.lower()].append(row)
     if not found:
         return "no-form"
     # The word's own spelling (*sheep*), or a form that also has a bundle agreeing on every
@@ -203,9 +220,6 @@ def _elided(form: pl.Expr) -> pl.Expr:
     return form.str.ends_with(APOSTROPHES[0]) | form.str.ends_with(APOSTROPHES[1])
 
 
-_LISTS = [f.lower() for f in FEATURES]
-
-
 def build_pairs(
     relations: pa.Table,
     sentences: pa.Table,
@@ -219,13 +233,30 @@ def build_pairs(
     The rules about a relation run as column expressions; the choice of a bad form and the other
     member's ambiguity are decided once per distinct question (they recur across a corpus)."""
     paradigms = lexicon if isinstance(lexicon, Paradigms) else Paradigms(lexicon, value_sets)
+    attempts, skips = prepare_attempts(relations, sentences, vary)
+    pairs, more = pairs_from_attempts(attempts, paradigms)
+    return pairs, skips + more
+
+
+def prepare_attempts(
+    relations: pa.Table, sentences: pa.Table, vary: str = "target"
+) -> tuple[pl.DataFrame, Counter]:
+    """What needs no lexicon (a mining worker does it, file by file): one row per (relation,
+    varied role, agreeing feature) that passes §4's rules about the relation, and the skips."""
     skips: Counter = Counter()
     attempts = _attempts(pl.from_arrow(relations), *_sentence_facts(sentences), vary)
     if attempts.height == 0:
-        return PAIRS.empty_table(), skips
+        return attempts, skips
     reason = attempts.select(relation_skip_reason()).to_series()
     skips.update(dict(reason.drop_nulls().value_counts().iter_rows()))
-    attempts = attempts.filter(reason.is_null())
+    return attempts.filter(reason.is_null()), skips
+
+
+def pairs_from_attempts(attempts: pl.DataFrame, paradigms: Paradigms) -> tuple[pa.Table, Counter]:
+    """The pairs of prepared attempts, and the skips for want of a usable bad form."""
+    skips: Counter = Counter()
+    if attempts.height == 0:
+        return PAIRS.empty_table(), skips
     # Each other value that the lexicon attests for the word's UPOS is one bad value to try.
     attested = pl.DataFrame(
         [
@@ -301,11 +332,14 @@ def _bad_forms(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
     """Per distinct question: the bad form's key, count and source, or why there is none."""
     rows = []
     for question in tries.select(_CHOICE).unique().iter_rows():
-        key, lemma, upos, *values, feats, feature, value, agreeing = question
-        bundle = tuple(_set(v) for v in values)
-        word = Member(key, lemma, upos, bundle, feats, 0, False)
-        slots = tuple(FEATURES.index(f) for f in agreeing.split(","))
-        found = choose_bad_form(paradigms, word, FEATURES.index(feature), value, slots)
+        found = paradigms.chosen.get(question)
+        if found is None:
+            key, lemma, upos, *values, feats, feature, value, agreeing = question
+            bundle = tuple(_set(v) for v in values)
+            word = Member(key, lemma, upos, bundle, feats, 0, False)
+            slots = tuple(FEATURES.index(f) for f in agreeing.split(","))
+            found = choose_bad_form(paradigms, word, FEATURES.index(feature), value, slots)
+            paradigms.chosen[question] = found
         if isinstance(found, BadForm):
             rows.append((*question, found.key, found.count, found.source, None))
         else:
@@ -321,11 +355,13 @@ def _ambiguity(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
     """Per distinct question: whether the other member could carry the bad value."""
     rows = []
     for question in tries.select(_AMBIGUITY).unique().iter_rows():
-        key, lemma, upos, values, feature, value = question
-        slot = FEATURES.index(feature)
-        bundle = tuple(_set(values) if s == slot else frozenset() for s in range(4))
-        other = Member(key, lemma, upos, bundle, "", 0, False)
-        rows.append((*question, ambiguous(paradigms, other, slot, value)))
+        if question not in paradigms.ambiguity:
+            key, lemma, upos, values, feature, value = question
+            slot = FEATURES.index(feature)
+            bundle = tuple(_set(values) if s == slot else frozenset() for s in range(4))
+            other = Member(key, lemma, upos, bundle, "", 0, False)
+            paradigms.ambiguity[question] = ambiguous(paradigms, other, slot, value)
+        rows.append((*question, paradigms.ambiguity[question]))
     schema = tries.select(_AMBIGUITY).schema
     schema["ambiguous"] = pl.Boolean
     return pl.DataFrame(rows, schema=schema, orient="row")

@@ -86,6 +86,7 @@ class LanguageRun:
     jobs: list[FileJob]
     results: dict[str, FileResult] = field(default_factory=dict)  # counts; tables are spilled
     lexicon_counts: Counter = field(default_factory=Counter)
+    pair_skips: Counter = field(default_factory=Counter)  # those decided file by file
 
 
 def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRun], list[str]]:

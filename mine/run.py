@@ -3,41 +3,48 @@
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import shutil
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
+import polars as pl
 import pyarrow.parquet as pq
 
 from mine.columnar import mine_file_columnar
 from mine.extract import FileJob, FileResult
 from mine.languages import load_value_sets
 from mine.lexicon import UniMorphMap, build_lexicon
-from mine.pairs import Paradigms, build_pairs
+from mine.pairs import Paradigms, pairs_from_attempts, prepare_attempts
 from mine.plan import LanguageRun, Options, default_unimorph_dirs, plan
 from mine.schema import DROP_REASONS, LEXICON, PAIR_SKIPS, PAIRS, RELATIONS, SENTENCES, TYPES
 from ud_agree import __version__
 from ud_agree.atomic import atomic_file, write_json, write_parquet
 
 
-def spill(run: LanguageRun, result: FileResult, job: FileJob, options: Options) -> None:
-    """Keep a mined file's counts and move its tables to disk: memory then holds one file's
-    tables at a time, whatever the size of the release."""
-    parts = options.out / run.language.key / SPILL
-    parts.mkdir(parents=True, exist_ok=True)
-    index = run.jobs.index(job)
-    pq.write_table(result.relations, parts / f"{index:05d}.relations.parquet")
-    pq.write_table(result.sentences, parts / f"{index:05d}.sentences.parquet")
-    run.lexicon_counts.update(result.lexicon_counts)
-    result.lexicon_counts = Counter()
+def mine_file(job: FileJob, prefix: Path, vary: str) -> tuple[FileResult, Counter]:
+    """Mine one file (in a worker) and write its tables, and its pairs' attempts, where its
+    language's finishing reads them (`prefix`); return its counts and pair skips."""
+    result = mine_file_columnar(job)
+    attempts, skips = prepare_attempts(result.relations, result.sentences, vary)
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(result.relations, f"{prefix}.relations.parquet")
+    pq.write_table(result.sentences, f"{prefix}.sentences.parquet")
+    attempts.write_parquet(f"{prefix}.attempts.parquet")
     result.relations = result.sentences = None  # type: ignore[assignment]
-    run.results[job.label] = result
+    return result, skips
 
 
+def part(options: Options, run: LanguageRun, index: int) -> Path:
+    """Where a language's `index`-th file is spilled (without the table's suffix)."""
+    return options.out / run.language.key / SPILL / f"{index:05d}"
+
+
+PAIR_BATCH = 200_000  # attempts at pairs per step: bounded memory, few polars calls
 SPILL = ".parts"  # a language's mined files, waiting for its lexicon (removed when it is written)
 
 
@@ -46,12 +53,13 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     Parquet files, one file at a time; write the manifest."""
     ordered = [run.results[job.label] for job in run.jobs]
     lexicon = build_lexicon(run.language.key, run.lexicon_counts, run.unimorph, mapping)
-    paradigms = Paradigms(lexicon, load_value_sets().get(run.language.code))
     out_dir = options.out / run.language.key
     parts = out_dir / SPILL
+    attempts = [part(options, run, index) for index in range(len(run.jobs))]
+    paradigms = Paradigms(lexicon, load_value_sets().get(run.language.code), _lemmas(attempts))
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
-    pair_skips: Counter = Counter()
+    pair_skips: Counter = run.pair_skips.copy()
     n_sentences = n_relations = n_pairs = 0
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
@@ -61,19 +69,33 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
         pq.ParquetWriter(sentences_file, SENTENCES, compression="snappy") as sentences_out,
         pq.ParquetWriter(pairs_file, PAIRS, compression="snappy") as pairs_out,
     ):
-        for index in range(len(run.jobs)):
-            relations = pq.read_table(parts / f"{index:05d}.relations.parquet")
-            sentences = pq.read_table(parts / f"{index:05d}.sentences.parquet")
-            pairs, skips = build_pairs(relations, sentences, paradigms, options.vary)
-            relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
-            sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
+        batch: list[pl.DataFrame] = []
+
+        def write_pairs() -> None:
+            if not batch:
+                return
+            pairs, skips = pairs_from_attempts(pl.concat(batch, how="vertical_relaxed"), paradigms)
             pairs_out.write_table(pairs.cast(PAIRS))
-            by_type.update(relations.column("type").to_pylist())
             pairs_by_type.update(pairs.column("type").to_pylist())
             pair_skips.update(skips)
+            batch.clear()
+
+        for prefix in attempts:
+            relations = pq.read_table(f"{prefix}.relations.parquet")
+            sentences = pq.read_table(f"{prefix}.sentences.parquet")
+            relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
+            sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
+            by_type.update(relations.column("type").to_pylist())
+            # Attempts of several files at once (fewer, larger steps), in the language's order
+            # of relations: the file's relation index made the language's.
+            tries = pl.read_parquet(f"{prefix}.attempts.parquet")
+            batch.append(tries.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
+            if sum(b.height for b in batch) >= PAIR_BATCH:
+                write_pairs()
             n_sentences += sentences.num_rows
             n_relations += relations.num_rows
-            n_pairs += pairs.num_rows
+        write_pairs()
+        n_pairs = sum(pairs_by_type.values())
     write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
     shutil.rmtree(parts, ignore_errors=True)
     drops: Counter = Counter()
@@ -131,6 +153,19 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     return manifest
 
 
+def _lemmas(attempts: list[Path]) -> set[tuple[str, str]]:
+    """The (lemma, upos) of both members of every attempt at a pair of a language."""
+    found: set[tuple[str, str]] = set()
+    for prefix in attempts:
+        table = pl.read_parquet(f"{prefix}.attempts.parquet", columns=_MEMBERS)
+        found.update(table.select("lemma", "upos").iter_rows())
+        found.update(table.select("o_lemma", "o_upos").iter_rows())
+    return found
+
+
+_MEMBERS = ["lemma", "upos", "o_lemma", "o_upos"]
+
+
 def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: None) -> list[dict]:
     """Mine every selected language; returns the manifests written (raises MalformedError under strict)."""
     runs, current = plan(options, warn)
@@ -141,35 +176,81 @@ def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: Non
         shutil.rmtree(options.out / run.language.key / SPILL, ignore_errors=True)
     pending = {run.language.key: len(run.jobs) for run in runs}
     by_key = {run.language.key: run for run in runs}
-    jobs = sorted((job for run in runs for job in run.jobs), key=lambda j: -j.path.stat().st_size)
+    # A language's files one after the other, largest language first: each language is then
+    # finished in the pool while the next ones are mined, and the smallest finishes last.
+    size = {job.path: job.path.stat().st_size for run in runs for job in run.jobs}
+    total = {run.language.key: sum(size[job.path] for job in run.jobs) for run in runs}
+    jobs = sorted(
+        (job for run in runs for job in run.jobs),
+        key=lambda j: (-total[j.lang], j.lang, -size[j.path]),
+    )
     manifests = []
     progress = _progress(len(jobs), options.progress)
 
-    def collect(result: FileResult, job: FileJob) -> None:
+    def spilled(job: FileJob) -> tuple[Path, str]:
         run = by_key[job.lang]
-        spill(run, result, job, options)
+        return part(options, run, run.jobs.index(job)), options.vary
+
+    def collect(mined: tuple[FileResult, Counter], job: FileJob) -> LanguageRun | None:
+        """Keep a spilled file's counts; the language's run once its last file is in."""
+        run = by_key[job.lang]
+        result, skips = mined
+        run.lexicon_counts.update(result.lexicon_counts)
+        result.lexicon_counts = Counter()
+        run.results[job.label] = result
+        run.pair_skips.update(skips)
         pending[job.lang] -= 1
         progress(job.label)
-        if pending[job.lang] == 0:
-            manifests.append(finish_language(run, options, mapping))
-            run.results.clear()
-            run.lexicon_counts.clear()
+        return run if pending[job.lang] == 0 else None
 
     if options.jobs <= 1 or len(jobs) <= 1:
         for job in jobs:
-            collect(mine_file_columnar(job), job)
+            if done := collect(mine_file(job, *spilled(job)), job):
+                manifests.append(finish_language(done, options, mapping))
+                done.results.clear()
+                done.lexicon_counts.clear()
     else:
-        with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-            futures = {pool.submit(mine_file_columnar, job): job for job in jobs}
+        # A language is finished (lexicon, pairs, Parquet) in the pool too, as soon as its last
+        # file is in: tasks are handed out one free worker at a time, finishing first.
+        waiting = list(reversed(jobs))
+        ready: list[LanguageRun] = []
+        with ProcessPoolExecutor(max_workers=options.jobs, mp_context=_pool_context()) as pool:
+            running: dict[Future, FileJob | LanguageRun] = {}
             try:
-                for future in as_completed(futures):
-                    collect(future.result(), futures[future])
+                while waiting or ready or running:
+                    while len(running) < options.jobs and (ready or waiting):
+                        if ready:
+                            run = ready.pop()
+                            running[pool.submit(finish_language, run, options, mapping)] = run
+                        else:
+                            job = waiting.pop()
+                            running[pool.submit(mine_file, job, *spilled(job))] = job
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        task = running.pop(future)
+                        if isinstance(task, LanguageRun):
+                            manifests.append(future.result())
+                            # Only now: the pool pickles a task's arguments when it sends it.
+                            task.results.clear()
+                            task.lexicon_counts.clear()
+                        elif done := collect(future.result(), task):
+                            ready.append(done)
             except BaseException:
-                for future in futures:
+                for future in running:
                     future.cancel()
                 raise
     progress(None)
     return sorted(manifests, key=lambda m: m["lang"])
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """Workers forked from a clean server process: a fork of a process whose polars (or torch)
+    thread pool is running can hang in the child; `spawn` would re-import for every worker."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["mine.columnar", "mine.run"])
+    return context
 
 
 def _progress(total: int, enabled: bool) -> Callable[[str | None], None]:

@@ -48,6 +48,25 @@ def sample_corpus(tmp_path_factory) -> Path:
     return out
 
 
+def test_worker_processes_write_what_one_process_writes(sample_corpus, tmp_path):
+    # Files and whole languages are then done in the pool: nothing may depend on the order.
+    args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+    assert main([*args, "--all-types", "--out", str(tmp_path), "--quiet", "--jobs", "2"]) == 0
+    languages = sorted(p.name for p in sample_corpus.iterdir())
+    assert languages == sorted(p.name for p in tmp_path.iterdir()) and len(languages) > 1
+    for lang in languages:
+        for table in ("relations", "sentences", "lexicon", "pairs"):
+            one = pl.read_parquet(sample_corpus / lang / f"{table}.parquet")
+            two = pl.read_parquet(tmp_path / lang / f"{table}.parquet")
+            assert one.equals(two), (lang, table)
+        counts = [
+            json.loads((d / lang / "manifest.json").read_text())["counts"]
+            for d in (sample_corpus, tmp_path)
+        ]
+        assert counts[0] == counts[1]
+        assert not (tmp_path / lang / ".parts").exists()
+
+
 def test_sample_relations_match_hand_derived_expectations(sample_corpus):
     expected = json.loads((SAMPLE / "expected.json").read_text())
     for lang, want in expected.items():
