@@ -34,7 +34,7 @@ def spill(run: LanguageRun, result: FileResult, job: FileJob, options: Options) 
     pq.write_table(result.sentences, parts / f"{index:05d}.sentences.parquet")
     run.lexicon_counts.update(result.lexicon_counts)
     result.lexicon_counts = Counter()
-    result.relations = result.sentences = None  # type: ignore[assignment]
+    result.relations = result.sentences = None
     run.results[job.label] = result
 
 
