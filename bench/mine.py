@@ -160,7 +160,7 @@ def main() -> None:
         if args.all:
             largest = max(files, key=lambda f: f.stat().st_size)
             code = largest.name.split("_")[0]
-            one = mine[: mine.index("--lang") + 1] + [code] + mine[mine.index("--out") :]
+            one = [*mine[: mine.index("--lang") + 1], code, *mine[mine.index("--out") :]]
             _, alone = timed(one)
             print(
                 f"peak memory mining only '{code}' (largest file {largest.stat().st_size / 2**20:.1f} MiB): "

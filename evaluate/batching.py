@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import torch  # the evaluate extra; imported where a batch is built
 
 
 def length_batches(
@@ -56,9 +60,9 @@ def length_batches(
 class Padded:
     """A batch as tensors: token ids, attention mask, position ids, and each row's left offset."""
 
-    input_ids: object  # torch.LongTensor (B, L)
-    attention_mask: object
-    position_ids: object
+    input_ids: torch.Tensor  # int64 (B, L)
+    attention_mask: torch.Tensor
+    position_ids: torch.Tensor
     offsets: np.ndarray  # first real token of each row (0 with right padding)
     lengths: np.ndarray
 
@@ -84,4 +88,5 @@ def pad(
         tensors = [t.pin_memory().to(device, non_blocking=True) for t in tensors]
     elif device is not None:
         tensors = [t.to(device) for t in tensors]
-    return Padded(*tensors, offsets=offsets, lengths=lengths)
+    input_ids, attention_mask, position_ids = tensors
+    return Padded(input_ids, attention_mask, position_ids, offsets=offsets, lengths=lengths)

@@ -27,7 +27,7 @@ def tokenizer_family(tokenizer) -> str:
         "sentencepiece": sum(t.startswith("\u2581") for t in vocab),
         "byte-bpe": sum(t.startswith("\u0120") for t in vocab),
     }
-    return max(counts, key=counts.get)
+    return max(counts, key=counts.__getitem__)
 
 
 def whole_word_vocab(tokenizer) -> dict[str, int]:
@@ -143,8 +143,8 @@ class Coverage:
     masked_words: int
     masked_words_scorable: int
 
-    def as_dict(self) -> dict[str, float | int]:
-        """JSON-ready figures with the two shares."""
+    def as_dict(self) -> dict[str, float | int | None]:
+        """JSON-ready figures with the two shares (None where nothing was there to share)."""
         share = lambda a, b: round(a / b, 6) if b else None  # noqa: E731
         return {
             "lexicon_forms": self.lexicon_forms,

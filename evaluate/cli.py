@@ -152,10 +152,11 @@ def _run(args: argparse.Namespace) -> int:
         import evaluate.models  # noqa: F401 - torch and transformers, the 'evaluate' extra
     except ImportError as error:
         raise UsageError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
-    from evaluate.run import evaluate
+    # Renamed: `import evaluate.models` above binds the name `evaluate` to the package.
+    from evaluate.run import evaluate as run_evaluation
     from evaluate.summary import format_table, header_lines
 
-    outcome = evaluate(options_from(args))
+    outcome = run_evaluation(options_from(args))
     manifest = outcome.manifest
     print("\n".join(header_lines(manifest)))
     counts = manifest["counts"]

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import polars as pl
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -127,7 +129,7 @@ def _shows_balanced(table: pl.DataFrame, spec: FigureSpec) -> bool:
     )
 
 
-def _balanced_legend(ax: object) -> None:
+def _balanced_legend(ax: Axes) -> None:
     """A legend entry for the balanced-accuracy markers."""
     ax.plot(
         [], [], "D", markerfacecolor="white", markeredgecolor="black", label="balanced accuracy"
@@ -144,7 +146,7 @@ def _errors(
     return np.vstack([np.clip(low, 0, None), np.clip(high, 0, None)])
 
 
-def _new_figure(width: float) -> tuple[Figure, object]:
+def _new_figure(width: float) -> tuple[Figure, Axes]:
     fig = Figure(figsize=(min(max(width, 6.0), 24.0), 4.2), dpi=110)
     FigureCanvasAgg(fig)  # Agg canvas: rendering needs no display
     return fig, fig.add_subplot(1, 1, 1)
@@ -198,7 +200,7 @@ def bar_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
     ax.set_xticks(
         x, ticks, fontsize=8, rotation=30 if slant else 0, ha="right" if slant else "center"
     )
-    _finish(ax, spec, table)
+    _finish(fig, ax, spec, table)
     return fig
 
 
@@ -243,7 +245,7 @@ def line_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
         f"{label}\nn={counts.get(edge, 0):,}" for edge, label in zip(edges, labels, strict=True)
     ]
     ax.set_xticks(np.arange(len(labels)), ticks, fontsize=8)
-    _finish(ax, spec, table)
+    _finish(fig, ax, spec, table)
     return fig
 
 
@@ -254,12 +256,13 @@ def y_floor(table: pl.DataFrame) -> float:
         lows = pl.concat([lows, table["ba_ci_low"].drop_nans().drop_nulls()])
     if lows.len() == 0:
         return 0.0
-    floor = float(np.floor((lows.min() - 0.05) * 10) / 10)
+    lowest = cast(float, lows.min())  # a float column, NaN and nulls dropped, not empty
+    floor = float(np.floor((lowest - 0.05) * 10) / 10)
     # Below chance level a zoom would hide the 0.5 line that makes low scores readable.
     return floor if floor >= 0.5 else 0.0
 
 
-def _finish(ax: object, spec: FigureSpec, table: pl.DataFrame) -> None:
+def _finish(fig: Figure, ax: Axes, spec: FigureSpec, table: pl.DataFrame) -> None:
     ax.set_title(spec.title, fontsize=11)
     ax.set_xlabel(spec.xlabel)
     bottom = y_floor(table)
@@ -272,7 +275,7 @@ def _finish(ax: object, spec: FigureSpec, table: pl.DataFrame) -> None:
     ax.grid(axis="y", alpha=0.3)
     # Outside the axes: a legend inside would hide bars or points near the bottom.
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    ax.figure.tight_layout()
+    fig.tight_layout()
 
 
 def draw(table: pl.DataFrame, spec: FigureSpec) -> Figure:

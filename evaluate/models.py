@@ -6,8 +6,12 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import torch
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel  # imported lazily at run time: it is slow
 
 from evaluate.candidates import CandidateSet
 from ud_agree.errors import UserError
@@ -22,8 +26,8 @@ class LoadedModel:
     """A masked LM with its tokenizer and facts the manifest records."""
 
     name: str
-    model: torch.nn.Module
-    tokenizer: object
+    model: PreTrainedModel
+    tokenizer: Any  # a transformers fast tokenizer (PreTrainedTokenizerBase), used by duck typing
     random_weights: bool
     window: int  # most tokens one forward pass may take, specials included
     device: torch.device
@@ -72,12 +76,12 @@ def load_tokenizer(name: str):
     local = Path(name).is_dir()
     try:
         return AutoTokenizer.from_pretrained(name, local_files_only=True)
-    except Exception as first:  # noqa: BLE001 - any failure means "not available locally"
+    except Exception as first:  # any failure means "not available locally"
         if local or not hub_reachable():
             raise _not_found(name) from first
     try:
         return AutoTokenizer.from_pretrained(name)
-    except Exception as error:  # noqa: BLE001 - network, missing repo, bad files: one message
+    except Exception as error:  # network, missing repo, bad files: one message
         raise _not_found(name) from error
 
 
@@ -92,7 +96,7 @@ def looks_untrained(model: torch.nn.Module) -> bool:
     )
 
 
-def model_window(model: torch.nn.Module, tokenizer) -> int:
+def model_window(model: PreTrainedModel, tokenizer) -> int:
     """Longest input the model takes: position embeddings (less RoBERTa's padding offset), tokenizer limit."""
     config = model.config
     limit = int(
@@ -117,12 +121,12 @@ def model_kind(name: str) -> str:
 
     try:
         config = AutoConfig.from_pretrained(name, local_files_only=True)
-    except Exception as error:  # noqa: BLE001 - not cached locally
+    except Exception as error:  # not cached locally
         if Path(name).is_dir() or not hub_reachable():
             raise _not_found(name) from error
         try:
             config = AutoConfig.from_pretrained(name)
-        except Exception as error2:  # noqa: BLE001
+        except Exception as error2:
             raise _not_found(name) from error2
     for architecture in config.architectures or ():
         if architecture.endswith("ForMaskedLM"):
@@ -165,15 +169,19 @@ def load_model(
         )
     target = resolve_device(device)
     try:
-        model, info = auto.from_pretrained(
-            name, dtype=torch.float32, output_loading_info=True, local_files_only=True
+        model, info = _with_info(
+            auto.from_pretrained(
+                name, dtype=torch.float32, output_loading_info=True, local_files_only=True
+            )
         )
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         if Path(name).is_dir() or not hub_reachable():
             raise _not_found(name) from error
         try:
-            model, info = auto.from_pretrained(name, dtype=torch.float32, output_loading_info=True)
-        except Exception as error2:  # noqa: BLE001
+            model, info = _with_info(
+                auto.from_pretrained(name, dtype=torch.float32, output_loading_info=True)
+            )
+        except Exception as error2:
             raise _not_found(name) from error2
     missing = [k for k in info.get("missing_keys", []) if "position_ids" not in k]
     model.eval().to(target)
@@ -187,6 +195,12 @@ def load_model(
     )
 
 
+def _with_info(loaded: object) -> tuple[PreTrainedModel, dict[str, Any]]:
+    """from_pretrained's (model, loading info) under output_loading_info=True, which transformers'
+    annotations (the model alone) do not tell apart."""
+    return cast("tuple[PreTrainedModel, dict[str, Any]]", loaded)
+
+
 def lm_head(model: torch.nn.Module) -> torch.nn.Module | None:
     """The prediction head: `cls` for BERT, `lm_head` for RoBERTa/CamemBERT/XLM-R."""
     for attribute in ("cls", "lm_head"):
@@ -197,7 +211,7 @@ def lm_head(model: torch.nn.Module) -> torch.nn.Module | None:
 
 
 def mask_logits(
-    model: torch.nn.Module,
+    model: PreTrainedModel,
     input_ids: torch.Tensor,
     attention_mask: torch.Tensor,
     mask_positions: torch.Tensor,
@@ -208,17 +222,18 @@ def mask_logits(
     if head is None:  # an unknown architecture: full logits, then gather
         logits = model(input_ids=input_ids, attention_mask=attention_mask).logits
         return logits[rows, mask_positions]
-    encoder = getattr(model.base_model, "encoder", None)
+    base = model.base_model
+    encoder: Any = getattr(base, "encoder", None)  # BERT-style models' stack of layers
     layers = getattr(encoder, "layer", None)
     if model.training or not layers or not all(map(_bert_style, layers)):
-        hidden = model.base_model(input_ids=input_ids, attention_mask=attention_mask)[0]
+        hidden = base(input_ids=input_ids, attention_mask=attention_mask)[0]
         return head(hidden[rows, mask_positions])
     # Only the mask's output of the last layer is needed: run the others as usual, then that
     # layer for the mask query alone (its keys and values still see every token). This saves
     # most of one layer's work; a test checks it against the full model on each architecture.
     encoder.layer = layers[:-1]
     try:
-        hidden = model.base_model(input_ids=input_ids, attention_mask=attention_mask)[0]
+        hidden = base(input_ids=input_ids, attention_mask=attention_mask)[0]
     finally:
         encoder.layer = layers
     return head(_layer_at(layers[-1], hidden, attention_mask, rows, mask_positions))
@@ -242,7 +257,7 @@ def _bert_style(layer: torch.nn.Module) -> bool:
 
 
 def _layer_at(
-    layer: torch.nn.Module,
+    layer: Any,  # a BERT-style layer (see _bert_style): its submodules are reached by name
     hidden: torch.Tensor,
     attention_mask: torch.Tensor,
     rows: torch.Tensor,
@@ -293,7 +308,13 @@ def tiny_random_model(sentences, lexicon, device: str = "auto", seed: int = 0) -
 
     It needs no download, so the demo runs offline; its accuracy is chance by construction.
     """
-    from transformers import BertConfig, BertForMaskedLM, BertTokenizerFast
+    # transformers 5 keeps BertTokenizerFast as a runtime alias of BertTokenizer but leaves it out
+    # of its typed exports; transformers 4 (still supported) needs the Fast class by that name.
+    from transformers import (  # type: ignore[attr-defined]
+        BertConfig,
+        BertForMaskedLM,
+        BertTokenizerFast,
+    )
 
     words: set[str] = set()
     for row in sentences["words"].to_list():

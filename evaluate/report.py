@@ -60,8 +60,10 @@ def paired_difference(
         .sort(SENTENCE_KEY)
         .fill_null(0)
     )
-    columns = (joined[c].to_numpy() for c in ("right", "n", "right_b", "n_b"))
-    return stats.paired_difference(*columns, n_boot=n_boot, seed=seed)
+    right_a, total_a, right_b, total_b = (
+        joined[c].to_numpy() for c in ("right", "n", "right_b", "n_b")
+    )
+    return stats.paired_difference(right_a, total_a, right_b, total_b, n_boot=n_boot, seed=seed)
 
 
 def order_systems(table: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
@@ -257,7 +259,9 @@ def html_rows(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
 
 def _get(manifest: dict[str, Any], *keys: str) -> Any:
     """First of `keys` found at the top of the manifest or inside its `options`."""
-    options = manifest.get("options") if isinstance(manifest.get("options"), dict) else {}
+    options = manifest.get("options")
+    if not isinstance(options, dict):
+        options = {}
     for key in keys:
         if key in manifest:
             return manifest[key]

@@ -18,7 +18,7 @@ from evaluate.shards import check_sets, runs_as_one
 from evaluate.stats import SENTENCE_KEY, accuracy_table
 
 COLUMNS: tuple[str, ...] = tuple(RESULTS.names)
-SCHEMA: pl.Schema = pl.Schema(pl.from_arrow(RESULTS.empty_table()).schema)
+SCHEMA: pl.Schema = pl.DataFrame(RESULTS.empty_table()).schema
 
 
 def result_files(path: str | Path) -> list[Path]:
@@ -39,7 +39,7 @@ def load_results(path: str | Path) -> pl.LazyFrame:
     if not files:
         raise FileNotFoundError(f"no results*.parquet under {path}")
     # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
-    frames = [pl.scan_parquet(f).select(COLUMNS).cast(dict(SCHEMA)) for f in files]
+    frames = [pl.scan_parquet(f).select(COLUMNS).cast(SCHEMA) for f in files]
     return pl.concat(frames, how="vertical")
 
 

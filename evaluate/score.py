@@ -131,9 +131,13 @@ def item_keys(items: pl.DataFrame, match: str) -> list:
     """Split key of every item (upos, compared features, masked word's values)."""
     rows = items.select("upos", "m_number", "m_gender", "m_case", "m_person", "agreeing").rows()
     return [
-        split_key(upos, tuple(frozenset(v or ()) for v in (n, g, c, p)), agreeing or (), match)
+        split_key(upos, (_set(n), _set(g), _set(c), _set(p)), agreeing or (), match)
         for upos, n, g, c, p, agreeing in rows
     ]
+
+
+def _set(values: Sequence[str] | None) -> frozenset[str]:
+    return frozenset(values or ())
 
 
 def attach_splits(

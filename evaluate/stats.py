@@ -142,7 +142,7 @@ def accuracy_table(
             estimate, b_low, b_high, used = balanced_accuracy(r, t, n_boot=n_boot, seed=seed)
             row.update(balanced_accuracy=estimate, ba_ci_low=b_low, ba_ci_high=b_high, values=used)
         rows.append(row)
-    schema = {
+    schema: dict[str, pl.DataType | type[pl.DataType]] = {
         **{c: counted.schema[c] for c in by},
         "n": pl.Int64,
         "accuracy": pl.Float64,
@@ -167,7 +167,8 @@ def _by_value(group: pl.DataFrame, cluster: Sequence[str]) -> tuple[np.ndarray, 
     )
     sentence = group.select(joined.rank("dense").cast(pl.Int64) - 1).to_series()
     value = group.select(pl.col("value").fill_null("").rank("dense").cast(pl.Int64) - 1).to_series()
-    shape = (int(sentence.max()) + 1, int(value.max()) + 1)
+    # Dense ranks from 0 (nulls filled first): the largest rank + 1 is the number of distinct keys.
+    shape = (sentence.n_unique(), value.n_unique())
     right, total = np.zeros(shape), np.zeros(shape)
     np.add.at(right, (sentence.to_numpy(), value.to_numpy()), group["_right"].to_numpy())
     np.add.at(total, (sentence.to_numpy(), value.to_numpy()), group["_n"].to_numpy())

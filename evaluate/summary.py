@@ -40,8 +40,8 @@ COLUMNS = [
 def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.DataFrame:
     """Long table: breakdown, group, n, accuracy and balanced accuracy with their intervals (the
     class-average reading adds the logit decision overall)."""
-    frame = results.lazy() if isinstance(results, pl.DataFrame) else results
-    frame = frame.select(
+    lazy = results.lazy() if isinstance(results, pl.DataFrame) else results
+    frame = lazy.select(
         "lang",
         "treebank",
         "sent_id",

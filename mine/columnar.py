@@ -81,7 +81,7 @@ def mine_file_columnar(job: FileJob) -> FileResult:
     digest: list[str] = []
     hasher = threading.Thread(target=lambda: digest.append(hashlib.sha256(raw).hexdigest()))
     hasher.start()
-    result = FileResult(job.label, "", len(raw), None, None, Counter())  # type: ignore[arg-type]
+    result = FileResult(job.label, "", len(raw), None, None, Counter())
     try:
         _mine(job, data, invalid_at, result)
     finally:
@@ -499,7 +499,7 @@ def _sent_ids(
     simple = buf.field(start, end).startswith(_SENT_ID + b" = ") & (end > start + 12)
     top = len(buf.data) - 1
     simple &= ~_MAYBE_SPACE[buf.u8[np.minimum(start + 12, top)]] & ~_MAYBE_SPACE[buf.u8[end - 1]]
-    values = [buf.strings(start[simple] + 12, end[simple])]  # type: ignore[list-item]
+    values = [buf.strings(start[simple] + 12, end[simple])]
     source = np.full(len(marked), -1)
     source[simple] = np.arange(simple.sum())
     odd: list[str] = []

@@ -112,7 +112,8 @@ def to_multiblimp(pairs: pl.DataFrame) -> str:
 
 def to_blimp(pairs: pl.DataFrame) -> str:
     """BLiMP's JSON lines: one paradigm (UID) per language, type and feature; pairID counts within it."""
-    lines, counters = [], {}
+    lines: list[str] = []
+    counters: dict[str, int] = {}
     for row in pairs.iter_rows(named=True):
         term = BLIMP_TERM.get(row["type"], row["type"])
         uid = f"{row['lang']}_{term}_{row['feature'].lower()}"

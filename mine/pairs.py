@@ -29,7 +29,7 @@ class LexiconRow(NamedTuple):  # a tuple: built for every row of a language's pa
     form: str
     bundle: Bundle
     feats: str | None  # other FEATS; None when unknown (such a row is never a bad form)
-    count: int
+    occurrences: int  # `count`, which a tuple's method owns
     source: str
 
 
@@ -71,8 +71,7 @@ class Paradigms:
         # Rows that can be a bad form, by what §4 asks of one: (lemma, upos, bundle, other FEATS).
         self.forms: dict[tuple[str, str, Bundle, str | None], list[LexiconRow]] = defaultdict(list)
         self.bundles: dict[tuple[str, str, str], set[Bundle]] = defaultdict(set)
-        frame = pl.from_arrow(lexicon)
-        assert isinstance(frame, pl.DataFrame)
+        frame = pl.DataFrame(lexicon)
         self.attested = {
             (upos, slot): tuple(values)
             for slot, name in enumerate(_LISTS)
@@ -89,7 +88,8 @@ class Paradigms:
             wanted = pl.DataFrame(list(set(lemmas)), schema=["lemma", "upos"], orient="row")
             frame = frame.join(wanted, on=["lemma", "upos"], how="semi")
         keys = [pl.col(n).list.sort().list.join(",").fill_null("") for n in _LISTS]
-        columns = ["form", "lemma", "upos", pl.concat_list(keys), "feats", "count", "source"]
+        columns: list[str | pl.Expr] = ["form", "lemma", "upos", pl.concat_list(keys)]
+        columns += ["feats", "count", "source"]
         interned: dict[tuple[str, ...], Bundle] = {}
         for form, lemma, upos, values, feats, count, source, typo in frame.select(
             *columns, "typo_count"
@@ -132,7 +132,7 @@ def choose_bad_form(
 ) -> BadForm | str:
     """The bad form for `word` with feature `slot` set to `value` (§4), or why there is none."""
     lemma, upos, bundle, key = word.lemma, word.upos, word.bundle, word.form.lower()
-    wanted = bundle[:slot] + (frozenset({value}),) + bundle[slot + 1 :]
+    wanted = (*bundle[:slot], frozenset({value}), *bundle[slot + 1 :])
     found: dict[str, list[LexiconRow]] = defaultdict(list)
     # Same other inflection (never *étaient* for *est*), and no elided form.
     for row in paradigms.forms.get((lemma, upos, wanted, word.feats), ()):
@@ -152,10 +152,10 @@ def choose_bad_form(
     ]
     if not usable:
         return "syncretic"
-    form, rows = min(usable, key=lambda item: (-sum(r.count for r in item[1]), item[0]))
+    form, rows = min(usable, key=lambda item: (-sum(r.occurrences for r in item[1]), item[0]))
     sources = {r.source for r in rows}
     source = "both" if "both" in sources or len(sources) > 1 else sources.pop()
-    return BadForm(form, sum(r.count for r in rows), source)
+    return BadForm(form, sum(r.occurrences for r in rows), source)
 
 
 def ambiguous(paradigms: Paradigms, other: Member, slot: int, value: str) -> bool:
@@ -244,7 +244,7 @@ def prepare_attempts(
     """What needs no lexicon (a mining worker does it, file by file): one row per (relation,
     varied role, agreeing feature) that passes §4's rules about the relation, and the skips."""
     skips: Counter = Counter()
-    attempts = _attempts(pl.from_arrow(relations), *_sentence_facts(sentences), vary)
+    attempts = _attempts(pl.DataFrame(relations), *_sentence_facts(sentences), vary)
     if attempts.height == 0:
         return attempts, skips
     reason = attempts.select(relation_skip_reason()).to_series()
@@ -346,7 +346,12 @@ def _bad_forms(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
             rows.append((*question, None, None, None, found))
     schema = tries.select(_CHOICE).schema
     schema.update(
-        {"bad_key": pl.String, "bad_count": pl.Int64, "bad_source": pl.String, "outcome": pl.String}
+        {
+            "bad_key": pl.String(),
+            "bad_count": pl.Int64(),
+            "bad_source": pl.String(),
+            "outcome": pl.String(),
+        }
     )
     return pl.DataFrame(rows, schema=schema, orient="row")
 
@@ -363,7 +368,7 @@ def _ambiguity(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
             paradigms.ambiguity[question] = ambiguous(paradigms, other, slot, value)
         rows.append((*question, paradigms.ambiguity[question]))
     schema = tries.select(_AMBIGUITY).schema
-    schema["ambiguous"] = pl.Boolean
+    schema["ambiguous"] = pl.Boolean()
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
@@ -424,7 +429,7 @@ def _sentence_facts(sentences: pa.Table) -> tuple[pl.DataFrame, pl.DataFrame]:
     first occurrence: its start offset in the text and whether the word before is elided onto
     it (*s'* glued to *est*)."""
     keys = ["treebank", "sent_id"]
-    frame = pl.from_arrow(sentences.select([*keys, "text"]))
+    frame = pl.DataFrame(sentences.select([*keys, "text"]))
     first = frame.select(pl.struct(keys).is_first_distinct()).to_series().to_numpy()
     texts = frame.with_columns(pl.struct(keys).is_duplicated().alias("duplicate")).filter(
         pl.Series(first)

@@ -11,15 +11,21 @@ import bz2
 import gzip
 import lzma
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from io import BufferedIOBase
 from pathlib import Path
+from typing import Literal
 
 from mine.surface import surface_text
 from ud_agree.errors import UserError
 
 CONLLU_SUFFIXES = (".conllu", ".conllu.gz", ".conllu.xz", ".conllu.bz2")
-_OPENERS = {".gz": gzip.open, ".xz": lzma.open, ".bz2": bz2.open}
+_OPENERS: dict[str, Callable[[Path, Literal["rb"]], BufferedIOBase]] = {
+    ".gz": gzip.open,
+    ".xz": lzma.open,
+    ".bz2": bz2.open,
+}
 _SURROGATE = re.compile("[\udc80-\udcff]")
 MAX_ID = 2**31  # IDs from here on are malformed: relation IDs are int32 (DESIGN.md §3)
 

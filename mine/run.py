@@ -35,7 +35,7 @@ def mine_file(job: FileJob, prefix: Path, vary: str) -> tuple[FileResult, Counte
     pq.write_table(result.relations, f"{prefix}.relations.parquet")
     pq.write_table(result.sentences, f"{prefix}.sentences.parquet")
     attempts.write_parquet(f"{prefix}.attempts.parquet")
-    result.relations = result.sentences = None  # type: ignore[assignment]
+    result.relations = result.sentences = None
     return result, skips
 
 

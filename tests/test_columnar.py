@@ -14,7 +14,7 @@ from mine.columnar import mine_file_columnar
 from mine.languages import load_participle_languages, load_value_sets
 from mine.read import MalformedError
 from mine.rules import Features
-from tests.paths import SHARED, UD, needs_shared  # noqa: E402
+from tests.paths import SHARED, UD, needs_shared
 from tests.reference.compare import assert_same, assert_strict_alike, job
 from tests.reference.extract import mine_file
 from tests.sentences import KEYS_ARE_BROKEN, conllu

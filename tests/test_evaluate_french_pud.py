@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("torch")
 
-from evaluate.options import Options  # noqa: E402
-from evaluate.run import evaluate  # noqa: E402
-from tests.paths import PUD, needs_pud_models  # noqa: E402
-from tests.paths import TINY_BERT as MODEL  # noqa: E402
+from evaluate.options import Options
+from evaluate.run import evaluate
+from tests.paths import PUD, needs_pud_models
+from tests.paths import TINY_BERT as MODEL
 
 pytestmark = [pytest.mark.slow, needs_pud_models]
 

@@ -27,7 +27,7 @@ def test_masked_text_without_space_after_joins_with_spaces():
 
 
 def test_window_keeps_the_mask_inside_and_the_special_tokens():
-    ids = [101] + list(range(1000, 1300)) + [102]
+    ids = [101, *list(range(1000, 1300)), 102]
     cut, position = window(ids, 250, 64)
     assert len(cut) == 64 and cut[0] == 101 and cut[-1] == 102
     assert cut[position] == ids[250]

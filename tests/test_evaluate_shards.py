@@ -310,7 +310,7 @@ def test_a_shard_killed_mid_run_resumes_without_losing_or_duplicating_rows(
         evaluate(replace(options, shard="1/3"))
     killed = run_folder(options) / "shard-01-of-03"
     assert len(list(killed.glob("results-*.parquet"))) == 2
-    with pytest.raises(ShardError, match="shards 1 of 3 .* incomplete"):
+    with pytest.raises(ShardError, match=r"shards 1 of 3 .* incomplete"):
         check_run(run_folder(options))
 
     monkeypatch.setattr(run_module, "ChunkWriter", ChunkWriter)

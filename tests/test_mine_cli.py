@@ -15,7 +15,7 @@ import pytest
 
 from mine.cli import main
 from mine.schema import LEXICON, RELATIONS, SENTENCES
-from tests.paths import ROOT, SAMPLE, SHARED, UD, needs_pud, needs_ud  # noqa: E402
+from tests.paths import ROOT, SAMPLE, SHARED, UD, needs_pud, needs_ud
 from tests.sentences import KEYS_ARE_BROKEN, conllu
 
 PUD = SHARED / "data" / "ud" / "UD_French-PUD" / "fr_pud-ud-test.conllu.xz"

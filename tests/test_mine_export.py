@@ -87,7 +87,7 @@ def pairs_table() -> pl.DataFrame:
     return frame
 
 
-@pytest.fixture()
+@pytest.fixture
 def pairs_path(tmp_path: Path) -> Path:
     path = tmp_path / "pairs.parquet"
     pairs_table().write_parquet(path)

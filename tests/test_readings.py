@@ -82,7 +82,7 @@ def test_pair_oracle_scores_100_percent_and_the_reversed_one_0(sample_corpus, tm
     good = set(pairs["sentence_good"])
     assert not good & set(pairs["sentence_bad"])
     oracle = OracleScorer(good)
-    results, manifest = run_pairs(sample_corpus, tmp_path / "a", oracle, chunk_size=4)
+    results, _manifest = run_pairs(sample_corpus, tmp_path / "a", oracle, chunk_size=4)
     assert results.height == pairs.height and results["right"].all()
     assert set(results["reading"]) == {"pair"} and set(results["method"]) == {"causal"}
     assert results["n_correct"].is_null().all() and results["match"].is_null().all()

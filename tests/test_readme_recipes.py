@@ -80,7 +80,7 @@ def hand_frame(model: str, method: str, verdict) -> pl.DataFrame:
     return pl.from_arrow(pa.Table.from_pylist(rows, schema=RESULTS))
 
 
-@pytest.fixture()
+@pytest.fixture
 def recipes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> dict:
     """Run every recipe from a folder holding results/ with model, no-context control and baseline."""
     root = tmp_path / "results"

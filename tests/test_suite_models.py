@@ -90,7 +90,7 @@ def test_exported_pairs_score_like_the_pair_reading(tmp_path, scorers):
             all_types=True,
             progress=False,
             langs=["fr"],
-        )  # fmt: skip
+        )
     )
     options = Options(
         lang="fr", corpus=str(corpus), model=str(TINY_GPT2), reading="pair",

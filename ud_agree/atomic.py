@@ -40,8 +40,9 @@ def atomic_file(path: str | Path) -> Iterator[IO[bytes]]:
     _fsync_folder(path.parent)
 
 
-def atomic_write(path: str | Path, write: Callable[[IO[bytes]], None]) -> Path:
-    """Call write(handle) on a temporary file beside `path`, then rename it into place."""
+def atomic_write(path: str | Path, write: Callable[[IO[bytes]], object]) -> Path:
+    """Call write(handle) on a temporary file beside `path`, then rename it into place (what
+    write returns is ignored)."""
     with atomic_file(path) as handle:
         write(handle)
     return Path(path)

@@ -140,10 +140,8 @@ class CausalLM:
                     values = logits.log_softmax(-1).gather(1, targets[:, None])[:, 0]
                 # Kept on the device: one transfer at the end, no host sync per batch.
                 results.append((np.asarray(rows), scored.sum(1), values.double()))
-        for rows, counts, values in results:
-            for row, part in zip(
-                rows, torch.split(values.cpu(), counts.cpu().tolist()), strict=True
-            ):
+        for at, counts, kept in results:
+            for row, part in zip(at, torch.split(kept.cpu(), counts.cpu().tolist()), strict=True):
                 out[row] = part.numpy()
         return out
 

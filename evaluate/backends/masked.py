@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
@@ -19,6 +19,11 @@ from evaluate.options import TINY_RANDOM, Options, name_of
 from evaluate.output import ChunkWriter
 from evaluate.score import Splits, decide
 
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from evaluate.models import LoadedModel
+
 
 class MaskedBackend:
     """A masked LM: candidates are its whole-word tokens; one forward per item, head at the mask."""
@@ -27,8 +32,8 @@ class MaskedBackend:
         from evaluate.models import load_model, load_tokenizer, tiny_random_model
 
         self.options = options
-        self.loaded = None
-        self._pending = None
+        self.loaded: LoadedModel | None = None
+        self._pending: tuple[ThreadPoolExecutor, Future[LoadedModel]] | None = None
         if options.model == TINY_RANDOM:
             self.loaded = tiny_random_model(
                 corpus.sentences, corpus.lexicon, options.device, options.seed
@@ -57,13 +62,20 @@ class MaskedBackend:
             finally:
                 pool.shutdown()
             self._pending = None
-        loaded = self.loaded
+        loaded = self.model
         return {
             "random_weights": loaded.random_weights,
             "model_family": type(loaded.tokenizer).__name__,
             "window_tokens": loaded.window,
             "device": str(loaded.device),
         }
+
+    @property
+    def model(self) -> LoadedModel:
+        """The loaded model: at once for the tiny random one, after ready() for others."""
+        if self.loaded is None:
+            raise RuntimeError("the model is still loading: call ready() first")
+        return self.loaded
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
         """Masked sentences as token ids; distance in tokens; how many were windowed."""
@@ -73,7 +85,7 @@ class MaskedBackend:
                 None,
                 0,
             )
-        encoded = encode_items(items, self.tokenizer, self.loaded.window, self.options.method)
+        encoded = encode_items(items, self.tokenizer, self.model.window, self.options.method)
         distance = pl.Series("distance_tokens", encoded.distance_tokens.astype(np.int32))
         return items.with_columns(distance), encoded, int(encoded.windowed.sum())
 
@@ -88,7 +100,7 @@ class MaskedBackend:
         self, items: pl.DataFrame, encoded: Encoded, splits: Splits, writer: ChunkWriter
     ) -> None:
         """Batched forward passes at the mask, per-form values, vectorised decision."""
-        score_lm(items, encoded, splits, self.loaded, self.candidates, writer, self.options)
+        score_lm(items, encoded, splits, self.model, self.candidates, writer, self.options)
 
 
 def encode_items(items: pl.DataFrame, tokenizer, window_limit: int, control: str):
@@ -350,9 +362,9 @@ def token_words(
         if not special[k] and b <= a and owner[k] is None:
             owner[k] = owner[k + 1]
     groups: dict[int, list[int]] = {}
-    for k, c in enumerate(owner):
-        if c is not None:
-            groups.setdefault(c, []).append(k)
+    for k, chunk in enumerate(owner):
+        if chunk is not None:
+            groups.setdefault(chunk, []).append(k)
     return [groups[c] for c in sorted(groups)]
 
 

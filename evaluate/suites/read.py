@@ -243,7 +243,7 @@ def jsonl_rows(lines: list[str], problems: Problems) -> Iterator[tuple[int, dict
             continue
         try:
             row = json.loads(text)
-        except ValueError as error:
+        except json.JSONDecodeError as error:
             problems.add(number, f"not valid JSON ({error.msg})")
             continue
         if not isinstance(row, dict):

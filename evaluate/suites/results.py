@@ -33,7 +33,7 @@ import polars as pl
 from evaluate.suites.output import CHUNK_GLOB
 from evaluate.suites.schema import COLUMNS, SUITE_RESULTS
 
-SCHEMA: pl.Schema = pl.Schema(pl.from_arrow(SUITE_RESULTS.empty_table()).schema)
+SCHEMA: pl.Schema = pl.DataFrame(SUITE_RESULTS.empty_table()).schema
 
 
 def suite_result_files(path: str | Path) -> list[Path]:
@@ -51,7 +51,7 @@ def load_suite_results(path: str | Path) -> pl.LazyFrame:
     files = suite_result_files(path)
     if not files:
         raise FileNotFoundError(f"no {CHUNK_GLOB} under {path}")
-    frames = [pl.scan_parquet(f).cast(dict(SCHEMA), strict=False) for f in files]
+    frames = [pl.scan_parquet(f).cast(SCHEMA, strict=False) for f in files]
     # Suites carry different metadata columns: a diagonal concat fills the gaps with nulls.
     frame = pl.concat(frames, how="diagonal_relaxed")
     meta = [c for c in frame.collect_schema().names() if c not in COLUMNS]

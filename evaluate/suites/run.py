@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 from tqdm import tqdm
@@ -209,17 +209,19 @@ def score_chunks(
     folder: Path,
     options: SuiteOptions,
 ) -> int:
-    """Score `todo` in chunks of `options.chunk_size`, each written as it is done; how many."""
+    """Score `todo` (a pair suite's frame, a SyntaxGym suite's items) in chunks of
+    `options.chunk_size`, each written as it is done; how many."""
     steps = range(0, len(todo), options.chunk_size)
     disable = None if options.progress else True  # None: a bar only on a terminal
     written = 0
     bar = tqdm(steps, desc=suite.name, unit="chunk", file=sys.stderr, leave=False, disable=disable)
     for start in bar:
         chunk = todo[start : start + options.chunk_size]
+        # The kind of `todo` follows the suite's: narrowed by hand, as a checker cannot pair them.
         if isinstance(suite, PairSuite):
-            frame = score_pairs(chunk, scorer)
+            frame = score_pairs(cast(pl.DataFrame, chunk), scorer)
         else:
-            frame = pl.DataFrame(score_items(suite, chunk, scorer))
+            frame = pl.DataFrame(score_items(suite, cast("list[Item]", chunk), scorer))
         write_chunk(result_table(frame, scorer.name, scorer.method), folder)
         written += len(chunk)
     return written

@@ -11,8 +11,8 @@ SUMMARY_COLUMNS = ("suite", "breakdown", "group", "n", "accuracy", "ci_low", "ci
 
 def summarize_suite(results: pl.DataFrame | pl.LazyFrame, n_boot: int = 1000) -> pl.DataFrame:
     """Rows `all` (pairs; SyntaxGym: items whose every prediction holds), then by condition or prediction."""
-    frame = results.lazy().select("suite", "pair_id", "condition", "prediction", "formula", "right")
-    frame = frame.collect()
+    columns = ("suite", "pair_id", "condition", "prediction", "formula", "right")
+    frame = results.lazy().select(columns).collect()
     if frame.is_empty():
         return empty_summary()
     suite = frame["suite"][0]

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from evaluate.backends.sentences import SentenceScorer, TokenScores
 from evaluate.suites import formula
+from evaluate.suites.formula import Node
 from evaluate.suites.read import Malformed, Problems, SuiteFormatError
 
 
@@ -35,8 +36,9 @@ class Condition:
 
     def layout(self) -> tuple[str, list[tuple[int, int, int]]]:
         """The sentence, and (region number, start, end) of each non-empty region, space before included."""
-        spans, length = [], 0
-        parts = []
+        spans: list[tuple[int, int, int]] = []
+        parts: list[str] = []
+        length = 0
         for number, content in self.regions:
             if not content:
                 continue
@@ -62,7 +64,7 @@ class Prediction:
 
     index: int
     formula: str
-    tree: formula.Node
+    tree: Node  # not formula.Node: the field `formula` shadows the module in the class body
 
 
 @dataclass
@@ -161,8 +163,11 @@ def read_item(
     conditions: dict[str, Condition] = {}
     for entry in raw.get("conditions") or []:
         condition, reason = read_condition(entry)
-        if condition is None or condition.name in conditions:
-            problems.add(line, f"{label}: {reason or f'condition {condition.name!r} repeats'}")
+        if condition is None:
+            problems.add(line, f"{label}: {reason}")
+            return None
+        if condition.name in conditions:
+            problems.add(line, f"{label}: condition {condition.name!r} repeats")
             return None
         conditions[condition.name] = condition
     if not conditions:
@@ -221,7 +226,7 @@ def score_items(
     """One result row per (item, prediction): whether the prediction holds, with all surprisals."""
     texts = list(dict.fromkeys(c.layout()[0] for item in items for c in item.conditions.values()))
     scored = dict(zip(texts, scorer.token_scores(texts), strict=True))
-    rows = []
+    rows: list[dict[str, object]] = []
     for item in items:
         bits = {
             name: region_surprisals(condition, scored[condition.layout()[0]])
