@@ -22,9 +22,19 @@ from ud_agree.atomic import atomic_write, write_json, write_text
 def installed(tmp_path_factory) -> Path:
     """The project built as a wheel (not editable) and installed into a folder of its own."""
     work = tmp_path_factory.mktemp("wheel")
+    # Built from a copy of what the wheel is made of: an in-tree build leaves build/ behind, whose
+    # stale modules a later wheel would ship.
+    source = work / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for package in ("mine", "evaluate", "ud_agree"):
+        shutil.copytree(
+            ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "-w", str(work / "dist"), str(ROOT)],
+         "-w", str(work / "dist"), str(source)],
         check=True, capture_output=True,
     )  # fmt: skip
     (wheel,) = (work / "dist").glob("ud_agree-*.whl")

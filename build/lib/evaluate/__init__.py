@@ -1,5 +1,0 @@
-"""ud-agree evaluator: masked-LM agreement accuracy over a mined corpus."""
-
-from evaluate.results import load_results
-
-__all__ = ["load_results"]

@@ -1,7 +1,0 @@
-"""`python -m evaluate`."""
-
-import sys
-
-from evaluate.cli import main
-
-sys.exit(main())

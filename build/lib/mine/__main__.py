@@ -1,5 +1,0 @@
-import sys
-
-from mine.cli import main
-
-sys.exit(main())
