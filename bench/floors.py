@@ -4,6 +4,7 @@ are built before the clock starts). Shared by bench/pairs.py and bench/suite.py.
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import time
@@ -17,6 +18,16 @@ SHARED = ROOT.parent / "shared"
 # This folder holds bench/evaluate.py: keep it off the path so `import evaluate` is the package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(ROOT))
+
+
+def pair_arguments(description: str | None) -> argparse.ArgumentParser:
+    """The options the pair and suite benches share."""
+    p = argparse.ArgumentParser(description=(description or "").splitlines()[0])
+    p.add_argument("--corpus", type=Path, default=None, help="a mined corpus with fr/pairs.parquet")
+    p.add_argument("--pairs", type=int, default=2000)
+    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--repeat", type=int, default=3)
+    return p
 
 
 def mine_french_pud(work: Path) -> Path:

@@ -12,19 +12,14 @@ each side's best time, pairs/s and the ratio (goal ≤ 1.3).
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from pathlib import Path
 
-from floors import SHARED, best_of, causal_floor, masked_floor, mine_french_pud
+from floors import SHARED, best_of, causal_floor, masked_floor, mine_french_pud, pair_arguments
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    p.add_argument("--corpus", type=Path, default=None, help="a mined corpus with fr/pairs.parquet")
-    p.add_argument("--pairs", type=int, default=2000)
-    p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--repeat", type=int, default=3)
+    p = pair_arguments(__doc__)
     p.add_argument("--large", action="store_true", help="also a random gpt2-sized causal LM")
     args = p.parse_args()
 

@@ -10,7 +10,6 @@ Prints items/s of each side and their ratio (goal ≤ 1.3).
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
 import sys
@@ -18,15 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from floors import ROOT, SHARED, best_of, causal_floor, mine_french_pud
+from floors import ROOT, SHARED, best_of, causal_floor, mine_french_pud, pair_arguments
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    p.add_argument("--corpus", type=Path, default=None, help="a mined corpus with fr/pairs.parquet")
-    p.add_argument("--pairs", type=int, default=2000)
-    p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--repeat", type=int, default=3)
+    p = pair_arguments(__doc__)
     args = p.parse_args()
 
     import polars as pl
