@@ -7,9 +7,10 @@ only the language of the largest file, beside that of the whole release (memory 
 the largest file and a language's lexicon, not by the release).
 
 Decompresses the treebanks first (DESIGN.md: benchmarks time every side on the same plain
-files), then times, in fresh processes, `python -m mine` (lexicon included, UniMorph where the
-shared data has it) and a loop that only parses every file with `conllu.parse_incr`. Prints
-the best wall time of each, their ratio (goal ≤ 0.25) and each side's peak memory.
+files), then times, in fresh processes, `python -m mine` (lexicon and minimal pairs, UniMorph
+where the shared data has it), `python -m mine --no-pairs` (relations, sentences, lexicon) and
+a loop that only parses every file with `conllu.parse_incr`. Prints the best wall time of each,
+the ratios to the parse (goal ≤ 0.25 for the rules and lexicon) and each side's peak memory.
 """
 
 from __future__ import annotations
@@ -138,21 +139,26 @@ def main() -> None:
         if args.jobs:
             mine += ["--jobs", str(args.jobs)]
         parse = [sys.executable, "-c", CONLLU_PARSE, *map(str, files)]
-        mine_runs, parse_runs, printed = [], [], []
-        # Interleave the two sides so that a noisy machine slows both alike.
+        bare = [*mine, "--no-pairs"]
+        mine_runs, bare_runs, parse_runs, printed = [], [], [], []
+        # Interleave the sides so that a noisy machine slows them alike.
         for _ in range(args.repeat):
             mine_runs.append(timed(mine))
+            bare_runs.append(timed(bare))
             parse_runs.append(timed(parse, printed))
         words = int(printed[-1].strip())
         mine_wall = min(w for w, _ in mine_runs)
+        bare_wall = min(w for w, _ in bare_runs)
         parse_wall = min(w for w, _ in parse_runs)
-        print(
-            f"python -m mine (lexicon included): {mine_wall:6.2f} s   peak memory {max(m for _, m in mine_runs):6.0f} MiB"
-        )
-        print(
-            f"conllu.parse_incr only:            {parse_wall:6.2f} s   peak memory {max(m for _, m in parse_runs):6.0f} MiB"
-        )
-        print(f"ratio mine / conllu parse:         {mine_wall / parse_wall:6.3f}   (goal <= 0.25)")
+        for label, runs in (
+            ("python -m mine (pairs included):  ", mine_runs),
+            ("python -m mine --no-pairs:        ", bare_runs),
+            ("conllu.parse_incr only:           ", parse_runs),
+        ):
+            wall, memory = min(w for w, _ in runs), max(m for _, m in runs)
+            print(f"{label} {wall:6.2f} s   peak memory {memory:6.0f} MiB")
+        print(f"ratio mine --no-pairs / conllu:    {bare_wall / parse_wall:6.3f}   (goal <= 0.25)")
+        print(f"ratio mine with pairs / conllu:    {mine_wall / parse_wall:6.3f}")
         print(
             f"{words:,} words: mine {1e6 * mine_wall / words:.2f} µs/word, "
             f"conllu {1e6 * parse_wall / words:.2f} µs/word (wall, all cores)"

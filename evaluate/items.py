@@ -160,7 +160,9 @@ def build_items(corpus: Corpus, roles: Sequence[str]) -> tuple[pl.DataFrame, dic
 def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
     """One item per minimal pair (§4), with its relation's measures and the varied word's values."""
     if corpus.pairs is None:
-        raise UsageError("the corpus has no pairs.parquet; mine it again with this version")
+        raise UsageError(
+            "the corpus has no pairs.parquet; mine it again with this version, without --no-pairs"
+        )
     pairs = corpus.pairs.rename({"varied": "masked"})
     counts: dict[str, int] = {"pairs": pairs.height}
     relations = expand_roles(corpus.relations, ROLES).drop("lemma", "upos", "type")

@@ -60,6 +60,12 @@ def parser(prog: str = "python -m mine") -> OneLineParser:
         default="target",
         help="which member of a relation minimal pairs re-inflect (default: target)",
     )
+    parser.add_argument(
+        "--no-pairs",
+        action="store_true",
+        help="no minimal pairs (§4): relations, sentences and lexicon only (faster; the pair "
+        "reading then has nothing to score)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     return parser
 
@@ -78,6 +84,7 @@ def parse_args(argv: list[str] | None, prog: str = "python -m mine") -> Options:
         force=args.force,
         progress=not args.quiet,
         vary=args.vary,
+        pairs=not args.no_pairs,
     )
 
 

@@ -41,6 +41,7 @@ class Options:
     force: bool = False
     progress: bool = True
     vary: str = "target"  # target | controller | both: which member pairs re-inflect (§4)
+    pairs: bool = True  # False: no pairs.parquet (--no-pairs)
 
 
 def default_unimorph_dirs() -> list[Path]:
@@ -53,7 +54,7 @@ def fingerprint(
 ) -> str:
     """What makes a language's output current: inputs (path, size, mtime), options and tool version."""
     digest = hashlib.sha256()
-    parts = [__version__, str(options.all_types), options.vary, language.key]
+    parts = [__version__, str(options.all_types), options.vary, str(options.pairs), language.key]
     for path in [f for tb in treebanks for f in tb.files] + unimorph:
         stat = path.stat()
         parts.append(f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}")

@@ -10,6 +10,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack
 from pathlib import Path
 
 import polars as pl
@@ -26,15 +27,18 @@ from ud_agree import __version__
 from ud_agree.atomic import atomic_file, write_json, write_parquet
 
 
-def mine_file(job: FileJob, prefix: Path, vary: str) -> tuple[FileResult, Counter]:
-    """Mine one file (in a worker) and write its tables, and its pairs' attempts, where its
-    language's finishing reads them (`prefix`); return its counts and pair skips."""
+def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult, Counter]:
+    """Mine one file (in a worker) and write its tables, and its pairs' attempts (unless `vary`
+    is None: no pairs), where its language's finishing reads them (`prefix`); return its counts
+    and pair skips."""
     result = mine_file_columnar(job)
-    attempts, skips = prepare_attempts(result.relations, result.sentences, vary)
     prefix.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(result.relations, f"{prefix}.relations.parquet")
     pq.write_table(result.sentences, f"{prefix}.sentences.parquet")
-    attempts.write_parquet(f"{prefix}.attempts.parquet")
+    skips: Counter = Counter()
+    if vary is not None:
+        attempts, skips = prepare_attempts(result.relations, result.sentences, vary)
+        attempts.write_parquet(f"{prefix}.attempts.parquet")
     result.relations = result.sentences = None
     return result, skips
 
@@ -56,7 +60,11 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     out_dir = options.out / run.language.key
     parts = out_dir / SPILL
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
-    paradigms = Paradigms(lexicon, load_value_sets().get(run.language.code), _lemmas(attempts))
+    if options.pairs:
+        value_sets = load_value_sets().get(run.language.code)
+        paradigms = Paradigms(lexicon, value_sets, _lemmas(attempts))
+    else:  # a stale pairs.parquet would be read as this corpus's
+        (out_dir / "pairs.parquet").unlink(missing_ok=True)
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = run.pair_skips.copy()
@@ -64,11 +72,15 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
-        atomic_file(out_dir / "pairs.parquet") as pairs_file,
         pq.ParquetWriter(relations_file, RELATIONS, compression="snappy") as relations_out,
         pq.ParquetWriter(sentences_file, SENTENCES, compression="snappy") as sentences_out,
-        pq.ParquetWriter(pairs_file, PAIRS, compression="snappy") as pairs_out,
+        ExitStack() as stack,
     ):
+        if options.pairs:
+            pairs_file = stack.enter_context(atomic_file(out_dir / "pairs.parquet"))
+            pairs_out = stack.enter_context(
+                pq.ParquetWriter(pairs_file, PAIRS, compression="snappy")
+            )
         batch: list[pl.DataFrame] = []
 
         def write_pairs() -> None:
@@ -88,10 +100,11 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             by_type.update(relations.column("type").to_pylist())
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
-            tries = pl.read_parquet(f"{prefix}.attempts.parquet")
-            batch.append(tries.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
-            if sum(b.height for b in batch) >= PAIR_BATCH:
-                write_pairs()
+            if options.pairs:
+                tries = pl.read_parquet(f"{prefix}.attempts.parquet")
+                batch.append(tries.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
+                if sum(b.height for b in batch) >= PAIR_BATCH:
+                    write_pairs()
             n_sentences += sentences.num_rows
             n_relations += relations.num_rows
         write_pairs()
@@ -120,6 +133,7 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             "all_types": options.all_types,
             "strict": options.strict,
             "vary": options.vary,
+            "pairs": options.pairs,
             "valid_types": [t for t in TYPES if t in run.valid_types],
         },
         "inputs": [
@@ -187,9 +201,9 @@ def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: Non
     manifests = []
     progress = _progress(len(jobs), options.progress)
 
-    def spilled(job: FileJob) -> tuple[Path, str]:
+    def spilled(job: FileJob) -> tuple[Path, str | None]:
         run = by_key[job.lang]
-        return part(options, run, run.jobs.index(job)), options.vary
+        return part(options, run, run.jobs.index(job)), options.vary if options.pairs else None
 
     def collect(mined: tuple[FileResult, Counter], job: FileJob) -> LanguageRun | None:
         """Keep a spilled file's counts; the language's run once its last file is in."""

@@ -42,18 +42,21 @@ def summary(manifests: list[dict]) -> str:
             cells.append(f"{c['candidates_agree'][t]}/{c['candidates_disagree'][t]}{mark}")
         rows.append([m["lang"], *cells])
     lines.append(_table(["lang", *TYPES], rows))
+    with_pairs = [m for m in manifests if m["options"].get("pairs", True)]
+    if not with_pairs:
+        return "\n".join([*lines, "", "Minimal pairs: not built (--no-pairs)."])
     lines += [
         "",
         "Minimal pairs per type, and (relation, feature, bad value) skipped per reason (§4):",
     ]
-    skips = [r for r in PAIR_SKIPS if any(m["counts"]["pair_skips"].get(r) for m in manifests)]
+    skips = [r for r in PAIR_SKIPS if any(m["counts"]["pair_skips"].get(r) for m in with_pairs)]
     rows = [
         [
             m["lang"],
             *(m["counts"]["pairs_by_type"][t] for t in TYPES),
             *(m["counts"]["pair_skips"].get(r, 0) for r in skips),
         ]
-        for m in manifests
+        for m in with_pairs
     ]
     lines.append(_table(["lang", *short.values(), *skips], rows))
     return "\n".join(lines)

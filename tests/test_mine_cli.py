@@ -67,6 +67,19 @@ def test_worker_processes_write_what_one_process_writes(sample_corpus, tmp_path)
         assert not (tmp_path / lang / ".parts").exists()
 
 
+def test_no_pairs_writes_the_same_tables_and_no_pairs(sample_corpus, tmp_path):
+    args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+    args += ["--all-types", "--lang", "fr", "--out", str(tmp_path), "--quiet", "--jobs", "1"]
+    assert main(args) == 0 and (tmp_path / "fr" / "pairs.parquet").exists()
+    assert main([*args, "--no-pairs"]) == 0  # not current: the options differ
+    assert not (tmp_path / "fr" / "pairs.parquet").exists()  # the earlier one would be stale
+    for table in ("relations", "sentences", "lexicon"):
+        one = pl.read_parquet(sample_corpus / "fr" / f"{table}.parquet")
+        assert one.equals(pl.read_parquet(tmp_path / "fr" / f"{table}.parquet")), table
+    manifest = json.loads((tmp_path / "fr" / "manifest.json").read_text())
+    assert manifest["options"]["pairs"] is False and manifest["counts"]["pairs"] == 0
+
+
 def test_sample_relations_match_hand_derived_expectations(sample_corpus):
     expected = json.loads((SAMPLE / "expected.json").read_text())
     for lang, want in expected.items():
