@@ -85,7 +85,9 @@ class Paradigms:
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0).alias("typo_count"))
         if lemmas is not None:
-            wanted = pl.DataFrame(list(set(lemmas)), schema=["lemma", "upos"], orient="row")
+            wanted = pl.DataFrame(
+                list(set(lemmas)), schema={"lemma": pl.String, "upos": pl.String}, orient="row"
+            )
             frame = frame.join(wanted, on=["lemma", "upos"], how="semi")
         keys = [pl.col(n).list.sort().list.join(",").fill_null("") for n in _LISTS]
         columns: list[str | pl.Expr] = ["form", "lemma", "upos", pl.concat_list(keys)]

@@ -213,6 +213,21 @@ def test_empty_file_is_no_error(tmp_path):
     assert pl.read_parquet(tmp_path / "out" / "fr" / "relations.parquet").height == 4
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_language_without_relations_has_empty_tables(tmp_path, jobs):
+    # Afrikaans in the shared data: no relation at all, so no attempt at a pair to index.
+    folder = tmp_path / "ud" / "UD_French-Greetings"
+    folder.mkdir(parents=True)
+    for split in ("test", "dev"):
+        text = conllu("1 Bonjour bonjour INTJ _ 0 root", "2 ! ! PUNCT _ 1 punct", sent_id=split)
+        (folder / f"fr_greetings-ud-{split}.conllu").write_text(text)
+    args = ["--ud-dir", str(tmp_path / "ud"), "--out", str(tmp_path / "out"), "--quiet"]
+    assert main([*args, "--jobs", jobs]) == 0
+    assert pl.read_parquet(tmp_path / "out" / "fr" / "relations.parquet").height == 0
+    assert pl.read_parquet(tmp_path / "out" / "fr" / "pairs.parquet").height == 0
+    assert pl.read_parquet(tmp_path / "out" / "fr" / "sentences.parquet").height == 2
+
+
 def test_rerun_skips_a_current_language_and_force_redoes_it(tmp_path):
     args = [
         "--ud-dir",
