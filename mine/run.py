@@ -63,8 +63,6 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
         paradigms = Paradigms(lexicon, value_sets, _lemmas(attempts))
-    else:  # a stale pairs.parquet would be read as this corpus's
-        (out_dir / "pairs.parquet").unlink(missing_ok=True)
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = run.pair_skips.copy()
@@ -110,6 +108,8 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
         write_pairs()
         n_pairs = sum(pairs_by_type.values())
     write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
+    if not options.pairs:  # a stale pairs.parquet would be read as this corpus's
+        (out_dir / "pairs.parquet").unlink(missing_ok=True)
     shutil.rmtree(parts, ignore_errors=True)
     drops: Counter = Counter()
     agree: Counter = Counter()
