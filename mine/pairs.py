@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -326,8 +327,14 @@ _CHOICE = [
 _AMBIGUITY = ["o_key", "o_lemma", "o_upos", "k_o_values", "feature", "bad_value"]
 
 
+@cache  # a few hundred distinct strings, met hundreds of thousands of times
 def _set(joined: str | None) -> frozenset[str]:
     return frozenset(v for v in (joined or "").split(",") if v)
+
+
+@cache
+def _slots(agreeing: str) -> tuple[int, ...]:
+    return tuple(FEATURES.index(f) for f in agreeing.split(","))
 
 
 def _bad_forms(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
@@ -339,8 +346,9 @@ def _bad_forms(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
             key, lemma, upos, *values, feats, feature, value, agreeing = question
             bundle = tuple(_set(v) for v in values)
             word = Member(key, lemma, upos, bundle, feats, 0, False)
-            slots = tuple(FEATURES.index(f) for f in agreeing.split(","))
-            found = choose_bad_form(paradigms, word, FEATURES.index(feature), value, slots)
+            found = choose_bad_form(
+                paradigms, word, FEATURES.index(feature), value, _slots(agreeing)
+            )
             paradigms.chosen[question] = found
         if isinstance(found, BadForm):
             rows.append((*question, found.key, found.count, found.source, None))
