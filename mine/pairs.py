@@ -94,6 +94,7 @@ class Paradigms:
         columns: list[str | pl.Expr] = ["form", "lemma", "upos", pl.concat_list(keys)]
         columns += ["feats", "count", "source"]
         interned: dict[tuple[str, ...], Bundle] = {}
+        cells: set[tuple[str | None, ...]] = set()
         for form, lemma, upos, values, feats, count, source, typo in frame.select(
             *columns, "typo_count"
         ).iter_rows():
@@ -104,7 +105,13 @@ class Paradigms:
             if not (count and typo == count) and not form.endswith(APOSTROPHES):
                 row = LexiconRow(form, bundle, feats, count or 0, source)
                 self.forms[(lemma, upos, bundle, feats)].append(row)
+                cells.add((lemma, upos, *(",".join(sorted(v)) for v in bundle), feats))
             self.bundles[(form.lower(), lemma, upos)].add(bundle)
+        # The paradigm cells that hold a possible bad form: a question about any other cell is
+        # answered `no-form` without asking Python (most are, in languages with many cases).
+        self.cells = pl.DataFrame(
+            list(cells), schema=[*_CELL], orient="row", infer_schema_length=None
+        ).cast(pl.String)
         # Answers already given, per distinct question: they recur across a language's files.
         self.chosen: dict[tuple, BadForm | str] = {}
         self.ambiguity: dict[tuple, bool] = {}
@@ -276,7 +283,8 @@ def pairs_from_attempts(attempts: pl.DataFrame, paradigms: Paradigms) -> tuple[p
     )
     tries = tries.join(_bad_forms(tries, paradigms), on=_CHOICE, how="left", nulls_equal=True)
     no_form = pl.col("bad_key").is_null()
-    skips.update(dict(tries.filter(no_form).get_column("outcome").value_counts().iter_rows()))
+    outcomes = tries.filter(no_form).get_column("outcome").fill_null("no-form")  # not asked
+    skips.update(dict(outcomes.value_counts().iter_rows()))
     tries = tries.filter(~no_form)
     tries = tries.join(_ambiguity(tries, paradigms), on=_AMBIGUITY, how="left", nulls_equal=True)
     ambiguous = tries.filter(pl.col("ambiguous"))
@@ -337,10 +345,29 @@ def _slots(agreeing: str) -> tuple[int, ...]:
     return tuple(FEATURES.index(f) for f in agreeing.split(","))
 
 
+_CELL = ["lemma", "upos", *(f"cell_{n}" for n in _LISTS), "feats"]
+
+
+def _wanted_cell() -> list[pl.Expr]:
+    """The paradigm cell a question asks for: the word's values, the varied feature's replaced
+    by the bad value (sets as sorted `,`-joined strings, like `Paradigms.cells`)."""
+    return [
+        pl.when(pl.col("feature") == feature)
+        .then(pl.col("bad_value"))
+        .otherwise(pl.col(name).list.unique().list.sort().list.join(",").fill_null(""))
+        .alias(f"cell_{name}")
+        for feature, name in zip(FEATURES, _LISTS, strict=True)
+    ]
+
+
 def _bad_forms(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
-    """Per distinct question: the bad form's key, count and source, or why there is none."""
+    """Per distinct question that the lexicon has a cell for: the bad form's key, count and
+    source, or why there is none (the others are `no-form`)."""
+    asked = tries.with_columns(_wanted_cell()).join(
+        paradigms.cells, on=_CELL, how="semi", nulls_equal=True
+    )
     rows = []
-    for question in tries.select(_CHOICE).unique().iter_rows():
+    for question in asked.select(_CHOICE).unique().iter_rows():
         found = paradigms.chosen.get(question)
         if found is None:
             key, lemma, upos, *values, feats, feature, value, agreeing = question
