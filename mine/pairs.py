@@ -94,7 +94,6 @@ class Paradigms:
         columns: list[str | pl.Expr] = ["form", "lemma", "upos", pl.concat_list(keys)]
         columns += ["feats", "count", "source"]
         interned: dict[tuple[str, ...], Bundle] = {}
-        cells: set[tuple[str | None, ...]] = set()
         for form, lemma, upos, values, feats, count, source, typo in frame.select(
             *columns, "typo_count"
         ).iter_rows():
@@ -105,12 +104,15 @@ class Paradigms:
             if not (count and typo == count) and not form.endswith(APOSTROPHES):
                 row = LexiconRow(form, bundle, feats, count or 0, source)
                 self.forms[(lemma, upos, bundle, feats)].append(row)
-                cells.add((lemma, upos, *(",".join(sorted(v)) for v in bundle), feats))
             self.bundles[(form.lower(), lemma, upos)].add(bundle)
         # The paradigm cells that hold a possible bad form: a question about any other cell is
         # answered `no-form` without asking Python (most are, in languages with many cases).
+        cells = [
+            (lemma, upos, *(",".join(sorted(values)) for values in bundle), feats)
+            for lemma, upos, bundle, feats in self.forms
+        ]
         self.cells = pl.DataFrame(
-            list(cells), schema=[*_CELL], orient="row", infer_schema_length=None
+            cells, schema=[*_CELL], orient="row", infer_schema_length=None
         ).cast(pl.String)
         # Answers already given, per distinct question: they recur across a language's files.
         self.chosen: dict[tuple, BadForm | str] = {}
