@@ -88,6 +88,13 @@ class LanguageRun:
     results: dict[str, FileResult] = field(default_factory=dict)  # counts; tables are spilled
     lexicon_counts: Counter = field(default_factory=Counter)
     pair_skips: Counter = field(default_factory=Counter)  # those decided file by file
+    pair_lemmas: set[tuple[str, str]] = field(default_factory=set)  # what pairs' attempts read
+
+    def release(self) -> None:
+        """Drop what a finished language's tables were built from."""
+        self.results.clear()
+        self.lexicon_counts.clear()
+        self.pair_lemmas.clear()
 
 
 def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRun], list[str]]:

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -27,20 +28,31 @@ from ud_agree import __version__
 from ud_agree.atomic import atomic_file, write_json, write_parquet
 
 
-def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult, Counter]:
+def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult, PairFacts]:
     """Mine one file (in a worker) and write its tables, and its pairs' attempts (unless `vary`
-    is None: no pairs), where its language's finishing reads them (`prefix`); return its counts
-    and pair skips."""
+    is None: no pairs), where its language's finishing reads them (`prefix`); return its counts,
+    pair skips and the lemmas its attempts read."""
     result = mine_file_columnar(job)
     prefix.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(result.relations, f"{prefix}.relations.parquet")
     pq.write_table(result.sentences, f"{prefix}.sentences.parquet")
-    skips: Counter = Counter()
+    facts = PairFacts(Counter(), set())
     if vary is not None:
-        attempts, skips = prepare_attempts(result.relations, result.sentences, vary)
+        attempts, facts.skips = prepare_attempts(result.relations, result.sentences, vary)
         attempts.write_parquet(f"{prefix}.attempts.parquet")
+        # Both members: a bad form's paradigm, and the other member's for its ambiguity.
+        facts.lemmas.update(attempts.select("lemma", "upos").iter_rows())
+        facts.lemmas.update(attempts.select("o_lemma", "o_upos").iter_rows())
     result.relations = result.sentences = None
-    return result, skips
+    return result, facts
+
+
+@dataclass
+class PairFacts:
+    """What a file's attempts at pairs tell its language's finishing, beside the spilled table."""
+
+    skips: Counter
+    lemmas: set[tuple[str, str]]  # (lemma, upos) whose paradigms the attempts read
 
 
 def part(options: Options, run: LanguageRun, index: int) -> Path:
@@ -62,7 +74,7 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
-        paradigms = Paradigms(lexicon, value_sets, _lemmas(attempts))
+        paradigms = Paradigms(lexicon, value_sets, run.pair_lemmas)
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = run.pair_skips.copy()
@@ -167,19 +179,6 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     return manifest
 
 
-def _lemmas(attempts: list[Path]) -> set[tuple[str, str]]:
-    """The (lemma, upos) of both members of every attempt at a pair of a language."""
-    found: set[tuple[str, str]] = set()
-    for prefix in attempts:
-        table = pl.read_parquet(f"{prefix}.attempts.parquet", columns=_MEMBERS)
-        found.update(table.select("lemma", "upos").iter_rows())
-        found.update(table.select("o_lemma", "o_upos").iter_rows())
-    return found
-
-
-_MEMBERS = ["lemma", "upos", "o_lemma", "o_upos"]
-
-
 def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: None) -> list[dict]:
     """Mine every selected language; returns the manifests written (raises MalformedError under strict)."""
     runs, current = plan(options, warn)
@@ -205,14 +204,15 @@ def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: Non
         run = by_key[job.lang]
         return part(options, run, run.jobs.index(job)), options.vary if options.pairs else None
 
-    def collect(mined: tuple[FileResult, Counter], job: FileJob) -> LanguageRun | None:
+    def collect(mined: tuple[FileResult, PairFacts], job: FileJob) -> LanguageRun | None:
         """Keep a spilled file's counts; the language's run once its last file is in."""
         run = by_key[job.lang]
-        result, skips = mined
+        result, facts = mined
         run.lexicon_counts.update(result.lexicon_counts)
         result.lexicon_counts = Counter()
         run.results[job.label] = result
-        run.pair_skips.update(skips)
+        run.pair_skips.update(facts.skips)
+        run.pair_lemmas.update(facts.lemmas)
         pending[job.lang] -= 1
         progress(job.label)
         return run if pending[job.lang] == 0 else None
@@ -221,8 +221,7 @@ def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: Non
         for job in jobs:
             if done := collect(mine_file(job, *spilled(job)), job):
                 manifests.append(finish_language(done, options, mapping))
-                done.results.clear()
-                done.lexicon_counts.clear()
+                done.release()
     else:
         # A language is finished (lexicon, pairs, Parquet) in the pool too, as soon as its last
         # file is in: tasks are handed out one free worker at a time, finishing first.
@@ -245,8 +244,7 @@ def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: Non
                         if isinstance(task, LanguageRun):
                             manifests.append(future.result())
                             # Only now: the pool pickles a task's arguments when it sends it.
-                            task.results.clear()
-                            task.lexicon_counts.clear()
+                            task.release()
                         elif done := collect(future.result(), task):
                             ready.append(done)
             except BaseException:
