@@ -25,11 +25,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from ud_agree.mine.columnar import mine_file_columnar  # noqa: E402
+from ud_agree.mine.extract import FileJob  # noqa: E402
+
 from bench.mine import SHARED, decompress  # noqa: E402
-from mine.columnar import mine_file_columnar  # noqa: E402
-from mine.extract import FileJob  # noqa: E402
-from mine.schema import TYPES  # noqa: E402
 from tests.reference.extract import mine_file  # noqa: E402
+from ud_agree.schemas.corpus import TYPES  # noqa: E402
 
 
 def run(

@@ -68,13 +68,13 @@ def time_evaluate(corpus: Path, model: Path, out: Path, args) -> tuple[float, di
 
 def floor_inputs(corpus: Path, model: Path, items: int, mask: str):
     """The masked inputs the evaluator scores, per item (built with its functions, not timed)."""
-    from evaluate.backends.masked import encode_items
-    from evaluate.candidates import build_candidates, whole_word_vocab
-    from evaluate.corpus import read_corpus
-    from evaluate.items import build_items
-    from evaluate.models import load_tokenizer
-    from evaluate.options import Options
-    from evaluate.score import attach_splits, enough_candidates
+    from ud_agree.evaluate.backends.masked import encode_items
+    from ud_agree.evaluate.backends.models import load_tokenizer
+    from ud_agree.evaluate.corpus import read_corpus
+    from ud_agree.evaluate.options import Options
+    from ud_agree.evaluate.readings.candidates import build_candidates, whole_word_vocab
+    from ud_agree.evaluate.readings.decide import attach_splits, enough_candidates
+    from ud_agree.evaluate.readings.items import build_items
 
     tokenizer = load_tokenizer(str(model))
     data = read_corpus(str(corpus), "fr")
@@ -90,8 +90,7 @@ def main() -> None:
     args = parse()
     import torch
     from transformers import AutoModelForMaskedLM
-
-    from evaluate.backends.masked import distinct_inputs
+    from ud_agree.evaluate.backends.masked import distinct_inputs
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

@@ -56,8 +56,7 @@ def masked_floor(
 ) -> float:
     """Seconds of one forward per masked copy, the LM head at the masked position only."""
     import torch
-
-    from evaluate.models import lm_head
+    from ud_agree.evaluate.backends.models import lm_head
 
     head = lm_head(model)
     order = {id(c): i for i, c in enumerate(copies)}

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT))
 
-from mine.languages import find_treebanks, load_languages, select  # noqa: E402
-from mine.read import read_bytes  # noqa: E402
+from ud_agree.mine.languages import find_treebanks, load_languages, select  # noqa: E402
+from ud_agree.mine.read import read_bytes  # noqa: E402
 
 CONLLU_PARSE = """
 import sys, conllu

@@ -27,9 +27,9 @@ def main() -> None:
     import torch
 
     torch.set_grad_enabled(False)
-    from evaluate.backends.causal import CausalLM
-    from evaluate.backends.masked import MaskedPLL, pll_copies
-    from evaluate.models import CAUSAL, load_model
+    from ud_agree.evaluate.backends.causal import CausalLM
+    from ud_agree.evaluate.backends.masked import MaskedPLL, pll_copies
+    from ud_agree.evaluate.backends.models import CAUSAL, load_model
 
     with tempfile.TemporaryDirectory() as tmp:
         corpus = args.corpus or mine_french_pud(Path(tmp))

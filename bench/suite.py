@@ -28,8 +28,8 @@ def main() -> None:
     import torch
 
     torch.set_grad_enabled(False)
-    from evaluate.backends import load_scorer
-    from evaluate.suites.run import SuiteOptions, run_suites
+    from ud_agree.evaluate.backends import load_scorer
+    from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
 
     work = Path(tempfile.mkdtemp(prefix="bench-suite-"))
     try:

@@ -1,5 +1,5 @@
 """ud-agree evaluator: masked-LM agreement accuracy over a mined corpus."""
 
-from evaluate.results import load_results
+from .output.results import load_results
 
 __all__ = ["load_results"]

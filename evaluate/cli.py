@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from evaluate.options import FREQUENCY, TINY_RANDOM, Options, UsageError
-from evaluate.shards import parse_shard
 from ud_agree.errors import OneLineParser, run_main
+
+from .options import FREQUENCY, TINY_RANDOM, Options, UsageError
+from .sharding.spec import parse_shard
 
 
 def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
@@ -149,12 +150,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate") ->
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        import evaluate.models  # noqa: F401 - torch and transformers, the 'evaluate' extra
+        from .backends import models  # noqa: F401 - torch and transformers, the 'evaluate' extra
     except ImportError as error:
         raise UsageError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
-    # Renamed: `import evaluate.models` above binds the name `evaluate` to the package.
-    from evaluate.run import evaluate as run_evaluation
-    from evaluate.summary import format_table, header_lines
+    from .report.summary import format_table, header_lines
+    from .run import evaluate as run_evaluation
 
     outcome = run_evaluation(options_from(args))
     manifest = outcome.manifest

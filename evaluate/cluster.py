@@ -16,9 +16,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from evaluate.options import UsageError, out_dir
-from evaluate.shards import Shard, ShardError, merge_run
 from ud_agree.errors import OneLineParser, UserError, run_main
+
+from .options import UsageError, out_dir
+from .sharding.merging import merge_run
+from .sharding.spec import Shard, ShardError
 
 READINGS = ("class-average", "pair")
 # Set by the driver for every task: a user's own would split or resume runs behind its back.
@@ -67,8 +69,8 @@ def parser(prog: str = "python -m evaluate.cluster") -> argparse.ArgumentParser:
 
 def plan(args: argparse.Namespace, extra: Sequence[str]) -> list[Task]:
     """Every task, its evaluator options checked here rather than on a worker."""
-    from evaluate.cli import options_from
-    from evaluate.cli import parser as evaluate_parser
+    from .cli import options_from
+    from .cli import parser as evaluate_parser
 
     if args.shards < 1 or args.max_retries < 0:
         raise UsageError("--shards must be ≥ 1 and --max-retries ≥ 0")
@@ -95,8 +97,8 @@ def plan(args: argparse.Namespace, extra: Sequence[str]) -> list[Task]:
 
 def run_folder(task: Task) -> Path:
     """The run folder that holds the task's shard folder."""
-    from evaluate.cli import options_from
-    from evaluate.cli import parser as evaluate_parser
+    from .cli import options_from
+    from .cli import parser as evaluate_parser
 
     options = options_from(evaluate_parser().parse_args(list(task.argv)))
     return out_dir(replace(options, shard=None))
@@ -112,8 +114,8 @@ def task_options(resources: dict[str, float], max_retries: int) -> dict[str, Any
 
 def run_task(argv: Sequence[str]) -> dict[str, Any]:
     """Score one shard (on a Ray worker): what it did, or the user error that stopped it."""
-    from evaluate.cli import options_from, parser
-    from evaluate.run import evaluate
+    from .cli import options_from, parser
+    from .run import evaluate
 
     try:
         outcome = evaluate(options_from(parser().parse_args(list(argv))))

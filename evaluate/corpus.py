@@ -8,12 +8,13 @@ from pathlib import Path
 
 import polars as pl
 
-from evaluate.options import UsageError
-from mine.schema import LEXICON as LEXICON_SCHEMA
-from mine.schema import PAIRS as PAIRS_SCHEMA
-from mine.schema import RELATIONS as RELATIONS_SCHEMA
+from ud_agree.schemas.corpus import LEXICON as LEXICON_SCHEMA
+from ud_agree.schemas.corpus import PAIRS as PAIRS_SCHEMA
+from ud_agree.schemas.corpus import RELATIONS as RELATIONS_SCHEMA
 
-# Columns the evaluator reads (mine/schema.py); `space_after` is optional: DESIGN.md §3 lacks it.
+from .options import UsageError
+
+# Columns the evaluator reads (ud_agree/schemas/corpus.py); `space_after` is optional: DESIGN.md §3 lacks it.
 _REQUIRED = {
     "relations": RELATIONS_SCHEMA.names,
     "sentences": ["lang", "treebank", "sent_id", "words"],

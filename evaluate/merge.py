@@ -8,8 +8,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from evaluate.shards import ShardError, merge_run, sharded_runs
 from ud_agree.errors import OneLineParser, UserError, run_main
+
+from .sharding.merging import merge_run
+from .sharding.sets import sharded_runs
+from .sharding.spec import ShardError
 
 
 def merge_all(root: Path) -> tuple[list[Path], list[str]]:

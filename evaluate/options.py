@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluate.shards import shard_folder
-from mine.schema import ROLES
 from ud_agree.errors import UserError
+from ud_agree.schemas.corpus import ROLES
+
+from .sharding.spec import shard_folder
 
 FREQUENCY = "frequency"
 TINY_RANDOM = "tiny-random"

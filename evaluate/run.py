@@ -9,14 +9,15 @@ from typing import Any
 
 import polars as pl
 
-from evaluate.backends import SentenceScorer
-from evaluate.corpus import read_corpus
-from evaluate.options import FREQUENCY, TINY_RANDOM, Options, model_label, out_dir
-from evaluate.output import ChunkWriter, chunk_paths, prepare_folder, skip_done
-from evaluate.readings import open_reading
-from evaluate.shards import select_shard, shard_entry
 from ud_agree import __version__
 from ud_agree.atomic import write_json
+
+from .backends import SentenceScorer
+from .corpus import read_corpus
+from .options import FREQUENCY, TINY_RANDOM, Options, model_label, out_dir
+from .output.writer import ChunkWriter, chunk_paths, prepare_folder, skip_done
+from .readings import open_reading
+from .sharding.spec import select_shard, shard_entry
 
 
 @dataclass
@@ -32,7 +33,7 @@ class Outcome:
 def evaluate(options: Options, scorer: SentenceScorer | None = None) -> Outcome:
     """Run one evaluation end to end and write results, manifest and summary (`scorer`: a
     sentence scorer standing in for the model in the pair reading, e.g. a test's oracle)."""
-    from evaluate.summary import summarize, write_summary
+    from .report.summary import summarize, write_summary
 
     started = time.time()
     # 1. The corpus; the model's kind (it decides the method); the reading's items.
@@ -101,7 +102,7 @@ def resolve_kind(options: Options, scorer: SentenceScorer | None = None) -> Opti
     elif options.model == TINY_RANDOM:
         kind = "masked"
     else:
-        from evaluate.models import model_kind
+        from .backends.models import model_kind
 
         kind = model_kind(options.model)
     return replace(options, kind=kind)

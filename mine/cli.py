@@ -7,10 +7,11 @@ import sys
 import time
 from pathlib import Path
 
-from mine.plan import Options, release_root
-from mine.run import mine_languages
-from mine.summary import summary
 from ud_agree.errors import OneLineParser, run_main
+
+from .plan import Options, release_root
+from .run import mine_languages
+from .summary import summary
 
 
 def parser(prog: str = "python -m mine") -> OneLineParser:

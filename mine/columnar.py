@@ -27,10 +27,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mine import rules
-from mine.extract import FileJob, FileResult, strict_error
-from mine.lexicon import LEXICON_UPOS
-from mine.read import (
+from ud_agree.schemas.corpus import FEATURES, RELATIONS_MINED, SENTENCES, TYPES
+
+from . import rules
+from .extract import FileJob, FileResult, strict_error
+from .lexicon import LEXICON_UPOS
+from .read import (
     MAX_ID,
     Malformed,
     Sentence,
@@ -40,8 +42,7 @@ from mine.read import (
     read_bytes,
     stem,
 )
-from mine.rules import UPOS, Facts, Features, Words
-from mine.schema import FEATURES, RELATIONS_MINED, SENTENCES, TYPES
+from .rules import UPOS, Facts, Features, Words
 
 __all__ = ["FileJob", "FileResult", "mine_file_columnar"]
 

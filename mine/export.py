@@ -24,10 +24,11 @@ from pathlib import Path
 
 import polars as pl
 
-from mine.resources import read_rows
-from mine.schema import PAIRS
 from ud_agree.atomic import write_text
 from ud_agree.errors import OneLineParser, UserError, run_main
+from ud_agree.schemas.corpus import PAIRS
+
+from .resources import read_rows
 
 LAYOUTS = ("multiblimp", "blimp", "clams")
 

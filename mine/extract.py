@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from mine.languages import ValueSets
-from mine.read import Malformed, MalformedError
+from .languages import ValueSets
+from .read import Malformed, MalformedError
 
 
 @dataclass

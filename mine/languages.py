@@ -6,10 +6,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mine.read import CONLLU_SUFFIXES
-from mine.resources import read_rows
-from mine.schema import TYPES
 from ud_agree.errors import UserError
+from ud_agree.schemas.corpus import TYPES
+
+from .read import CONLLU_SUFFIXES
+from .resources import read_rows
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,11 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 
-from mine.features import parse_feats
-from mine.read import Sentence, decode, read_bytes
-from mine.resources import read_rows
-from mine.schema import FEATURES, LEXICON
+from ud_agree.schemas.corpus import FEATURES, LEXICON
+
+from .features import parse_feats
+from .read import Sentence, decode, read_bytes
+from .resources import read_rows
 
 LEXICON_UPOS = frozenset({"NOUN", "PRON", "DET", "ADJ", "VERB", "AUX"})
 _SKIPPED_FILES = (".md", ".txt", ".args", ".segmentations", ".derivations", ".json", ".tsv")

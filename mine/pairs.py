@@ -14,9 +14,10 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mine.languages import ValueSets
-from mine.lexicon import other_feats
-from mine.schema import FEATURES, PAIRS, ROLES
+from ud_agree.schemas.corpus import FEATURES, PAIRS, ROLES
+
+from .languages import ValueSets
+from .lexicon import other_feats
 
 Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
 APOSTROPHES = ("'", "\u2019")

@@ -10,8 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mine.extract import FileJob, FileResult
-from mine.languages import (
+from ud_agree import __version__
+from ud_agree.schemas.corpus import TYPES
+
+from .extract import FileJob, FileResult
+from .languages import (
     Language,
     Treebank,
     UsageError,
@@ -22,9 +25,7 @@ from mine.languages import (
     load_value_sets,
     select,
 )
-from mine.lexicon import unimorph_files
-from mine.schema import TYPES
-from ud_agree import __version__
+from .lexicon import unimorph_files
 
 
 @dataclass

@@ -17,8 +17,8 @@ from io import BufferedIOBase
 from pathlib import Path
 from typing import Literal
 
-from mine.surface import surface_text
 from ud_agree.errors import UserError
+from ud_agree.surface import surface_text
 
 CONLLU_SUFFIXES = (".conllu", ".conllu.gz", ".conllu.xz", ".conllu.bz2")
 _OPENERS: dict[str, Callable[[Path, Literal["rb"]], BufferedIOBase]] = {

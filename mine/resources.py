@@ -18,7 +18,12 @@ class BrokenInstallation(UserError):
 def read_rows(name: str) -> tuple[dict[str, str], ...]:
     """Rows of the packaged table `name` (TAB-separated, header line) as dicts."""
     try:
-        text = resources.files("mine").joinpath("data").joinpath(name).read_text(encoding="utf-8")
+        text = (
+            resources.files(__package__ or "ud_agree.mine")
+            .joinpath("data")
+            .joinpath(name)
+            .read_text(encoding="utf-8")
+        )
     except (OSError, UnicodeDecodeError) as error:
         raise BrokenInstallation(
             f"the installed package lacks a readable mine/data/{name} "

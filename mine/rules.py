@@ -19,9 +19,10 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 
-from mine.features import parse_feats
-from mine.languages import ValueSets
-from mine.schema import FEATURES, TYPES
+from ud_agree.schemas.corpus import FEATURES, TYPES
+
+from .features import parse_feats
+from .languages import ValueSets
 
 # UPOS classes the rules read (0: any other tag).
 UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX")

@@ -17,15 +17,24 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
-from mine.columnar import mine_file_columnar
-from mine.extract import FileJob, FileResult
-from mine.languages import load_value_sets
-from mine.lexicon import UniMorphMap, build_lexicon
-from mine.pairs import Paradigms, pairs_from_attempts, prepare_attempts
-from mine.plan import LanguageRun, Options, default_unimorph_dirs, plan
-from mine.schema import DROP_REASONS, LEXICON, PAIR_SKIPS, PAIRS, RELATIONS, SENTENCES, TYPES
 from ud_agree import __version__
 from ud_agree.atomic import atomic_file, write_json, write_parquet
+from ud_agree.schemas.corpus import (
+    DROP_REASONS,
+    LEXICON,
+    PAIR_SKIPS,
+    PAIRS,
+    RELATIONS,
+    SENTENCES,
+    TYPES,
+)
+
+from .columnar import mine_file_columnar
+from .extract import FileJob, FileResult
+from .languages import load_value_sets
+from .lexicon import UniMorphMap, build_lexicon
+from .pairs import Paradigms, pairs_from_attempts, prepare_attempts
+from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 
 
 def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult, PairFacts]:
@@ -261,7 +270,7 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["mine.columnar", "mine.run"])
+    context.set_forkserver_preload([f"{__package__}.columnar", f"{__package__}.run"])
     return context
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mine.schema import DROP_REASONS, PAIR_SKIPS, TYPES
+from ud_agree.schemas.corpus import DROP_REASONS, PAIR_SKIPS, TYPES
 
 
 def summary(manifests: list[dict]) -> str:

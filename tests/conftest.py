@@ -19,8 +19,8 @@ def pud_corpus(tmp_path_factory) -> Path:
     """French-PUD mined alone (`--all-types`, no UniMorph): the corpus folder."""
     if not PUD.is_dir():
         pytest.skip("shared French-PUD not present")
-    from mine.plan import Options
-    from mine.run import mine_languages
+    from ud_agree.mine.plan import Options
+    from ud_agree.mine.run import mine_languages
 
     work = tmp_path_factory.mktemp("pud")
     (work / "ud").mkdir()

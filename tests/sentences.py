@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mine.read import Sentence, parse
+from ud_agree.mine.read import Sentence, parse
 
 
 def conllu(*rows: str, sent_id: str | None = "s1", comments: tuple[str, ...] = ()) -> str:

@@ -7,16 +7,16 @@ from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
+from ud_agree.evaluate.options import Options, out_dir
 
-from evaluate.options import Options, out_dir
-from evaluate.schema import ITEM_KEY
 from tests.paths import SAMPLE
+from ud_agree.schemas.results import ITEM_KEY
 
 
 def mine_sample(work: Path) -> Path:
     """The embedded sample (three languages, UniMorph included) mined with `--all-types`."""
-    from mine.plan import Options as MineOptions
-    from mine.run import mine_languages
+    from ud_agree.mine.plan import Options as MineOptions
+    from ud_agree.mine.run import mine_languages
 
     options = MineOptions(
         ud_dir=SAMPLE / "ud",
@@ -51,8 +51,8 @@ def run_folder(options: Options) -> Path:
 
 def run_in_shards(options: Options, count: int) -> Path:
     """Every shard of the run, then the merge: the run folder."""
-    from evaluate.run import evaluate
-    from evaluate.shards import merge_run
+    from ud_agree.evaluate.run import evaluate
+    from ud_agree.evaluate.sharding.merging import merge_run
 
     for index in range(count):
         evaluate(replace(options, shard=f"{index}/{count}"))
@@ -62,6 +62,6 @@ def run_in_shards(options: Options, count: int) -> Path:
 
 def item_rows(path: Path) -> pl.DataFrame:
     """Every result row under `path`, in item order."""
-    from evaluate.results import load_results
+    from ud_agree.evaluate.output.results import load_results
 
     return load_results(path).collect().sort(list(ITEM_KEY), nulls_last=True)

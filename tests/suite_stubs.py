@@ -10,8 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
-
-from evaluate.backends.sentences import TokenScores
+from ud_agree.evaluate.backends.sentences import TokenScores
 
 BITS = math.log(2)  # a token with log-probability -k·ln 2 has a surprisal of k bits
 

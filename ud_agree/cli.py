@@ -6,17 +6,30 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from ud_agree import __version__
+from . import __version__
 
 # Subcommand → (module whose `main(argv, prog)` runs it, what it does). Imported on use only:
 # `ud-agree mine` never imports the evaluator (nor torch).
 COMMANDS = {
-    "mine": ("mine.cli", "mine agreement relations, pairs, sentences and a lexicon from UD"),
-    "evaluate": ("evaluate.cli", "score a model on a mined corpus"),
-    "merge": ("evaluate.merge", "read the shards of sharded runs as one run: merged summaries"),
-    "report": ("evaluate.report", "figures and an HTML report over results"),
-    "suite": ("evaluate.suite", "score peers' minimal-pair suites (BLiMP, CLAMS, SyntaxGym…)"),
-    "export": ("mine.export", "write mined pairs in MultiBLiMP, BLiMP or CLAMS layout"),
+    "mine": (
+        "ud_agree.mine.cli",
+        "mine agreement relations, pairs, sentences and a lexicon from UD",
+    ),
+    "evaluate": ("ud_agree.evaluate.cli", "score a model on a mined corpus"),
+    "merge": (
+        "ud_agree.evaluate.merge",
+        "read the shards of sharded runs as one run: merged summaries",
+    ),
+    "report": ("ud_agree.evaluate.report.html", "figures and an HTML report over results"),
+    "suite": (
+        "ud_agree.evaluate.suites.cli",
+        "score peers' minimal-pair suites (BLiMP, CLAMS, SyntaxGym…)",
+    ),
+    "export": ("ud_agree.mine.export", "write mined pairs in MultiBLiMP, BLiMP or CLAMS layout"),
+    "cluster": (
+        "ud_agree.evaluate.cluster",
+        "run sharded evaluations on a Ray cluster and merge them",
+    ),
 }
 
 USAGE = (

@@ -17,8 +17,8 @@ MARKER = re.compile(r"(<!-- columns:(\w+) -->\n)(.*?)(<!-- /columns -->)", re.S)
 
 def schemas() -> dict[str, pa.Schema]:
     """The documented tables by name."""
-    from evaluate.schema import RESULTS
-    from mine.schema import LEXICON, PAIRS, RELATIONS, SENTENCES
+    from .schemas.corpus import LEXICON, PAIRS, RELATIONS, SENTENCES
+    from .schemas.results import RESULTS
 
     return {
         "relations": RELATIONS,
@@ -39,7 +39,7 @@ def type_name(kind: pa.DataType) -> str:
 
 def markdown_table(schema: pa.Schema) -> str:
     """One row per column: name, type and the description the field carries."""
-    from mine.schema import description
+    from .schemas.corpus import description
 
     rows = ["| column | type | meaning |", "|---|---|---|"]
     for field in schema:

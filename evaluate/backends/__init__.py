@@ -6,21 +6,30 @@ items it will score (token distance, windowing) and scores them into a `ChunkWri
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from evaluate.backends.sentences import SentenceScorer, TokenScores
+import numpy as np
 
-__all__ = ["Backend", "SentenceScorer", "TokenScores", "load_scorer", "open_backend"]
+from .sentences import SentenceScorer, TokenScores
+
+__all__ = [
+    "Backend",
+    "SentenceScorer",
+    "TokenScores",
+    "load_scorer",
+    "open_backend",
+    "score_sentences",
+]
 
 if TYPE_CHECKING:
-    import numpy as np
     import polars as pl
 
-    from evaluate.candidates import CandidateSet
-    from evaluate.corpus import Corpus
-    from evaluate.options import Options
-    from evaluate.output import ChunkWriter
-    from evaluate.score import Splits
+    from ..corpus import Corpus
+    from ..options import Options
+    from ..output.writer import ChunkWriter
+    from ..readings.candidates import CandidateSet
+    from ..readings.decide import Splits
 
 
 class Backend(Protocol):
@@ -43,17 +52,17 @@ class Backend(Protocol):
 
 def open_backend(options: Options, corpus: Corpus) -> Backend:
     """The class-average back-end for `options.model`: frequency baseline, masked or causal LM."""
-    from evaluate.options import FREQUENCY
+    from ..options import FREQUENCY
 
     if options.model == FREQUENCY:
-        from evaluate.backends.frequency import FrequencyBackend
+        from .frequency import FrequencyBackend
 
         return FrequencyBackend(options, corpus)
     if options.kind == "causal":
-        from evaluate.backends.causal import CausalBackend
+        from .causal import CausalBackend
 
         return CausalBackend(options, corpus)
-    from evaluate.backends.masked import MaskedBackend
+    from .masked import MaskedBackend
 
     return MaskedBackend(options, corpus)
 
@@ -70,14 +79,26 @@ def load_scorer(
 ) -> SentenceScorer:
     """A sentence scorer (§5) for a hub name or local folder: a causal LM's log-probability, or a
     masked LM's pseudo-log-likelihood (`pll` word or sentence)."""
-    from evaluate.models import CAUSAL, load_model, model_kind
+    from .models import CAUSAL, load_model, model_kind
 
     kind = kind or model_kind(model)
     loaded = load_model(model, device, kind=kind)
     if kind == CAUSAL:
-        from evaluate.backends.causal import CausalLM
+        from .causal import CausalLM
 
         return CausalLM(loaded, batch_size, max_tokens, dtype)
-    from evaluate.backends.masked import MaskedPLL
+    from .masked import MaskedPLL
 
     return MaskedPLL(loaded, pll, batch_size, max_tokens, dtype)
+
+
+def score_sentences(
+    scorer: SentenceScorer | str,
+    texts: Sequence[str],
+    spans: Sequence[tuple[int, int]] | None = None,
+) -> np.ndarray:
+    """Scores of `texts` (float64, natural log): a causal LM's log-probability, a masked LM's PLL
+    (of the word at `spans` when given); `scorer` is a scorer or a model name to load."""
+    if isinstance(scorer, str):
+        scorer = load_scorer(scorer)
+    return np.asarray(scorer.sentence_scores(list(texts), spans), dtype=np.float64)

@@ -15,15 +15,16 @@ import numpy as np
 import polars as pl
 import torch
 
-from evaluate.backends.sentences import TokenScores
-from evaluate.batching import length_batches, pad
-from evaluate.candidates import build_candidates, whole_word_vocab
-from evaluate.corpus import Corpus
-from evaluate.models import CAUSAL, LoadedModel, load_model, load_tokenizer
-from evaluate.options import Options, name_of
-from evaluate.output import ChunkWriter
-from evaluate.score import Splits, decide
-from mine.surface import surface_text
+from ud_agree.surface import surface_text
+
+from ..corpus import Corpus
+from ..options import Options, name_of
+from ..output.writer import ChunkWriter
+from ..readings.candidates import build_candidates, whole_word_vocab
+from ..readings.decide import Splits, decide
+from .batching import length_batches, pad
+from .models import CAUSAL, LoadedModel, load_model, load_tokenizer
+from .sentences import TokenScores
 
 # Logits are computed for this many scored positions at a time: (tokens × vocabulary) floats.
 _HEAD_CHUNK = 8192
@@ -267,7 +268,7 @@ class CausalBackend:
         self, items: pl.DataFrame, encoded: list[list[int]], splits: Splits, writer: ChunkWriter
     ) -> None:
         """Next-token logits once per distinct prefix; per-form values and decisions per item."""
-        from evaluate.models import FormIndex
+        from .models import FormIndex
 
         assert self.lm is not None
         device = self.lm.device

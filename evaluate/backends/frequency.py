@@ -7,11 +7,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from evaluate.candidates import build_candidates, whole_word_vocab
-from evaluate.corpus import Corpus
-from evaluate.options import Options
-from evaluate.output import ChunkWriter
-from evaluate.score import Splits, decide
+from ..corpus import Corpus
+from ..options import Options
+from ..output.writer import ChunkWriter
+from ..readings.candidates import build_candidates, whole_word_vocab
+from ..readings.decide import Splits, decide
 
 
 class FrequencyBackend:
@@ -22,7 +22,7 @@ class FrequencyBackend:
         self.tokenizer = None
         words = None
         if options.vocab_of:
-            from evaluate.models import load_tokenizer
+            from .models import load_tokenizer
 
             self.tokenizer = load_tokenizer(options.vocab_of)
             words = whole_word_vocab(self.tokenizer)
@@ -43,7 +43,7 @@ class FrequencyBackend:
                 None,
                 0,
             )
-        from evaluate.backends.masked import encode_items
+        from .masked import encode_items
 
         encoded = encode_items(items, self.tokenizer, 10**9, "context")
         distance = pl.Series("distance_tokens", encoded.distance_tokens.astype(np.int32))

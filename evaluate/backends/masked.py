@@ -10,26 +10,26 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from evaluate.backends.sentences import TokenScores
-from evaluate.batching import length_batches, pad
-from evaluate.candidates import build_candidates, whole_word_vocab
-from evaluate.corpus import Corpus
-from evaluate.items import Encoded, encode, masked_text, window
-from evaluate.options import TINY_RANDOM, Options, name_of
-from evaluate.output import ChunkWriter
-from evaluate.score import Splits, decide
+from ..corpus import Corpus
+from ..options import TINY_RANDOM, Options, name_of
+from ..output.writer import ChunkWriter
+from ..readings.candidates import build_candidates, whole_word_vocab
+from ..readings.decide import Splits, decide
+from ..readings.items import Encoded, encode, masked_text, window
+from .batching import length_batches, pad
+from .sentences import TokenScores
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from evaluate.models import LoadedModel
+    from .models import LoadedModel
 
 
 class MaskedBackend:
     """A masked LM: candidates are its whole-word tokens; one forward per item, head at the mask."""
 
     def __init__(self, options: Options, corpus: Corpus) -> None:
-        from evaluate.models import load_model, load_tokenizer, tiny_random_model
+        from .models import load_model, load_tokenizer, tiny_random_model
 
         self.options = options
         self.loaded: LoadedModel | None = None
@@ -134,7 +134,7 @@ def score_lm(items, encoded, splits, loaded, candidates, writer, options) -> Non
     import torch
     from tqdm import tqdm
 
-    from evaluate.models import FormIndex, mask_logits
+    from .models import FormIndex, mask_logits
 
     device = loaded.device
     forms = FormIndex(candidates, device)
@@ -239,7 +239,7 @@ class MaskedPLL:
         """Per text: scored tokens' spans and PLL terms (only the word's tokens when one is given)."""
         import torch
 
-        from evaluate.models import mask_logits
+        from .models import mask_logits
 
         plan = pll_copies(self.tokenizer, texts, words, self.window)
         self.windowed += plan.windowed

@@ -4,6 +4,6 @@
 what it wrote.
 """
 
-from evaluate.suites.results import load_suite_results
+from .results import load_suite_results
 
 __all__ = ["load_suite_results"]

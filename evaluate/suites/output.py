@@ -10,10 +10,11 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
-from evaluate.options import safe_name
-from evaluate.suites.schema import COLUMNS, SUITE_RESULTS
 from ud_agree.atomic import write_parquet
 from ud_agree.errors import UserError
+from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
+
+from ..options import safe_name
 
 # Chunks are `suite-NNNNN.parquet`: not `results*`, so `load_results` never mistakes them for
 # the evaluator's own results when a results root holds both.

@@ -11,14 +11,16 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from evaluate.suites.schema import COLUMNS
-from ud_agree.errors import UserError
+from ud_agree.schemas.suites import COLUMNS
+
+from .problems import Malformed, Problems, SuiteFormatError
+from .syntaxgym import read_syntaxgym
 
 FORMATS = ("blimp", "clams", "multiblimp", "syntaxgym", "table")
 
@@ -32,46 +34,6 @@ KNOWN_COLUMNS = {
 PAIR_COLUMNS = ("suite", "format", "pair_id", "line", "condition", "sentence_good", "sentence_bad")
 # Names a metadata column may not take (it gets a `meta_` prefix): the fixed result columns.
 RESERVED = frozenset(COLUMNS)
-
-
-class MalformedInput(UserError):
-    """--strict: a malformed line of a suite stops the run."""
-
-
-class SuiteFormatError(UserError):
-    """A suite file that cannot be read at all, or options that do not fit it."""
-
-
-@dataclass(frozen=True)
-class Malformed:
-    """One skipped line: where, and why."""
-
-    file: str
-    line: int | None
-    reason: str
-
-    def __str__(self) -> str:
-        return (
-            f"{self.file}:{self.line}: {self.reason}"
-            if self.line
-            else f"{self.file}: {self.reason}"
-        )
-
-
-@dataclass
-class Problems:
-    """The malformed lines of one file; under `strict` the first one raises."""
-
-    file: str
-    strict: bool = False
-    found: list[Malformed] = field(default_factory=list)
-
-    def add(self, line: int | None, reason: str) -> None:
-        """Report a line (raises MalformedInput under strict)."""
-        entry = Malformed(self.file, line, reason)
-        if self.strict:
-            raise MalformedInput(str(entry))
-        self.found.append(entry)
 
 
 @dataclass
@@ -427,8 +389,6 @@ def read_suite(
     strict: bool = False,
 ):
     """A suite file as a `PairSuite`, or a `GymSuite` for SyntaxGym JSON; malformed lines reported."""
-    from evaluate.suites.syntaxgym import read_syntaxgym
-
     path = Path(path)
     if not path.is_file():
         raise SuiteFormatError(f"no such suite file: {path}")

@@ -30,8 +30,9 @@ from pathlib import Path
 
 import polars as pl
 
-from evaluate.suites.output import CHUNK_GLOB
-from evaluate.suites.schema import COLUMNS, SUITE_RESULTS
+from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
+
+from .output import CHUNK_GLOB
 
 SCHEMA: pl.Schema = pl.DataFrame(SUITE_RESULTS.empty_table()).schema
 

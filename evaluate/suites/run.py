@@ -14,9 +14,13 @@ from typing import Any, cast
 import polars as pl
 from tqdm import tqdm
 
-from evaluate.backends.sentences import SentenceScorer
-from evaluate.options import FREQUENCY
-from evaluate.suites.output import (
+from ud_agree import __version__
+from ud_agree.atomic import write_csv, write_json
+from ud_agree.errors import UserError
+
+from ..backends.sentences import SentenceScorer
+from ..options import FREQUENCY
+from .output import (
     chunk_paths,
     file_sha256,
     prepare_folder,
@@ -24,13 +28,11 @@ from evaluate.suites.output import (
     run_folder,
     write_chunk,
 )
-from evaluate.suites.read import PairSuite, SuiteFormatError, read_suite
-from evaluate.suites.score import score_pairs
-from evaluate.suites.summary import empty_summary, summarize_suite
-from evaluate.suites.syntaxgym import GymSuite, Item, score_items
-from ud_agree import __version__
-from ud_agree.atomic import write_csv, write_json
-from ud_agree.errors import UserError
+from .problems import SuiteFormatError
+from .read import PairSuite, read_suite
+from .score import score_pairs
+from .summary import empty_summary, summarize_suite
+from .syntaxgym import GymSuite, Item, score_items
 
 # Called as load_scorer is: factory(model, pll=…, device=…, batch_size=…, max_tokens=…, dtype=…).
 ScorerFactory = Callable[..., SentenceScorer]
@@ -98,7 +100,7 @@ def suite_names(paths: list[Path]) -> list[str]:
 
 def default_scorer_factory() -> ScorerFactory:
     """`evaluate.backends.load_scorer`, looked up only when a run needs a model."""
-    from evaluate.backends import load_scorer
+    from ..backends import load_scorer
 
     return load_scorer
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from evaluate.backends.sentences import SentenceScorer
+from ..backends.sentences import SentenceScorer
 
 
 def score_pairs(pairs: pl.DataFrame, scorer: SentenceScorer) -> pl.DataFrame:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from evaluate.stats import accuracy_table
+from ..report.stats import accuracy_table
 
 SUMMARY_COLUMNS = ("suite", "breakdown", "group", "n", "accuracy", "ci_low", "ci_high")
 

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaluate.backends.sentences import SentenceScorer, TokenScores
-from evaluate.suites import formula
-from evaluate.suites.formula import Node
-from evaluate.suites.read import Malformed, Problems, SuiteFormatError
+from ..backends.sentences import SentenceScorer, TokenScores
+from . import formula
+from .formula import Node
+from .problems import Malformed, Problems, SuiteFormatError
 
 
 @dataclass(frozen=True)

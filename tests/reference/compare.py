@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ud_agree.mine.columnar import mine_file_columnar
+from ud_agree.mine.extract import FileJob, FileResult
+from ud_agree.mine.lexicon import ud_entries
 
-from mine.columnar import mine_file_columnar
-from mine.extract import FileJob, FileResult
-from mine.lexicon import ud_entries
-from mine.schema import TYPES
 from tests.reference.extract import mine_file
+from ud_agree.schemas.corpus import TYPES
 
 ALL = frozenset(TYPES)
 

@@ -10,13 +10,13 @@ import zlib
 from collections import Counter
 
 import pyarrow as pa
+from ud_agree.mine.extract import FileJob, FileResult, strict_error
+from ud_agree.mine.features import parse_feats
+from ud_agree.mine.lexicon import count_ud_words
+from ud_agree.mine.read import Malformed, UnreadableError, parse, read_bytes, rebuild_text, stem
 
-from mine.extract import FileJob, FileResult, strict_error
-from mine.features import parse_feats
-from mine.lexicon import count_ud_words
-from mine.read import Malformed, UnreadableError, parse, read_bytes, rebuild_text, stem
-from mine.schema import RELATIONS_MINED, SENTENCES
 from tests.reference.relations import Facts, extract
+from ud_agree.schemas.corpus import RELATIONS_MINED, SENTENCES
 
 # Relation columns in the order rows are built; `lang` and `treebank` are added per file.
 _ROW_COLUMNS = [name for name in RELATIONS_MINED.names if name not in ("lang", "treebank")]

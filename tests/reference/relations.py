@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mine.features import Bundle, parse_feats
-from mine.languages import ValueSets
-from mine.read import Sentence
-from mine.schema import FEATURES, TYPES
+from ud_agree.mine.features import Bundle, parse_feats
+from ud_agree.mine.languages import ValueSets
+from ud_agree.mine.read import Sentence
+
+from ud_agree.schemas.corpus import FEATURES, TYPES
 
 SUBJECT_UPOS = frozenset({"NOUN", "PRON"})
 OUTER = "nsubj:outer"

@@ -1,0 +1,345 @@
+"""Loading masked LMs (offline-friendly), random-weight detection, and logits at mask positions only."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import torch
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel  # imported lazily at run time: it is slow
+
+from ud_agree.errors import UserError
+
+from ..readings.candidates import CandidateSet
+
+
+class ModelNotFound(UserError):
+    """The model is neither a local directory nor obtainable from the Hugging Face Hub."""
+
+
+@dataclass
+class LoadedModel:
+    """A masked LM with its tokenizer and facts the manifest records."""
+
+    name: str
+    model: PreTrainedModel
+    tokenizer: Any  # a transformers fast tokenizer (PreTrainedTokenizerBase), used by duck typing
+    random_weights: bool
+    window: int  # most tokens one forward pass may take, specials included
+    device: torch.device
+
+
+def resolve_device(device: str) -> torch.device:
+    """`auto` picks CUDA when present; `cuda` without a GPU is an error."""
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ModelNotFound("--device cuda asked for, but torch sees no CUDA device")
+    return torch.device(device)
+
+
+def _not_found(name: str) -> ModelNotFound:
+    return ModelNotFound(
+        f"model '{name}' not found: it is not a local directory and is not in the Hugging Face "
+        "cache (offline?); pass a local directory holding config.json, tokenizer files and "
+        "weights with --model /path/to/model"
+    )
+
+
+def _has_weights(path: Path) -> bool:
+    return any(path.glob("*.safetensors")) or any(path.glob("pytorch_model*.bin"))
+
+
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """Whether the Hub answers at all: offline, fail at once instead of minutes of retries."""
+    import socket
+    from urllib.parse import urlparse
+
+    if os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False"):
+        return False
+    url = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
+    try:
+        socket.create_connection((url.hostname, url.port or 443), timeout=timeout).close()
+    except OSError:
+        return False
+    return True
+
+
+def load_tokenizer(name: str):
+    """The fast tokenizer of a hub name or a local directory, from the local cache first."""
+    from transformers import AutoTokenizer
+
+    local = Path(name).is_dir()
+    try:
+        return AutoTokenizer.from_pretrained(name, local_files_only=True)
+    except Exception as first:  # any failure means "not available locally"
+        if local or not hub_reachable():
+            raise _not_found(name) from first
+    try:
+        return AutoTokenizer.from_pretrained(name)
+    except Exception as error:  # network, missing repo, bad files: one message
+        raise _not_found(name) from error
+
+
+def looks_untrained(model: torch.nn.Module) -> bool:
+    """True when every LayerNorm still holds its initial weight 1 and bias 0 (never trained)."""
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.LayerNorm)]
+    if not norms:
+        return False
+    return all(
+        torch.all(m.weight == 1).item() and (m.bias is None or torch.all(m.bias == 0).item())
+        for m in norms
+    )
+
+
+def model_window(model: PreTrainedModel, tokenizer) -> int:
+    """Longest input the model takes: position embeddings (less RoBERTa's padding offset), tokenizer limit."""
+    config = model.config
+    limit = int(
+        getattr(config, "max_position_embeddings", None)
+        or getattr(config, "n_positions", 512)
+        or 512
+    )
+    if config.model_type in {"roberta", "xlm-roberta", "camembert"}:
+        limit -= (config.pad_token_id or 0) + 1  # positions start after the padding index
+    tok_max = getattr(tokenizer, "model_max_length", None)
+    if tok_max and tok_max < 1_000_000:
+        limit = min(limit, int(tok_max))
+    return limit
+
+
+MASKED, CAUSAL = "masked", "causal"
+
+
+def model_kind(name: str) -> str:
+    """`masked` or `causal`, from the model's config (architectures first: BERT has both heads)."""
+    from transformers import AutoConfig
+
+    try:
+        config = AutoConfig.from_pretrained(name, local_files_only=True)
+    except Exception as error:  # not cached locally
+        if Path(name).is_dir() or not hub_reachable():
+            raise _not_found(name) from error
+        try:
+            config = AutoConfig.from_pretrained(name)
+        except Exception as error2:
+            raise _not_found(name) from error2
+    for architecture in config.architectures or ():
+        if architecture.endswith("ForMaskedLM"):
+            return MASKED
+        if architecture.endswith(("ForCausalLM", "LMHeadModel")):
+            return CAUSAL
+    if getattr(config, "is_decoder", False) or config.model_type in _CAUSAL_TYPES:
+        return CAUSAL
+    return MASKED
+
+
+# Model types without an `architectures` entry that are causal LMs (GPT-2 style configs).
+_CAUSAL_TYPES = frozenset(
+    {"gpt2", "gpt_neo", "gpt_neox", "gptj", "llama", "mistral", "qwen2", "opt"}
+)
+
+
+DTYPES = ("float32", "bfloat16", "float16")
+
+
+def load_model(
+    name: str,
+    device: str = "auto",
+    tokenizer=None,
+    kind: str = MASKED,
+) -> LoadedModel:
+    """Load tokenizer (unless given) and a masked or causal LM in float32 (autocast does the
+    rest); a weightless directory is an error."""
+    from transformers import AutoModelForCausalLM, AutoModelForMaskedLM
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # our own bar counts items; a weight-loading bar is noise
+    auto = AutoModelForCausalLM if kind == CAUSAL else AutoModelForMaskedLM
+    if tokenizer is None:
+        tokenizer = load_tokenizer(name)
+    if Path(name).is_dir() and not _has_weights(Path(name)):
+        raise ModelNotFound(
+            f"model directory '{name}' has no weights (*.safetensors or pytorch_model*.bin); "
+            "it holds only a config and tokenizer"
+        )
+    target = resolve_device(device)
+    try:
+        model, info = _with_info(
+            auto.from_pretrained(
+                name, dtype=torch.float32, output_loading_info=True, local_files_only=True
+            )
+        )
+    except Exception as error:
+        if Path(name).is_dir() or not hub_reachable():
+            raise _not_found(name) from error
+        try:
+            model, info = _with_info(
+                auto.from_pretrained(name, dtype=torch.float32, output_loading_info=True)
+            )
+        except Exception as error2:
+            raise _not_found(name) from error2
+    missing = [k for k in info.get("missing_keys", []) if "position_ids" not in k]
+    model.eval().to(target)
+    return LoadedModel(
+        name=name,
+        model=model,
+        tokenizer=tokenizer,
+        random_weights=bool(missing) or looks_untrained(model),
+        window=model_window(model, tokenizer),
+        device=target,
+    )
+
+
+def _with_info(loaded: object) -> tuple[PreTrainedModel, dict[str, Any]]:
+    """from_pretrained's (model, loading info) under output_loading_info=True, which transformers'
+    annotations (the model alone) do not tell apart."""
+    return cast("tuple[PreTrainedModel, dict[str, Any]]", loaded)
+
+
+def lm_head(model: torch.nn.Module) -> torch.nn.Module | None:
+    """The prediction head: `cls` for BERT, `lm_head` for RoBERTa/CamemBERT/XLM-R."""
+    for attribute in ("cls", "lm_head"):
+        head = getattr(model, attribute, None)
+        if head is not None:
+            return head
+    return None
+
+
+def mask_logits(
+    model: PreTrainedModel,
+    input_ids: torch.Tensor,
+    attention_mask: torch.Tensor,
+    mask_positions: torch.Tensor,
+) -> torch.Tensor:
+    """(B, V) logits at one position per row: encoder, gather, head only there."""
+    rows = torch.arange(input_ids.shape[0], device=input_ids.device)
+    head = lm_head(model)
+    if head is None:  # an unknown architecture: full logits, then gather
+        logits = model(input_ids=input_ids, attention_mask=attention_mask).logits
+        return logits[rows, mask_positions]
+    base = model.base_model
+    encoder: Any = getattr(base, "encoder", None)  # BERT-style models' stack of layers
+    layers = getattr(encoder, "layer", None)
+    if model.training or not layers or not all(map(_bert_style, layers)):
+        hidden = base(input_ids=input_ids, attention_mask=attention_mask)[0]
+        return head(hidden[rows, mask_positions])
+    # Only the mask's output of the last layer is needed: run the others as usual, then that
+    # layer for the mask query alone (its keys and values still see every token). This saves
+    # most of one layer's work; a test checks it against the full model on each architecture.
+    encoder.layer = layers[:-1]
+    try:
+        hidden = base(input_ids=input_ids, attention_mask=attention_mask)[0]
+    finally:
+        encoder.layer = layers
+    return head(_layer_at(layers[-1], hidden, attention_mask, rows, mask_positions))
+
+
+def _bert_style(layer: torch.nn.Module) -> bool:
+    """A BERT/RoBERTa encoder layer with absolute positions and no cross-attention."""
+    attention = getattr(layer, "attention", None)
+    self_attention = getattr(attention, "self", None)
+    return (
+        self_attention is not None
+        and all(
+            hasattr(self_attention, n) for n in ("query", "key", "value", "attention_head_size")
+        )
+        and hasattr(attention, "output")
+        and hasattr(layer, "intermediate")
+        and hasattr(layer, "output")
+        and getattr(self_attention, "position_embedding_type", "absolute") == "absolute"
+        and not getattr(layer, "add_cross_attention", False)
+    )
+
+
+def _layer_at(
+    layer: Any,  # a BERT-style layer (see _bert_style): its submodules are reached by name
+    hidden: torch.Tensor,
+    attention_mask: torch.Tensor,
+    rows: torch.Tensor,
+    positions: torch.Tensor,
+) -> torch.Tensor:
+    """A BERT-style layer's output at one position per row (eval mode: no dropout)."""
+    attention = layer.attention.self
+    batch, length, _ = hidden.shape
+    size = attention.attention_head_size
+    query_input = hidden[rows, positions]  # (B, D)
+    query = attention.query(query_input).view(batch, -1, 1, size)  # (B, H, 1, d)
+    key = attention.key(hidden).view(batch, length, -1, size).transpose(1, 2)  # (B, H, T, d)
+    value = attention.value(hidden).view(batch, length, -1, size).transpose(1, 2)
+    scores = (query @ key.transpose(-1, -2)) / math.sqrt(size)
+    scores = scores.masked_fill(attention_mask[:, None, None, :] == 0, float("-inf"))
+    context = (scores.softmax(-1) @ value).reshape(batch, -1)  # (B, H·d)
+    output = layer.attention.output
+    attended = output.LayerNorm(output.dense(context) + query_input)
+    return layer.output.LayerNorm(layer.output.dense(layer.intermediate(attended)) + attended)
+
+
+class FormIndex:
+    """Gathers per-form values from (B, V) logits: a form sums its vocabulary casings."""
+
+    def __init__(self, candidates: CandidateSet, device: torch.device):
+        width = max((len(ids) for ids in candidates.token_ids), default=1) or 1
+        index = torch.zeros((len(candidates), width), dtype=torch.long)
+        valid = torch.zeros((len(candidates), width), dtype=torch.bool)
+        for i, ids in enumerate(candidates.token_ids):
+            index[i, : len(ids)] = torch.tensor(ids, dtype=torch.long)
+            valid[i, : len(ids)] = True
+        self.index = index.to(device)
+        self.valid = valid.to(device)
+
+    def values(self, logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(form probability, form logit) per form, float64: sum of casings / log-sum-exp of casings."""
+        # The normaliser over the whole vocabulary in float32 (relative error ~1e-7); only the
+        # candidates' logits are taken to float64.
+        log_z = torch.logsumexp(logits.float(), dim=1, keepdim=True).double()
+        gathered = logits[:, self.index].double()  # (B, n_forms, width)
+        gathered = gathered.masked_fill(~self.valid, float("-inf"))
+        form_logit = torch.logsumexp(gathered, dim=2)
+        return torch.exp(form_logit - log_z), form_logit
+
+
+def tiny_random_model(sentences, lexicon, device: str = "auto", seed: int = 0) -> LoadedModel:
+    """A 1-layer BERT with random weights and a WordPiece vocabulary of the corpus' own words.
+
+    It needs no download, so the demo runs offline; its accuracy is chance by construction.
+    """
+    # transformers 5 keeps BertTokenizerFast as a runtime alias of BertTokenizer but leaves it out
+    # of its typed exports; transformers 4 (still supported) needs the Fast class by that name.
+    from transformers import (  # type: ignore[attr-defined]
+        BertConfig,
+        BertForMaskedLM,
+        BertTokenizerFast,
+    )
+
+    words: set[str] = set()
+    for row in sentences["words"].to_list():
+        words.update(row or ())
+    words.update(f for f in lexicon["form"].to_list() if f and f != "_")
+    chars = sorted({c for w in words for c in w})
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    vocab = specials + chars + [f"##{c}" for c in chars] + sorted(w for w in words if len(w) > 1)
+    vocab = list(dict.fromkeys(vocab))
+    tokenizer = BertTokenizerFast(
+        vocab={w: i for i, w in enumerate(vocab)}, do_lower_case=False, model_max_length=128
+    )
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
+    torch.manual_seed(seed)
+    model = BertForMaskedLM(config).eval()
+    target = resolve_device(device)
+    model.to(target)
+    return LoadedModel(
+        "tiny-random", model, tokenizer, True, model_window(model, tokenizer), target
+    )

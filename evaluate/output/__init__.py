@@ -1,0 +1,1 @@
+"""A run's output: the chunked, resumable results writer and the readers of result folders."""

@@ -1,0 +1,96 @@
+"""Read the evaluator's result files as one polars LazyFrame, and its run manifests.
+
+`load_results(path)` returns exactly the columns of `ud_agree.schemas.results.RESULTS`, in that order
+(DESIGN.md §3), each described in the schema (and in the README's table generated from it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from ud_agree.schemas.results import RESULTS
+
+from ..report.stats import SENTENCE_KEY, accuracy_table
+from ..sharding.sets import check_sets, runs_as_one
+
+COLUMNS: tuple[str, ...] = tuple(RESULTS.names)
+SCHEMA: pl.Schema = pl.DataFrame(RESULTS.empty_table()).schema
+
+
+def result_files(path: str | Path) -> list[Path]:
+    """Result Parquet files under `path` (a results root, a language or run folder, or one file)."""
+    path = Path(path)
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise FileNotFoundError(f"no such results folder: {path}")
+    files = sorted(path.rglob("results*.parquet"))
+    check_sets(path, files)  # the shards of a run are read together only when the set is whole
+    return files
+
+
+def load_results(path: str | Path) -> pl.LazyFrame:
+    """All result rows under `path` as one LazyFrame with the documented columns (`COLUMNS`)."""
+    files = result_files(path)
+    if not files:
+        raise FileNotFoundError(f"no results*.parquet under {path}")
+    # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
+    frames = [pl.scan_parquet(f).select(COLUMNS).cast(SCHEMA) for f in files]
+    return pl.concat(frames, how="vertical")
+
+
+def load_manifests(path: str | Path) -> list[dict[str, Any]]:
+    """Every run's manifest.json under `path`, each with `run_dir` (relative to `path`) added; the
+    shards of a run give one merged manifest."""
+    root = Path(path)
+    if root.is_file():
+        root = root.parent
+    manifests = []
+    for file in sorted(root.rglob("manifest.json")):
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        # A corpus manifest may sit beside results; only run folders hold result files.
+        if not any(file.parent.glob("results*.parquet")) or not isinstance(data, dict):
+            continue
+        data["run_dir"] = str(file.parent.relative_to(root)) or "."
+        manifests.append(data)
+    return runs_as_one(root, manifests)  # a set of shards is one run
+
+
+SHORT_MODEL = pl.col("model").str.strip_chars_end("/").str.split("/").list.last()
+"""A model's display name: the last part of its path or hub name."""
+
+
+def with_system(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+    """Add a `system` column naming model, reading and method: ``bert``, ``bert (no-context)``,
+    ``gpt2 (pair)``, ``bert (pair, pll-sentence)``, ``frequency-baseline (pair)``."""
+    # Figures need short names; a local model is known by its folder's path.
+    method, pair = pl.col("method"), pl.col("reading") == "pair"
+    label = (
+        pl.when(pair & method.is_in(["causal", "pll-word", "frequency"]))
+        .then(pl.format("{} (pair)", SHORT_MODEL))
+        .when(pair)
+        .then(pl.format("{} (pair, {})", SHORT_MODEL, method))
+        .when(method.is_in(["context", "frequency"]))
+        .then(SHORT_MODEL)
+        .otherwise(pl.format("{} ({})", SHORT_MODEL, method))
+    )
+    return frame.lazy().with_columns(label.alias("system"))
+
+
+def grouped_accuracy(
+    frame: pl.LazyFrame | pl.DataFrame, by: Sequence[str], seed: int = 0
+) -> pl.DataFrame:
+    """`accuracy_table` by any columns, sentence-key columns such as `lang` included."""
+    # accuracy_table groups by the sentence key too, so a key column in `by` must travel under another name.
+    renames = {c: f"__{c}" for c in by if c in SENTENCE_KEY}
+    lazy = frame.lazy().with_columns(pl.col(c).alias(alias) for c, alias in renames.items())
+    table = accuracy_table(lazy, by=[renames.get(c, c) for c in by], seed=seed)
+    return table.rename({alias: c for c, alias in renames.items()})

@@ -1,0 +1,159 @@
+"""Result files of a run: chunks written atomically, the folder prepared for a run or a resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from ud_agree.atomic import write_parquet
+from ud_agree.schemas.results import ITEM_KEY, RESULTS
+
+from ..options import RESUME_OPTIONS, Options, UsageError, model_label
+
+
+def chunk_paths(folder: Path) -> list[Path]:
+    """Existing result chunks, in order."""
+    return sorted(folder.glob("results-*.parquet"))
+
+
+def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl.DataFrame | None:
+    """Make the folder; without --resume old chunks go; with it, check options and return done keys."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot make results folder {folder}: {error.strerror}") from None
+    if not options.resume:
+        for path in [*chunk_paths(folder), folder / "summary.csv", folder / "summary.md"]:
+            path.unlink(missing_ok=True)
+        return None
+    manifest_path = folder / "manifest.json"
+    if manifest_path.exists():
+        try:
+            old = json.loads(manifest_path.read_text())
+        except (OSError, ValueError):
+            raise UsageError(
+                f"--resume: {manifest_path} is unreadable; run without --resume"
+            ) from None
+        before = old.get("options", {})
+        changed = [k for k in RESUME_OPTIONS if k in before and before[k] != getattr(options, k)]
+        if changed:
+            raise UsageError(
+                f"--resume: results in {folder} were made with other options ({', '.join(changed)}); "
+                "use another --out or run without --resume"
+            )
+        if corpus_sha and old.get("corpus_manifest_sha256") not in (None, corpus_sha):
+            raise UsageError(f"--resume: the corpus changed since the results in {folder}")
+    paths = chunk_paths(folder)
+    if not paths:
+        return None
+    try:
+        return pl.scan_parquet(paths).select(ITEM_KEY).collect()
+    except (pl.exceptions.PolarsError, OSError):
+        raise UsageError(
+            f"--resume: a results chunk in {folder} is unreadable; delete it and resume, or run without --resume"
+        ) from None
+
+
+def next_chunk_number(folder: Path) -> int:
+    """One past the highest existing chunk number."""
+    numbers = [int(p.stem.split("-")[1]) for p in chunk_paths(folder)]
+    return max(numbers, default=-1) + 1
+
+
+def result_table(items: pl.DataFrame, scores: dict[str, np.ndarray], options: Options) -> pa.Table:
+    """Rows of RESULTS for these items and their score columns; columns of the other reading null."""
+    pair = options.reading == "pair"
+    constants = {
+        "model": model_label(options),
+        "match": None if pair else options.match,
+        "case": None if pair else options.case,
+        "method": options.method,
+        "reading": options.reading,
+    }
+    frame = items.with_columns(
+        *(pl.Series(name, values) for name, values in scores.items()),
+        *(pl.lit(value, dtype=pl.String).alias(name) for name, value in constants.items()),
+    )
+    present = set(frame.columns)
+    table = frame.select([c for c in RESULTS.names if c in present]).to_arrow()
+    for field in RESULTS:
+        if field.name not in present:
+            table = table.append_column(field.name, pa.nulls(table.num_rows, field.type))
+    return table.select(RESULTS.names).cast(RESULTS)
+
+
+class ChunkWriter:
+    """Buffers scored items and writes `results-NNNNN.parquet` chunks atomically.
+
+    Score columns may arrive as device tensors: they reach the host once per chunk, not per batch.
+    """
+
+    def __init__(self, folder: Path, options: Options):
+        self.folder, self.options = folder, options
+        self.number = next_chunk_number(folder)
+        self.rows: list[np.ndarray] = []
+        self.scores: dict[str, list] = {}
+        self.pending = 0
+        self.written = 0
+        self.forwards = 0  # forward passes run (distinct inputs), for the manifest
+
+    def add(self, rows: np.ndarray, scores: Any, items: pl.DataFrame) -> None:
+        """Queue a batch's score columns (a dict, or class-average `Decisions`); flush when full."""
+        columns = scores if isinstance(scores, dict) else decision_columns(scores)
+        self.rows.append(np.asarray(rows))
+        for name, values in columns.items():
+            self.scores.setdefault(name, []).append(values)
+        self.pending += len(rows)
+        if self.pending >= self.options.chunk_size:
+            self.flush(items)
+
+    def flush(self, items: pl.DataFrame) -> None:
+        """Write what is queued as one chunk."""
+        if not self.pending:
+            return
+        rows = np.concatenate(self.rows)
+        scores = {k: _concatenate(v) for k, v in self.scores.items()}
+        table = result_table(items[rows], scores, self.options)
+        write_parquet(table, self.folder / f"results-{self.number:05d}.parquet")
+        self.number += 1
+        self.written += len(rows)
+        self.rows, self.scores, self.pending = [], {}, 0
+
+
+def decision_columns(decisions: Any) -> dict[str, Any]:
+    """The class-average score columns of a batch's decisions."""
+    return {
+        "p_correct": decisions.p_correct,
+        "p_incorrect": decisions.p_incorrect,
+        "logit_correct": decisions.logit_correct,
+        "logit_incorrect": decisions.logit_incorrect,
+        "right": decisions.right,
+        "right_logit": decisions.right_logit,
+    }
+
+
+def _concatenate(parts: list) -> np.ndarray:
+    if parts and hasattr(parts[0], "detach"):
+        import torch
+
+        return torch.cat(parts).cpu().numpy()
+    return np.concatenate([np.asarray(p) for p in parts])
+
+
+def skip_done(
+    items: pl.DataFrame, done: pl.DataFrame | None
+) -> tuple[pl.DataFrame, np.ndarray | None, int]:
+    """Items not yet in the results (resume), the mask of those kept, and how many were done."""
+    if done is None or not done.height:
+        return items, None, 0
+    # Class-average items have no pair columns: those parts of the key are null on both sides.
+    absent = [pl.lit(None, dtype=pl.String).alias(c) for c in ITEM_KEY if c not in items.columns]
+    keyed = items.with_columns(absent).select("item", *ITEM_KEY)
+    remaining = keyed.join(done.unique(), on=list(ITEM_KEY), how="anti", nulls_equal=True)["item"]
+    keep = items["item"].is_in(remaining.implode()).to_numpy()
+    return items.filter(pl.Series(keep)), keep, int((~keep).sum())

@@ -1,0 +1,147 @@
+"""The pair reading (DESIGN.md §4–5): one minimal pair per row of `pairs.parquet`, right when
+score(good) > score(bad), with a causal LM (sentence log-probability), a masked LM (PLL) or the
+frequency baseline (lexicon counts)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from ud_agree.schemas.corpus import SENTENCE_KEY
+from ud_agree.surface import surface_text
+
+from ..backends import SentenceScorer
+from ..corpus import Corpus
+from ..options import FREQUENCY, Options
+from ..output.writer import ChunkWriter
+from .items import build_pair_items
+
+
+class PairReading:
+    """§5: score(good) vs score(bad) for every minimal pair; distinct sentences scored once."""
+
+    def __init__(self, options: Options, corpus: Corpus, scorer: SentenceScorer | None = None):
+        self.options, self.corpus, self.scorer = options, corpus, scorer
+        self.extra: dict[str, Any] = {}
+
+    def items(self) -> tuple[pl.DataFrame, dict[str, int]]:
+        """One item per pair, with its sentence's surface words (for the token distance)."""
+        items, counts = build_pair_items(self.corpus)
+        sentence_cols = [
+            c for c in (*SENTENCE_KEY, "words", "space_after") if c in self.corpus.sentences.columns
+        ]
+        sentences = self.corpus.sentences.select(sentence_cols).unique(list(SENTENCE_KEY))
+        items = items.join(sentences, on=list(SENTENCE_KEY), how="left").sort("item")
+        if "space_after" not in items.columns:
+            items = items.with_columns(pl.lit(None, dtype=pl.List(pl.Boolean)).alias("space_after"))
+        return items, counts
+
+    def ready(self) -> dict[str, Any]:
+        """Load the scorer (none for the frequency baseline)."""
+        if self.options.model == FREQUENCY:
+            return {"random_weights": False}
+        if self.scorer is None:
+            from ..backends import load_scorer
+
+            o = self.options
+            self.scorer = load_scorer(
+                o.model,
+                pll=o.pll,
+                device=o.device,
+                batch_size=o.batch_size,
+                max_tokens=o.max_tokens,
+                dtype=o.dtype,
+                kind=o.kind,
+            )
+        return self.scorer.facts()
+
+    def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
+        """`distance_tokens` from the scorer's tokenizer (null without one); nothing else to encode."""
+        tokenizer = getattr(self.scorer, "tokenizer", None)
+        if tokenizer is None or not items.height:
+            return (
+                items.with_columns(pl.lit(None, dtype=pl.Int32).alias("distance_tokens")),
+                None,
+                0,
+            )
+        texts, varied, other = [], [], []
+        for words, space, m, o in items.select(
+            "words", "space_after", "masked_surface", "other_surface"
+        ).iter_rows():
+            text, spans = surface_text(words, space)
+            texts.append(text)
+            varied.append(spans[m][0])
+            other.append(spans[o][0])
+        offsets = tokenizer(
+            texts, add_special_tokens=False, return_offsets_mapping=True, verbose=False
+        )
+        distance = [
+            abs(_token_at(spans, a) - _token_at(spans, b))
+            for spans, a, b in zip(offsets["offset_mapping"], varied, other, strict=True)
+        ]
+        return items.with_columns(pl.Series("distance_tokens", distance, dtype=pl.Int32)), None, 0
+
+    def subset(self, encoded: Any, keep: np.ndarray) -> Any:
+        """Nothing is encoded ahead."""
+        return encoded
+
+    def score(self, items: pl.DataFrame, encoded: Any, writer: ChunkWriter) -> dict[str, int]:
+        """Scores of both sentences, chunk by chunk (a sentence's pairs never straddle two chunks,
+        so each distinct sentence is scored once); pairs a model cannot score are `too-long`."""
+        from tqdm import tqdm
+
+        too_long = 0
+        bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
+        for rows in sentence_chunks(items, self.options.chunk_size):
+            chunk = items[rows]
+            if self.options.model == FREQUENCY:
+                from ..backends.frequency import pair_counts
+
+                good, bad = pair_counts(chunk, self.corpus.lexicon)
+            else:
+                assert self.scorer is not None
+                texts = chunk["sentence_good"].to_list() + chunk["sentence_bad"].to_list()
+                spans = list(zip(chunk["start"], chunk["end_good"], strict=True)) + list(
+                    zip(chunk["start"], chunk["end_bad"], strict=True)
+                )
+                before = getattr(self.scorer, "forwards", 0)
+                scores = self.scorer.sentence_scores(texts, spans)
+                good, bad = scores[: chunk.height], scores[chunk.height :]
+                writer.forwards += getattr(self.scorer, "forwards", 0) - before
+            ok = np.isfinite(good) & np.isfinite(bad)
+            too_long += int((~ok).sum())
+            writer.add(
+                rows[ok],
+                {"score_good": good[ok], "score_bad": bad[ok], "right": good[ok] > bad[ok]},
+                items,
+            )
+            bar.update(len(rows))
+        bar.close()
+        writer.flush(items)
+        return {"too-long": too_long}
+
+
+def sentence_chunks(items: pl.DataFrame, size: int) -> Iterator[np.ndarray]:
+    """Row indices in chunks of about `size`, cut only where the sentence changes."""
+    keys = items.select(SENTENCE_KEY).with_columns(pl.all().fill_null(""))
+    change = (
+        np.r_[True, (keys[1:].to_numpy() != keys[:-1].to_numpy()).any(axis=1)]
+        if items.height
+        else np.zeros(0, bool)
+    )
+    starts = np.flatnonzero(change)
+    begin = 0
+    for at in starts[1:]:
+        if at - begin >= size:
+            yield np.arange(begin, at)
+            begin = at
+    if begin < items.height:
+        yield np.arange(begin, items.height)
+
+
+def _token_at(offsets: list[tuple[int, int]], start: int) -> int:
+    """Index of the first token ending after character `start` (the word's first token)."""
+    return next((k for k, (_, b) in enumerate(offsets) if b > start), len(offsets))

@@ -1,0 +1,1 @@
+"""What a reader sees: summary tables, bootstrap statistics, figures and the HTML report."""

@@ -1,0 +1,473 @@
+"""One HTML page over a results folder: figures, summary tables, baseline, context control, manifests.
+
+Usage: ``python -m evaluate.report RESULTS [--out report/]`` writes ``report/index.html``
+with the figures (PNG + CSV) beside it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import sys
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from ud_agree.errors import OneLineParser, UserError, run_main
+from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
+from ud_agree.schemas.results import ITEM_KEY
+
+from ..output.results import (
+    SHORT_MODEL,
+    grouped_accuracy,
+    load_manifests,
+    load_results,
+    with_system,
+)
+from . import stats
+from .figures import BASELINE, SPECS, all_figures, prepare, system_order
+
+CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.baseline { background: #f0f0f0; font-style: italic; }
+.warning { background: #fff3cd; border: 1px solid #e0c060; padding: 0.5em 1em; }
+figure { margin: 1em 0 2em; } img { max-width: 100%; }
+pre { background: #f7f7f7; padding: 0.5em; font-size: 0.8em; overflow-x: auto; }
+"""
+
+
+def per_sentence(frame: pl.DataFrame) -> pl.DataFrame:
+    """Right and total items per sentence."""
+    return frame.group_by(SENTENCE_KEY).agg(
+        pl.col("right").cast(pl.Int64).sum().alias("right"), pl.len().alias("n")
+    )
+
+
+def paired_difference(
+    a: pl.DataFrame, b: pl.DataFrame, n_boot: int = 1000, seed: int = 0
+) -> tuple[float, float, float]:
+    """Accuracy of `a` minus that of `b`, with a 95% interval resampling the sentences of both."""
+    # Full join: a sentence scored by one side only still weighs on that side's accuracy.
+    joined = (
+        per_sentence(a)
+        .join(per_sentence(b), on=list(SENTENCE_KEY), how="full", coalesce=True, suffix="_b")
+        .sort(SENTENCE_KEY)
+        .fill_null(0)
+    )
+    right_a, total_a, right_b, total_b = (
+        joined[c].to_numpy() for c in ("right", "n", "right_b", "n_b")
+    )
+    return stats.paired_difference(right_a, total_a, right_b, total_b, n_boot=n_boot, seed=seed)
+
+
+def order_systems(table: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
+    """Sort by `by`, then systems by name with the frequency baseline last in each group."""
+    order = {s: i for i, s in enumerate(system_order(table["system"].unique().to_list()))}
+    rank = pl.col("system").replace_strict(order, return_dtype=pl.Int64)
+    columns = [*by, "system", "n", "accuracy", "ci_low", "ci_high"]
+    columns += [c for c in ("balanced_accuracy", "ba_ci_low", "ba_ci_high") if c in table.columns]
+    return table.sort([*by, rank]).select(columns)
+
+
+def summary_table(frame: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
+    """Accuracy with intervals per system (and per `by`), baseline rows last within each group."""
+    return order_systems(grouped_accuracy(frame, [*by, "system"]), by)
+
+
+def summary_tables(
+    frame: pl.DataFrame, figure_tables: dict[str, pl.DataFrame]
+) -> dict[str, pl.DataFrame]:
+    """The report's summary tables: overall, per language, per language and type."""
+    # The per-language figure already holds the per-language table: bootstraps are not free.
+    by_lang = figure_tables.get("by_lang")
+    return {
+        "overall": summary_table(frame),
+        "lang": summary_table(frame, ["lang"])
+        if by_lang is None
+        else order_systems(by_lang, ["lang"]),
+        "lang_type": summary_table(frame, ["lang", "type"]),
+    }
+
+
+def compare(a: pl.DataFrame, b: pl.DataFrame, name_a: str, name_b: str) -> dict[str, Any]:
+    """Accuracies of `a` and `b` on what both scored, and their difference with a 95% interval:
+    the same items within a reading, the same relations across readings."""
+    # Runs skip different items (vocabularies differ), so only shared ones make a fair comparison.
+    same_reading = set(a["reading"].unique()) == set(b["reading"].unique())
+    key = list(ITEM_KEY if same_reading else RELATION_KEY)
+    shared = (
+        a.select(key).unique().join(b.select(key).unique(), on=key, how="semi", nulls_equal=True)
+    )
+    a = a.join(shared, on=key, how="semi", nulls_equal=True)
+    b = b.join(shared, on=key, how="semi", nulls_equal=True)
+    diff, low, high = paired_difference(a, b)
+    mean = lambda f: float(f["right"].mean()) if f.height else float("nan")  # noqa: E731
+    return {
+        "n_shared": shared.height,
+        name_a: mean(a),
+        name_b: mean(b),
+        "difference": diff,
+        "diff_low": low,
+        "diff_high": high,
+    }
+
+
+def systems_of(frame: pl.DataFrame) -> pl.DataFrame:
+    """The frame with its `system` column (added when missing)."""
+    return frame if "system" in frame.columns else with_system(frame).collect()
+
+
+def _comparison_frame(rows: list[dict[str, Any]], names: Sequence[str]) -> pl.DataFrame:
+    schema = {"model": pl.String, "lang": pl.String, "n_shared": pl.Int64}
+    schema |= {c: pl.Float64 for c in (*names, "difference", "diff_low", "diff_high")}
+    return pl.DataFrame(rows, schema=schema).sort("lang", "model").with_columns(SHORT_MODEL)
+
+
+def readings_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per model and language: the class-average and the pair reading (each model kind's own
+    method), on the relations both scored, and their difference."""
+    rows = []
+    chosen = frame.filter(pl.col("method").is_in(["context", "causal", "pll-word", "frequency"]))
+    models = chosen.group_by("model", "lang").agg(pl.col("reading").n_unique().alias("readings"))
+    for model, lang in (
+        models.filter(pl.col("readings") > 1)
+        .sort("model", "lang")
+        .select("model", "lang")
+        .iter_rows()
+    ):
+        own = chosen.filter((pl.col("model") == model) & (pl.col("lang") == lang))
+        pair = own.filter(pl.col("reading") == "pair")
+        average = own.filter(pl.col("reading") == "class-average")
+        rows.append(
+            {"model": model, "lang": lang} | compare(pair, average, "pair", "class_average")
+        )
+    return _comparison_frame(rows, ("pair", "class_average"))
+
+
+def model_differences_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """Every two models of one reading and language (controls and baselines have their own
+    tables): accuracy of each on the items both scored, and the difference."""
+    frame = systems_of(frame)
+    rows = []
+    models = frame.filter(~pl.col("method").is_in(["no-context", "frequency"]))
+    for (reading, lang), group in models.partition_by(["reading", "lang"], as_dict=True).items():
+        systems = sorted(group["system"].unique().to_list())
+        for i, first in enumerate(systems):
+            for second in systems[i + 1 :]:
+                a = group.filter(pl.col("system") == first)
+                b = group.filter(pl.col("system") == second)
+                row = {"reading": reading, "lang": lang, "a": first, "b": second}
+                rows.append(row | compare(a, b, "accuracy_a", "accuracy_b"))
+    schema = {
+        "reading": pl.String,
+        "lang": pl.String,
+        "a": pl.String,
+        "b": pl.String,
+        "n_shared": pl.Int64,
+    }
+    schema |= {
+        c: pl.Float64 for c in ("accuracy_a", "accuracy_b", "difference", "diff_low", "diff_high")
+    }
+    return pl.DataFrame(rows, schema=schema).sort("reading", "lang", "a", "b")
+
+
+def context_control_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per model and language: accuracy in context and without, on shared items, and the difference."""
+    rows = []
+    pairs = frame.filter(pl.col("method") == "no-context").select("model", "lang").unique()
+    for model, lang in pairs.sort("model", "lang").iter_rows():
+        same = frame.filter((pl.col("model") == model) & (pl.col("lang") == lang))
+        with_ctx = same.filter(pl.col("method") == "context")
+        if with_ctx.height:
+            without = same.filter(pl.col("method") == "no-context")
+            rows.append(
+                {"model": model, "lang": lang} | compare(with_ctx, without, "context", "no_context")
+            )
+    return _comparison_frame(rows, ("context", "no_context"))
+
+
+def baseline_gap_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per model (each reading and method) and language: its accuracy minus the frequency
+    baseline's of the same reading (the one restricted to its vocabulary where there is one),
+    on the items both scored."""
+    frame = systems_of(frame)
+    rows = []
+    baseline = frame.filter(pl.col("method") == "frequency")
+    systems = frame.filter(~pl.col("method").is_in(["frequency", "no-context"]))
+    keys = systems.select("system", "model", "lang", "reading").unique()
+    for system, model, lang, reading in keys.sort("system", "lang").iter_rows():
+        base = baseline.filter((pl.col("lang") == lang) & (pl.col("reading") == reading))
+        chosen = matching_baseline(base["model"].unique().to_list(), model)
+        if chosen is not None:
+            own = systems.filter((pl.col("system") == system) & (pl.col("lang") == lang))
+            rows.append(
+                {"model": system, "lang": lang}
+                | compare(
+                    own,
+                    base.filter(pl.col("model") == chosen),
+                    "model_accuracy",
+                    "baseline_accuracy",
+                )
+            )
+    return _comparison_frame(rows, ("model_accuracy", "baseline_accuracy"))
+
+
+def matching_baseline(baselines: Sequence[str], model: str) -> str | None:
+    """The baseline to set a model against: the one with its vocabulary, else the plain one."""
+    short = model.rstrip("/").split("/")[-1]
+    for name in (f"{BASELINE} ({short} vocabulary)", BASELINE):
+        if name in baselines:
+            return name
+    return sorted(baselines)[0] if baselines else None
+
+
+# ---- HTML rendering ---------------------------------------------------------------------------
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        text = "–" if np.isnan(value) else f"{value:.3f}"
+        return f'<td class="num">{text}</td>'
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f'<td class="num">{value:,}</td>'
+    if isinstance(value, (dict, list)):
+        value = json.dumps(value, ensure_ascii=False)
+    return f"<td>{html.escape(str(value))}</td>"
+
+
+def html_table(table: pl.DataFrame) -> str:
+    """A DataFrame as an HTML table; rows of the frequency baseline get class `baseline`."""
+    return html_rows(table.columns, list(table.iter_rows(named=True)))
+
+
+def html_rows(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
+    """Rows (dicts) as an HTML table; rows of the frequency baseline get class `baseline`."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = []
+    for row in rows:
+        labels = (str(row.get("system") or ""), str(row.get("model") or ""))
+        css = ' class="baseline"' if any(label.startswith(BASELINE) for label in labels) else ""
+        body.append(f"<tr{css}>" + "".join(_cell(row.get(c)) for c in columns) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _get(manifest: dict[str, Any], *keys: str) -> Any:
+    """First of `keys` found at the top of the manifest or inside its `options`."""
+    options = manifest.get("options")
+    if not isinstance(options, dict):
+        options = {}
+    for key in keys:
+        if key in manifest:
+            return manifest[key]
+        if key in options:
+            return options[key]
+    return ""
+
+
+def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    """Nested dicts as one dict with dotted keys (``skipped.too-few-correct``)."""
+    if not isinstance(value, dict):
+        return {prefix: value}
+    flat: dict[str, Any] = {}
+    for key, inner in value.items():
+        flat.update(flatten(inner, f"{prefix}.{key}" if prefix else str(key)))
+    return flat
+
+
+def _find(manifest: dict[str, Any], word: str) -> str:
+    """Entries of the manifest whose dotted key mentions `word` (skip counts, coverage) as one line."""
+    found = {k: v for k, v in flatten(manifest).items() if word in k.lower()}
+    # Drop the part of the key that only repeats what the column already says.
+    short = {
+        k.split(".", 1)[1] if "." in k and word in k.split(".", 1)[0].lower() else k: v
+        for k, v in found.items()
+    }
+    return ", ".join(f"{k}={v}" for k, v in short.items())
+
+
+SHOWN_OPTIONS = frozenset(
+    {"model", "method", "lang", "control"}
+)  # already columns of the runs table
+
+
+def manifests_section(manifests: list[dict[str, Any]]) -> str:
+    """Runs table (model, method, options, coverage, skips) and each full manifest folded away."""
+    if not manifests:
+        return "<p>No manifest.json found beside the result files.</p>"
+    rows = []
+    for m in manifests:
+        rows.append(
+            {
+                "run": m["run_dir"],
+                "model": _get(m, "model", "model_name"),
+                "method": _get(m, "method", "control"),
+                "lang": _get(m, "lang"),
+                "random_weights": str(_get(m, "random_weights")),
+                "options": ", ".join(
+                    f"{k}={v}"
+                    for k, v in flatten(_get(m, "options") or {}).items()
+                    if k not in SHOWN_OPTIONS
+                ),
+                "coverage": _find(m, "coverage"),
+                # The evaluator keeps its skip counts under `counts`; other writers may say `skipped`.
+                "counts and skips": ", ".join(
+                    x for x in (_find(m, "count"), _find(m, "skip")) if x
+                ),
+            }
+        )
+    parts = [html_rows(list(rows[0]), rows)]
+    parts.append("<details><summary>Full manifests</summary>")
+    for m in manifests:
+        body = html.escape(json.dumps(m, indent=2, ensure_ascii=False, default=str))
+        parts.append(f"<h4>{html.escape(m['run_dir'])}</h4><pre>{body}</pre>")
+    parts.append("</details>")
+    return "\n".join(parts)
+
+
+def pooled_runs(manifests: list[dict[str, Any]]) -> list[list[str]]:
+    """Groups of runs that load_results cannot tell apart (same lang, model, method), e.g. two baselines."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for m in manifests:
+        key = (str(_get(m, "lang")), str(_get(m, "model")), str(_get(m, "method")))
+        groups.setdefault(key, []).append(m["run_dir"])
+    return [runs for runs in groups.values() if len(runs) > 1]
+
+
+def render(
+    frame: pl.DataFrame,
+    manifests: list[dict[str, Any]],
+    tables: dict[str, pl.DataFrame],
+    summaries: dict[str, pl.DataFrame],
+    source: str,
+) -> str:
+    """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
+    overall, by_lang, by_type = summaries["overall"], summaries["lang"], summaries["lang_type"]
+    control = context_control_table(frame)
+    gap = baseline_gap_table(frame)
+    out = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>ud-agree report</title>",
+        f"<style>{CSS}</style></head><body>",
+        "<h1>ud-agree report</h1>",
+        f"<p>Results from <code>{html.escape(source)}</code>, {frame.height:,} items, "
+        f"generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. Accuracy is the share of items "
+        "a system gets right: in the class-average reading, items whose correct forms are more probable "
+        "on average than the incorrect ones; in the pair reading, minimal pairs whose grammatical sentence "
+        "scores higher. <b>Balanced accuracy</b> is the unweighted mean of accuracy over the values of "
+        "the agreeing features (<code>Gender=Fem|Number=Plur</code>…) with at least 20 items, so that "
+        "always preferring the majority value (singular) scores 50% on a two-way contrast rather than the "
+        "majority's share. Intervals are 95% bootstrap intervals resampling sentences.</p>",
+    ]
+    if any(m.get("random_weights") is True for m in manifests):
+        out.append(
+            "<p class='warning'>Some runs used a model with random weights: their accuracy says nothing about a trained model.</p>"
+        )
+    for runs in pooled_runs(manifests):
+        out.append(
+            "<p class='warning'>Runs "
+            + ", ".join(f"<code>{html.escape(r)}</code>" for r in runs)
+            + " share language, model and method: their rows are pooled in every table and figure. "
+            "Give each its own results folder to compare them.</p>"
+        )
+    if frame.filter(pl.col("method") == "frequency").height == 0:
+        out.append(
+            "<p class='warning'>No frequency baseline in these results: run "
+            "<code>python -m evaluate --model frequency</code> to see whether a model beats a frequency heuristic.</p>"
+        )
+    out += ["<h2>Summary</h2>", html_table(overall), "<h3>Per language</h3>", html_table(by_lang)]
+    out += [
+        "<h3>Against the frequency baseline</h3>",
+        "<p>Each model in context against the frequency baseline, on the items both scored "
+        "(<code>n_shared</code>): a positive difference means the model beats the heuristic.</p>",
+    ]
+    out.append(
+        html_table(gap)
+        if gap.height
+        else "<p>No context-model results share a language with the frequency baseline.</p>"
+    )
+    out += [
+        "<h3>Context control (model with vs without sentence context)</h3>",
+        "<p>The same model with every other word masked (<code>--control no-context</code>), on the "
+        "items both runs scored: the difference is what the sentence context contributes.</p>",
+    ]
+    out.append(
+        html_table(control)
+        if control.height
+        else "<p>No <code>no-context</code> results: run the evaluator with <code>--control no-context</code>.</p>"
+    )
+    readings = readings_table(frame)
+    out += [
+        "<h3>Readings side by side</h3>",
+        "<p>Each model's pair reading (its log-probability or PLL of the grammatical vs the "
+        "ungrammatical sentence) against its class-average reading, on the relations both "
+        "scored.</p>",
+        html_table(readings)
+        if readings.height
+        else "<p>No model was run in both readings (<code>--reading pair</code> and the default).</p>",
+    ]
+    differences = model_differences_table(frame)
+    if differences.height:
+        out += [
+            "<h3>Models compared</h3>",
+            "<p>Every two models of one reading and language, on the items both scored: "
+            "the difference is <code>a</code> minus <code>b</code>.</p>",
+            html_table(differences),
+        ]
+    out += ["<h3>Per language and agreement type</h3>", html_table(by_type), "<h2>Figures</h2>"]
+    for spec in SPECS:
+        if spec.name in tables:
+            out.append(
+                f"<figure><img src='{spec.name}.png' alt='{html.escape(spec.title)}'>"
+                f"<figcaption>{html.escape(spec.title)} — data: <a href='{spec.name}.csv'>{spec.name}.csv</a>"
+                "</figcaption></figure>"
+            )
+    out += ["<h2>Runs: options, model, coverage and skips</h2>", manifests_section(manifests)]
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
+    """Write index.html, figures (PNG + CSV) and summary.csv for `results` into `out_dir`."""
+    frame = prepare(load_results(results)).collect()
+    if frame.height == 0:
+        raise FileNotFoundError(f"no result rows under {results}: nothing to report")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tables = all_figures(frame, out)
+    summaries = summary_tables(frame, tables)
+    summaries["lang_type"].write_csv(out / "summary.csv")
+    page = render(frame, load_manifests(results), tables, summaries, str(results))
+    index = out / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.report") -> int:
+    """Command line: exit 0 with the report's path printed, 2 with a one-line error."""
+    parser = OneLineParser(prog=prog, description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("results", help="results folder written by python -m evaluate (any level)")
+    parser.add_argument("--out", default="report", help="output folder (default: report/)")
+    args = parser.parse_args(argv)
+
+    def body() -> int:
+        try:
+            index = build_report(args.results, args.out)
+        except FileNotFoundError as error:
+            raise UserError(str(error)) from None
+        except (pl.exceptions.PolarsError, OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or str(error).splitlines()[0]
+            raise UserError(f"cannot build a report from {args.results}: {reason}") from None
+        print(index)
+        return 0
+
+    return run_main(body)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

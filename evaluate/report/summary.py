@@ -1,0 +1,139 @@
+"""Accuracy and balanced accuracy breakdowns with 95% sentence-bootstrap intervals
+(stats.accuracy_table), as CSV, Markdown and text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from ud_agree.atomic import write_csv, write_text
+
+from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_label, bin_labels
+from .stats import accuracy_table
+
+# name → (grouping expression, order of its groups or None for sorted)
+BREAKDOWNS: dict[str, tuple[pl.Expr, list[str] | None]] = {
+    "all": (pl.lit("all"), None),
+    "type": (pl.col("type"), None),
+    "masked": (pl.col("masked"), None),
+    "agreeing": (pl.col("agreeing").list.join("+"), None),
+    "value": (pl.col("value"), None),
+    "distance": (bin_label("distance", DISTANCE_EDGES), bin_labels(DISTANCE_EDGES)),
+    "distance_tokens": (bin_label("distance_tokens", DISTANCE_EDGES), bin_labels(DISTANCE_EDGES)),
+    "distractors": (bin_label("distractors", COUNT_EDGES), bin_labels(COUNT_EDGES)),
+    "attractors": (bin_label("attractors", COUNT_EDGES), bin_labels(COUNT_EDGES)),
+}
+COLUMNS = [
+    "breakdown",
+    "group",
+    "n",
+    "accuracy",
+    "ci_low",
+    "ci_high",
+    "balanced_accuracy",
+    "ba_ci_low",
+    "ba_ci_high",
+    "values",
+]
+
+
+def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.DataFrame:
+    """Long table: breakdown, group, n, accuracy and balanced accuracy with their intervals (the
+    class-average reading adds the logit decision overall)."""
+    lazy = results.lazy() if isinstance(results, pl.DataFrame) else results
+    frame = lazy.select(
+        "lang",
+        "treebank",
+        "sent_id",
+        "type",
+        "masked",
+        "agreeing",
+        "value",
+        "distance",
+        "distance_tokens",
+        "distractors",
+        "attractors",
+        "right",
+        "right_logit",
+    ).collect()
+    tables = []
+    for name, (expr, order) in BREAKDOWNS.items():
+        if name == "distance_tokens" and frame["distance_tokens"].null_count() == frame.height:
+            continue
+        grouped = frame.with_columns(expr.cast(pl.String).alias("group"))
+        table = accuracy_table(grouped, by=["group"], n_boot=n_boot)
+        if order is not None:
+            rank = {label: i for i, label in enumerate(order)}
+            table = table.sort(pl.col("group").replace_strict(rank, default=len(rank)))
+        tables.append(table.with_columns(pl.lit(name).alias("breakdown")))
+    if frame["right_logit"].null_count() < frame.height:
+        logit = accuracy_table(
+            frame.filter(pl.col("right_logit").is_not_null()), verdict="right_logit", n_boot=n_boot
+        )
+        tables.append(
+            logit.with_columns(
+                pl.lit("all").alias("group"), pl.lit("all (logit decision)").alias("breakdown")
+            )
+        )
+    return pl.concat([t.select(COLUMNS) for t in tables], how="vertical")
+
+
+def _percent(value: float | None, sign: str = "") -> str:
+    return "–" if value is None or value != value else f"{100 * value:.1f}{sign}"
+
+
+def format_table(summary: pl.DataFrame) -> str:
+    """Plain-text table: accuracy and balanced accuracy in percent with their 95% intervals."""
+    lines = [
+        f"{'breakdown':<22} {'group':<24} {'n':>8}  accuracy  95% CI          balanced  95% CI"
+    ]
+    for row in summary.iter_rows(named=True):
+        acc = f"{_percent(row['accuracy'], '%'):>8}  [{_percent(row['ci_low']):>5}, {_percent(row['ci_high']):>5}]"
+        bal = f"{_percent(row['balanced_accuracy'], '%'):>8}  [{_percent(row['ba_ci_low']):>5}, {_percent(row['ba_ci_high']):>5}]"
+        lines.append(f"{row['breakdown']:<22} {row['group'] or '':<24} {row['n']:>8}  {acc}  {bal}")
+    return "\n".join(lines)
+
+
+def markdown_table(summary: pl.DataFrame) -> str:
+    """The same table as Markdown."""
+    lines = [
+        "| breakdown | group | n | accuracy | 95% CI | balanced accuracy | 95% CI |",
+        "|---|---|---:|---:|---|---:|---|",
+    ]
+    for row in summary.iter_rows(named=True):
+        lines.append(
+            f"| {row['breakdown']} | {row['group']} | {row['n']} | {_percent(row['accuracy'], '%')} "
+            f"| {_percent(row['ci_low'])}–{_percent(row['ci_high'])} "
+            f"| {_percent(row['balanced_accuracy'], '%')} "
+            f"| {_percent(row['ba_ci_low'])}–{_percent(row['ba_ci_high'])} |"
+        )
+    return "\n".join(lines)
+
+
+def header_lines(manifest: dict) -> list[str]:
+    """What was evaluated, and a plain warning when the weights are random."""
+    reading = manifest.get("reading", "class-average")
+    lines = [
+        f"model: {manifest['model']}  method: {manifest['method']}  reading: {reading}  "
+        f"lang: {manifest['options']['lang']}",
+        "balanced accuracy: the mean over `value`s with at least 20 items of their accuracy (§6)",
+    ]
+    if manifest.get("random_weights"):
+        lines.append(
+            "WARNING: this model has RANDOM (untrained) weights: its accuracy is meaningless, "
+            "expect chance level."
+        )
+    if manifest.get("space_after_missing"):
+        lines.append(
+            "WARNING: the corpus has no space_after column (not made by python -m mine): "
+            "masked sentences join every word with a space."
+        )
+    return lines
+
+
+def write_summary(summary: pl.DataFrame, folder: Path, manifest: dict) -> None:
+    """summary.csv and summary.md in `folder`, each written atomically."""
+    write_csv(summary, folder / "summary.csv")
+    text = "\n\n".join(["\n".join(header_lines(manifest)), markdown_table(summary)]) + "\n"
+    write_text(text, folder / "summary.md")

@@ -1,0 +1,272 @@
+"""`python -m evaluate.suite` end to end with stub scorers: oracles, loops, resume, errors, results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+import ud_agree.evaluate.backends
+from ud_agree.evaluate import load_results
+from ud_agree.evaluate.suites import load_suite_results
+from ud_agree.evaluate.suites.cli import main
+from ud_agree.evaluate.suites.read import read_suite
+from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
+
+from tests.suite_stubs import BLIMP_ROWS, CLAMS, SUITES, HashScorer, OracleScorer, factory, write
+from ud_agree.schemas.suites import COLUMNS
+
+
+def options(tmp_path: Path, files: list[Path], **kwargs) -> SuiteOptions:
+    return SuiteOptions(
+        files=[str(f) for f in files],
+        model="stub",
+        out=str(tmp_path / "out"),
+        progress=False,
+        **kwargs,
+    )
+
+
+@pytest.mark.parametrize("layout", sorted(SUITES))
+@pytest.mark.parametrize("reverse", [False, True])
+def test_own_suite_scores_all_with_the_oracle_and_none_reversed(
+    tmp_path: Path, layout: str, reverse: bool
+) -> None:
+    name, text, good, extra = SUITES[layout]
+    path = write(tmp_path, name, text)
+    scorer = OracleScorer(good, reverse=reverse)
+    (outcome,) = run_suites(options(tmp_path, [path], **extra), factory(scorer))
+    assert outcome.manifest["format"] == layout
+    assert outcome.manifest["counts"]["malformed"] == 0
+    first = outcome.summary.row(0, named=True)
+    assert first["breakdown"] == "all"
+    assert first["accuracy"] == (0.0 if reverse else 1.0)
+    assert first["n"] == outcome.manifest["counts"]["read"] > 0
+    results = load_suite_results(outcome.folder).collect()
+    assert results["right"].to_list() == [not reverse] * results.height
+    assert (outcome.folder / "summary.csv").is_file()
+
+
+def test_scores_equal_a_one_pair_at_a_time_loop(tmp_path: Path) -> None:
+    paths = [write(tmp_path, SUITES[k][0], SUITES[k][1]) for k in ("clams", "blimp", "multiblimp")]
+    scorer = HashScorer()
+    run_suites(options(tmp_path, paths, chunk_size=2), factory(scorer))
+    results = load_suite_results(tmp_path / "out").collect()
+    # The pairs, read independently of the readers: CLAMS by hand, BLiMP with json.
+    expected = []
+    true = None
+    for line, text in enumerate(CLAMS.splitlines(), start=1):
+        label, sentence = text.split("\t")
+        if label == "True":
+            true = sentence
+        else:
+            expected.append(("simple_agrmt", str(line), true, sentence))
+    for line, row in enumerate(BLIMP_ROWS, start=1):
+        expected.append(("regular_agreement", str(line), row["sentence_good"], row["sentence_bad"]))
+    clams_and_blimp = results.filter(pl.col("format") != "multiblimp").sort("suite", "line")
+    got = clams_and_blimp.select("suite", "pair_id", "sentence_good", "sentence_bad").rows()
+    assert sorted(got) == sorted(expected)
+    for row in results.iter_rows(named=True):
+        good = float(scorer.sentence_scores([row["sentence_good"]])[0])
+        bad = float(scorer.sentence_scores([row["sentence_bad"]])[0])
+        assert (row["score_good"], row["score_bad"], row["right"]) == (good, bad, good > bad)
+    assert results["model"].unique().to_list() == ["hash"]
+    assert results["method"].unique().to_list() == ["causal"]
+
+
+class Interrupted(Exception):
+    """Stands for a crash or Ctrl-C in the middle of a run."""
+
+
+class FailingScorer(HashScorer):
+    """Scores `calls_before_failing` batches, then fails."""
+
+    def __init__(self, calls_before_failing: int):
+        self.left = calls_before_failing
+
+    def sentence_scores(self, texts):
+        if self.left == 0:
+            raise Interrupted
+        self.left -= 1
+        return super().sentence_scores(texts)
+
+    def token_scores(self, texts):
+        if self.left == 0:
+            raise Interrupted
+        self.left -= 1
+        return super().token_scores(texts)
+
+
+LONG_CLAMS = "".join(f"True\ta{i} b\nFalse\ta{i} c\nFalse\ta{i} d\n" for i in range(7))
+
+
+@pytest.mark.parametrize("layout", ["clams", "syntaxgym"])
+def test_resume_loses_and_duplicates_nothing(tmp_path: Path, layout: str) -> None:
+    name, text = ("long.txt", LONG_CLAMS) if layout == "clams" else SUITES["syntaxgym"][:2]
+    path = write(tmp_path, name, text)
+    first = options(tmp_path, [path], chunk_size=3 if layout == "clams" else 1)
+    with pytest.raises(Interrupted):  # after 2 of 7 chunks (CLAMS), 1 of 2 items (SyntaxGym)
+        run_suites(first, factory(FailingScorer(2 if layout == "clams" else 1)))
+    folder = tmp_path / "out" / "suites" / path.stem / "stub"
+    partial = load_suite_results(folder).collect()
+    assert 0 < partial["pair_id"].n_unique() < read_suite(path).size
+
+    first.resume = True
+    (outcome,) = run_suites(first, factory(HashScorer()))
+    resumed = load_suite_results(folder).collect()
+    counts = outcome.manifest["counts"]
+    assert counts["resumed_already_done"] == partial["pair_id"].n_unique()
+    assert counts["scored_now"] + counts["resumed_already_done"] == counts["read"]
+    key = ["pair_id", "prediction"]
+    assert resumed.select(key).is_duplicated().sum() == 0
+
+    fresh = options(tmp_path, [path])
+    fresh.out = str(tmp_path / "fresh")
+    run_suites(fresh, factory(HashScorer()))
+    whole = load_suite_results(tmp_path / "fresh").collect()
+    columns = ["pair_id", "prediction", "score_good", "score_bad", "right", "surprisals"]
+    assert resumed.select(columns).sort(key).equals(whole.select(columns).sort(key))
+
+
+def test_resume_refuses_other_settings_and_a_run_without_resume_starts_afresh(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, "long.txt", LONG_CLAMS)
+    run_suites(options(tmp_path, [path], chunk_size=5), factory(HashScorer()))
+    write(tmp_path, "long.txt", LONG_CLAMS + "True\tz y\nFalse\tz x\n")  # the file changed
+    with pytest.raises(Exception, match="other settings \\(input_sha256\\)"):
+        run_suites(options(tmp_path, [path], resume=True), factory(HashScorer()))
+    run_suites(options(tmp_path, [path], chunk_size=100), factory(HashScorer()))
+    folder = tmp_path / "out" / "suites" / "long" / "stub"
+    assert len(list(folder.glob("suite-*.parquet"))) == 1
+    assert load_suite_results(folder).collect().height == 15  # 14 pairs and the new one
+
+
+def run_cli(argv: list[str], capsys, monkeypatch, scorer=None) -> tuple[int, str, str]:
+    """main() with evaluate.backends.load_scorer stubbed; (exit code, stdout, stderr)."""
+    monkeypatch.setattr(
+        ud_agree.evaluate.backends, "load_scorer", factory(scorer or HashScorer()), raising=False
+    )
+    code = main([*argv, "--no-progress"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_reports_malformed_lines_and_strict_exits_2(tmp_path, capsys, monkeypatch) -> None:
+    path = write(tmp_path, "bad.txt", CLAMS + "Maybe\tle chat\n")
+    code, out, err = run_cli(
+        [str(path), "--model", "m", "--out", str(tmp_path)], capsys, monkeypatch
+    )
+    assert code == 0
+    assert f"{path}:6: expected True<TAB>sentence or False<TAB>sentence" in err
+    assert "3 read, 1 malformed lines skipped" in out
+    code, out, err = run_cli(
+        [str(path), "--model", "m", "--out", str(tmp_path), "--strict"], capsys, monkeypatch
+    )
+    assert code == 2
+    assert err == f"error: {path}:6: expected True<TAB>sentence or False<TAB>sentence\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--model", "frequency"], "not defined for arbitrary suites"),
+        (["--model", "m", "--pll", "word"], "use --pll sentence"),
+        (["--model", "m", "--good", "x"], "--good and --bad go together"),
+    ],
+)
+def test_cli_refusals_are_one_line_exit_2(tmp_path, capsys, monkeypatch, argv, message) -> None:
+    path = write(tmp_path, "s.txt", CLAMS)
+    code, _, err = run_cli([str(path), *argv, "--out", str(tmp_path)], capsys, monkeypatch)
+    assert code == 2
+    assert err.count("\n") == 1 and message in err
+
+
+def test_cli_missing_file_is_one_line_exit_2(tmp_path, capsys, monkeypatch) -> None:
+    code, _, err = run_cli([str(tmp_path / "nope.txt"), "--model", "m"], capsys, monkeypatch)
+    assert (code, err) == (2, f"error: no such suite file: {tmp_path / 'nope.txt'}\n")
+
+
+def test_cli_prints_the_summary_and_writes_results_and_manifest(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    paths = [write(tmp_path, SUITES[k][0], SUITES[k][1]) for k in ("clams", "syntaxgym")]
+    scorer = OracleScorer([*SUITES["clams"][2], *SUITES["syntaxgym"][2]])
+    code, out, _ = run_cli(
+        [*map(str, paths), "--model", "org/m", "--out", str(tmp_path / "r")],
+        capsys,
+        monkeypatch,
+        scorer,
+    )
+    assert code == 0
+    assert "simple_agrmt" in out and "all predictions" in out and "100.0%" in out
+    folder = tmp_path / "r" / "suites" / "number_agreement" / "org--m"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["model"] == "oracle"
+    assert manifest["scorer"] == {"stub": "oracle", "reverse": False}
+    assert manifest["counts"]["read"] == 2
+    summary = pl.read_csv(folder / "summary.csv")
+    assert summary["group"].to_list() == [
+        "all predictions",
+        "0: (2;%mismatch%) > (2;%match%)",
+        "1: (*;%mismatch%) > (*;%match%)",
+    ]
+
+
+def test_results_have_the_documented_columns_then_metadata(tmp_path: Path) -> None:
+    paths = [write(tmp_path, SUITES[k][0], SUITES[k][1]) for k in ("blimp", "syntaxgym")]
+    run_suites(options(tmp_path, paths), factory(HashScorer()))
+    frame = load_suite_results(tmp_path / "out").collect()
+    assert tuple(frame.columns[: len(COLUMNS)]) == COLUMNS
+    assert {"UID", "pairID", "linguistics_term"} <= set(frame.columns)
+    gym = frame.filter(pl.col("format") == "syntaxgym")
+    assert gym["sentence_good"].null_count() == gym.height == 4  # 2 items × 2 predictions
+    assert set(json.loads(gym["surprisals"][0])) == {"match", "mismatch"}
+
+
+def test_suite_results_stay_out_of_load_results(tmp_path: Path) -> None:
+    from tests.evaluate.report.test_synthetic import write_run
+    from tests.ud_agree.test_readme_recipes import hand_frame
+
+    write_run(tmp_path / "out", hand_frame("m", "context", lambda item: True), "m")
+    run_suites(options(tmp_path, [write(tmp_path, "s.txt", CLAMS)]), factory(HashScorer()))
+    assert load_results(tmp_path / "out").collect().height == 9
+    assert load_suite_results(tmp_path / "out").collect().height == 3
+
+
+def test_files_sharing_a_stem_are_told_apart_by_their_folder(tmp_path: Path) -> None:
+    paths = []
+    for lang in ("deu", "fra"):
+        (tmp_path / lang).mkdir()
+        paths.append(write(tmp_path / lang, "data.tsv", SUITES["multiblimp"][1]))
+    outcomes = run_suites(options(tmp_path, paths), factory(HashScorer()))
+    assert [o.suite for o in outcomes] == ["deu-data", "fra-data"]
+
+
+def test_ud_agree_suite_subcommand_dispatches(capsys) -> None:
+    from ud_agree.cli import main as ud_agree
+
+    with pytest.raises(SystemExit) as exit_:
+        ud_agree(["suite", "--help"])
+    assert exit_.value.code == 0
+    assert "usage: ud-agree suite" in capsys.readouterr().out
+
+
+def test_empty_suites_and_suites_without_valid_predictions_write_no_rows(tmp_path: Path) -> None:
+    gym = json.loads(SUITES["syntaxgym"][1])
+    gym["predictions"] = ["(2;%mismatch%) >"]
+    paths = [write(tmp_path, "empty.txt", ""), write(tmp_path, "gym.json", json.dumps(gym))]
+    outcomes = run_suites(options(tmp_path, paths), factory(HashScorer()))
+    assert [o.manifest["counts"]["in_results"] for o in outcomes] == [0, 0]
+    assert [o.summary.height for o in outcomes] == [0, 0]
+    assert outcomes[1].malformed[0].endswith("prediction 0: the formula ends too early")
+
+
+def test_resume_refuses_another_condition_column(tmp_path: Path) -> None:
+    path = write(tmp_path, SUITES["table"][0], SUITES["table"][1])
+    columns = {"good": "good sentence", "bad": "bad sentence"}
+    run_suites(options(tmp_path, [path], **columns), factory(HashScorer()))
+    again = options(tmp_path, [path], resume=True, condition="kind", **columns)
+    with pytest.raises(Exception, match=r"other settings \(condition\)"):
+        run_suites(again, factory(HashScorer()))

@@ -1,0 +1,70 @@
+"""Masked sentences from surface words, windowing, and distance in model tokens (DESIGN.md §1.4–1.5)."""
+
+from __future__ import annotations
+
+import pytest
+from ud_agree.evaluate.readings.items import encode, masked_text, window
+
+transformers = pytest.importorskip("transformers")
+from tests.paths import FAMILIES, needs_models  # noqa: E402
+
+WORDS = ["Les", "clés", "de", "la", "porte", "sont", "cassées", "."]
+SPACE = [True, True, True, True, True, True, False, False]
+
+
+def test_masked_text_follows_space_after_and_masks_the_whole_surface_word():
+    text, spans = masked_text(
+        ["J'", "aime", "du", "pain", "."], [False, True, True, False, False], [2], "[MASK]"
+    )
+    assert text == "J'aime [MASK] pain."
+    assert text[slice(*spans[2])] == "[MASK]" and text[slice(*spans[3])] == "pain"
+
+
+def test_masked_text_without_space_after_joins_with_spaces():
+    text, _ = masked_text(["a", "b", "."], None, [1], "<mask>")
+    assert text == "a <mask> ."
+
+
+def test_window_keeps_the_mask_inside_and_the_special_tokens():
+    ids = [101, *list(range(1000, 1300)), 102]
+    cut, position = window(ids, 250, 64)
+    assert len(cut) == 64 and cut[0] == 101 and cut[-1] == 102
+    assert cut[position] == ids[250]
+    assert 20 < position < 44  # near the middle
+    same, p = window(ids[:50], 10, 64)
+    assert same == ids[:50] and p == 10
+
+
+@needs_models
+@pytest.mark.parametrize("name", FAMILIES)
+def test_distance_in_tokens_counts_from_the_mask_to_the_other_words_first_token(tokenizers, name):
+    tok = tokenizers[name]
+    text, spans = masked_text(WORDS, SPACE, [1], tok.mask_token)
+    # Les [MASK] de la porte sont cas… : mask at 2; "cassées" starts at 7 in all three families.
+    enc = encode(tok, [text, text], [spans[1]] * 2, [spans[6], spans[0]], [0, 0], 512)
+    assert enc.input_ids[0][enc.mask_position[0]] == tok.mask_token_id
+    assert enc.mask_position.tolist() == [2, 2]
+    assert enc.distance_tokens.tolist() == [5, 1]
+    assert not enc.windowed.any()
+
+
+@needs_models
+def test_long_sentences_are_windowed_around_the_mask_and_counted(tokenizers):
+    tok = tokenizers["bert-base-multilingual-cased"]
+    words = ["maison"] * 300 + ["les", "clés", "."]
+    text, spans = masked_text(words, None, [301], tok.mask_token)
+    enc = encode(tok, [text], [spans[301]], [spans[300]], [0], 128)
+    assert enc.windowed.tolist() == [True]
+    ids = enc.input_ids[0]
+    assert len(ids) == 128 and ids[enc.mask_position[0]] == tok.mask_token_id
+    assert enc.distance_tokens.tolist() == [1]
+
+
+@needs_models
+def test_no_context_text_scores_the_masked_words_own_mask(tokenizers):
+    tok = tokenizers["xlm-roberta-base"]
+    text, spans = masked_text(WORDS, SPACE, range(len(WORDS)), tok.mask_token)
+    enc = encode(tok, [text], [spans[4]], [spans[4]], [4], 512)
+    ids = enc.input_ids[0]
+    assert ids.count(tok.mask_token_id) == len(WORDS)
+    assert [k for k, t in enumerate(ids) if t == tok.mask_token_id][4] == enc.mask_position[0]

@@ -1,0 +1,120 @@
+"""Model loading (offline errors, random weights) and logits at mask positions on each architecture."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from ud_agree.evaluate.backends.models import (  # noqa: E402
+    ModelNotFound,
+    load_model,
+    looks_untrained,
+    mask_logits,
+)
+from ud_agree.evaluate.cli import main  # noqa: E402
+
+from tests.paths import FAMILIES, MODELS, needs_models  # noqa: E402
+
+
+def tiny_model(name: str, layers: int = 1):
+    """The real architecture and vocabulary of `name`, shrunk to width 32, random weights."""
+    config = transformers.AutoConfig.from_pretrained(MODELS / name)
+    config.update(
+        {
+            "num_hidden_layers": layers,
+            "hidden_size": 32,
+            "num_attention_heads": 2,
+            "intermediate_size": 64,
+        }
+    )
+    torch.manual_seed(0)
+    return transformers.AutoModelForMaskedLM.from_config(config).eval()
+
+
+@needs_models
+@pytest.mark.parametrize("layers", [1, 3])
+@pytest.mark.parametrize("name", FAMILIES)
+def test_head_applied_only_at_masks_equals_full_model_logits(name, layers):
+    model = tiny_model(name, layers)
+    tok = transformers.AutoTokenizer.from_pretrained(MODELS / name)
+    batch = tok(
+        [f"Les {tok.mask_token} sont cassées.", f"La porte est {tok.mask_token} ouverte ."],
+        padding=True,
+        return_tensors="pt",
+    )
+    positions = (batch["input_ids"] == tok.mask_token_id).int().argmax(1)
+    with torch.inference_mode():
+        ours = mask_logits(model, batch["input_ids"], batch["attention_mask"], positions)
+        full = model(**batch).logits[torch.arange(2), positions]
+    assert ours.shape == (2, model.config.vocab_size)
+    torch.testing.assert_close(ours, full, rtol=1e-4, atol=1e-5)
+    assert looks_untrained(model)
+
+
+@needs_models
+def test_saved_random_model_is_flagged_and_trained_one_is_not(tmp_path):
+    tiny_model("camembert-base").save_pretrained(tmp_path / "rand")
+    transformers.AutoTokenizer.from_pretrained(MODELS / "camembert-base").save_pretrained(
+        tmp_path / "rand"
+    )
+    loaded = load_model(str(tmp_path / "rand"), "cpu")
+    assert loaded.random_weights and loaded.window == 512
+    trained = load_model(str(MODELS / "tiny-fr-ud-bert"), "cpu")
+    assert not trained.random_weights
+    assert next(trained.model.parameters()).dtype == torch.float32  # fp16 weights upcast on CPU
+    assert trained.window == 128
+
+
+@needs_models
+def test_directory_without_weights_is_an_error_not_random_weights():
+    with pytest.raises(ModelNotFound, match="no weights"):
+        load_model(str(MODELS / "bert-base-multilingual-cased"), "cpu")
+
+
+def one_line_error(capsys, argv) -> str:
+    """Run the CLI, expect exit status 2 and exactly one line on stderr; return it."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in err[0]
+    return err[0]
+
+
+def test_missing_model_is_one_line_saying_how_to_pass_a_local_path(capsys, tmp_path, monkeypatch):
+    from tests.evaluate.test_run import SENTENCES_FR, write_corpus
+
+    corpus = write_corpus(tmp_path / "c", SENTENCES_FR)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    for model in (str(tmp_path / "no-such-dir"), "no-such-org/no-such-model"):
+        line = one_line_error(capsys, ["--lang", "fr", "--corpus", str(corpus), "--model", model])
+        assert "not found" in line and "--model /path/to/model" in line
+
+
+def test_missing_corpus_or_language_is_one_line(capsys, tmp_path):
+    from tests.evaluate.test_run import SENTENCES_FR, write_corpus
+
+    line = one_line_error(capsys, ["--lang", "fr", "--corpus", str(tmp_path / "nothing")])
+    assert "corpus folder" in line
+    corpus = write_corpus(tmp_path / "c", SENTENCES_FR)
+    line = one_line_error(capsys, ["--lang", "de", "--corpus", str(corpus)])
+    assert "language 'de'" in line and "fr" in line
+
+
+def test_demo_model_output_says_random_weights_plainly(capsys, tmp_path):
+    from tests.evaluate.test_run import SENTENCES_FR, write_corpus
+
+    corpus = write_corpus(tmp_path / "c", SENTENCES_FR)
+    argv = [
+        "--lang",
+        "fr",
+        "--corpus",
+        str(corpus),
+        "--model",
+        "tiny-random",
+        "--min-candidates",
+        "2",
+    ]
+    assert main([*argv, "--out", str(tmp_path / "o"), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "RANDOM" in out and "accuracy" in out

@@ -1,0 +1,208 @@
+"""`python -m mine.export`: pairs in MultiBLiMP, BLiMP and CLAMS layouts, read back the same."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from ud_agree.evaluate.suites.read import read_suite
+from ud_agree.evaluate.suites.score import score_pairs
+from ud_agree.mine.export import PAIR_COLUMNS, main
+
+from tests.paths import ROOT
+from tests.suite_stubs import HashScorer, score_of
+
+# lang, sent_id, type, target, controller, feature, good value, bad value, lemma, upos,
+# good form, bad form, good sentence, bad sentence (the varied word is the first difference).
+ROWS = [
+    ("fr", "s1", "subject-verb", 3, 2, "Number", "Plur", "Sing", "être", "AUX", "sont", "est",
+     "Les clés sont cassées .", "Les clés est cassées ."),
+    ("fr", "s1", "predicative", 4, 2, "Number", "Plur", "Sing", "cassé", "ADJ", "cassées", "cassée",
+     "Les clés sont cassées .", "Les clés sont cassée ."),
+    ("fr", "s1", "predicative", 4, 2, "Gender", "Fem", "Masc", "cassé", "ADJ", "cassées", "cassés",
+     "Les clés sont cassées .", "Les clés sont cassés ."),
+    ("fr", "s2", "determiner", 1, 2, "Number", "Sing", "Plur", "le", "DET", "Le", "Les",
+     'Le "chat" dort, dit-il .', 'Les "chat" dort, dit-il .'),
+    ("fr", "s3", "attributive", 3, 2, "Number", "Sing", "Plur", "rouge", "ADJ", "rouge", "rouges",
+     "Une voiture rouge et élégante .", "Une voiture rouges et élégante ."),
+    ("de", "s9", "subject-verb", 2, 1, "Person", "1", "3", "lachen", "VERB", "lachen", "lacht",
+     "Wir lachen .", "Wir lacht ."),
+]  # fmt: skip
+
+
+def pairs_table() -> pl.DataFrame:
+    """The pairs of ROWS with every column of DESIGN.md §3 `pairs`."""
+    records = []
+    for (
+        lang,
+        sent,
+        type_,
+        target,
+        controller,
+        feature,
+        gv,
+        bv,
+        lemma,
+        upos,
+        gf,
+        bf,
+        good,
+        bad,
+    ) in ROWS:
+        start = next(i for i, (a, b) in enumerate(zip(good, bad, strict=False)) if a != b)
+        start = good.rfind(" ", 0, start) + 1
+        records.append(
+            {
+                "lang": lang,
+                "treebank": "GSD",
+                "sent_id": sent,
+                "type": type_,
+                "target_id": target,
+                "controller_id": controller,
+                "varied": "target",
+                "feature": feature,
+                "good_value": gv,
+                "bad_value": bv,
+                "lemma": lemma,
+                "upos": upos,
+                "good_form": gf,
+                "bad_form": bf,
+                "bad_count": 3,
+                "bad_source": "ud",
+                "sentence_good": good,
+                "sentence_bad": bad,
+                "start": start,
+                "end_good": start + len(gf),
+                "end_bad": start + len(bf),
+            }
+        )
+    frame = pl.DataFrame(records)
+    assert tuple(frame.columns) == PAIR_COLUMNS
+    return frame
+
+
+@pytest.fixture
+def pairs_path(tmp_path: Path) -> Path:
+    path = tmp_path / "pairs.parquet"
+    pairs_table().write_parquet(path)
+    return path
+
+
+def export(pairs_path: Path, layout: str, name: str) -> Path:
+    out = pairs_path.parent / name
+    assert main([str(pairs_path), "--format", layout, "--out", str(out)]) == 0
+    return out
+
+
+def test_multiblimp_layout_has_its_columns_and_unimorph_tags(pairs_path: Path) -> None:
+    out = export(pairs_path, "multiblimp", "fr_pairs.tsv")
+    with out.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    assert list(rows[0])[:7] == [
+        "sen",
+        "wrong_sen",
+        "prefix",
+        "phenomenon",
+        "grammatical_feature",
+        "ungrammatical_feature",
+        "feature_vals",
+    ]
+    first, fourth, last = rows[0], rows[3], rows[5]
+    assert (first["phenomenon"], first["feature_vals"], first["prefix"]) == (
+        "SV-#",
+        "PL -> SG",
+        "Les clés",
+    )
+    assert rows[2]["phenomenon"] == "SP-G" and rows[2]["feature_vals"] == "FEM -> MASC"
+    assert fourth["sen"] == 'Le "chat" dort, dit-il .' and fourth["prefix"] == ""
+    assert (last["phenomenon"], last["grammatical_feature"], last["ungrammatical_feature"]) == (
+        "SV-P",
+        "1",
+        "3",
+    )
+    assert (first["sent_id"], first["target_id"], first["lang"]) == ("s1", "3", "fr")
+
+
+def test_blimp_layout_has_its_fields_and_ud_agree_ids(pairs_path: Path) -> None:
+    out = export(pairs_path, "blimp", "fr_pairs.jsonl")
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 6
+    assert rows[0]["UID"] == "fr_subject_verb_agreement_number"
+    assert rows[3]["linguistics_term"] == "determiner_noun_agreement"
+    assert [r["pairID"] for r in rows[1:3]] == ["0", "0"]  # each paradigm counts its own pairs
+    assert rows[0]["simple_LM_method"] is True and rows[0]["one_prefix_method"] is False
+    assert (rows[4]["sent_id"], rows[4]["controller_id"], rows[4]["bad_form"]) == (
+        "s3",
+        2,
+        "rouges",
+    )
+
+
+def test_clams_layout_shares_a_true_line_between_consecutive_pairs(pairs_path: Path) -> None:
+    out = export(pairs_path, "clams", "fr_pairs.txt")
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[:4] == [
+        "True\tLes clés sont cassées .",
+        "False\tLes clés est cassées .",
+        "False\tLes clés sont cassée .",
+        "False\tLes clés sont cassés .",
+    ]
+    assert [line.split("\t")[0] for line in lines].count("True") == 4
+
+
+@pytest.mark.parametrize(
+    ("layout", "name"), [("multiblimp", "p.tsv"), ("blimp", "p.jsonl"), ("clams", "p.txt")]
+)
+def test_round_trip_gives_the_decisions_of_the_pairs_table(
+    pairs_path: Path, layout: str, name: str
+) -> None:
+    suite = read_suite(export(pairs_path, layout, name))
+    assert suite.format == layout and suite.malformed == []
+    table = pairs_table()
+    direct = [
+        score_of(g) > score_of(b)
+        for g, b in table.select("sentence_good", "sentence_bad").iter_rows()
+    ]
+    scored = score_pairs(suite.pairs, HashScorer())
+    assert scored["right"].to_list() == direct
+    assert (
+        scored.select("sentence_good", "sentence_bad").rows()
+        == table.select("sentence_good", "sentence_bad").rows()
+    )
+    if layout != "clams":  # the layouts with room for ids keep ud-agree's
+        for column in (
+            "lang",
+            "sent_id",
+            "type",
+            "target_id",
+            "controller_id",
+            "feature",
+            "bad_form",
+        ):
+            assert scored[column].to_list() == [str(v) for v in table[column]]
+
+
+def test_a_table_without_pair_columns_is_one_line_exit_2(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "not_pairs.parquet"
+    pl.DataFrame({"a": [1]}).write_parquet(path)
+    assert main([str(path), "--format", "clams", "--out", str(tmp_path / "x.txt")]) == 2
+    assert capsys.readouterr().err == f"error: {path}: not a pairs table (no column 'lang')\n"
+    assert not (tmp_path / "x.txt").exists()
+
+
+def test_export_never_imports_torch_transformers_or_the_evaluator() -> None:
+    code = (
+        "import sys, mine.export, mine.cli; "
+        "print(sorted(m for m in ('torch', 'transformers', 'evaluate') if m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "[]"

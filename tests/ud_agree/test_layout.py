@@ -1,0 +1,127 @@
+"""The package's layering: no import cycles, the evaluator never imports the miner (nor the miner
+the evaluator), and the shared layer `ud_agree` imports neither, but for its lazy entry points."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.paths import ROOT
+
+FOLDERS = {"ud_agree": "ud_agree", "mine": "ud_agree.mine", "evaluate": "ud_agree.evaluate"}
+# Entry points that dispatch to the tools (the console script, the public API's lazy names).
+DISPATCHERS = {"ud_agree", "ud_agree.cli"}
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by its installed name."""
+    found = {}
+    for folder, name in FOLDERS.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join([name, *parts])] = path
+    return found
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The package's modules that a module imports (type-checking-only imports left out)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text())
+    checking = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for inner in block.body
+        for node in ast.walk(inner)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in checking:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            candidates = [target] + [f"{target}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            candidates = [alias.name for alias in node.names]
+        else:
+            continue
+        for candidate in candidates:
+            while candidate and candidate not in known:
+                candidate = candidate.rpartition(".")[0]
+            if candidate and candidate != name:
+                found.add(candidate)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    found = modules()
+    return {name: imports_of(name, path, set(found)) for name, path in found.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in edges.get(node, ()):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_cycle_finder_finds_a_cycle_written_here():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_relative_imports_resolve_to_the_installed_names():
+    edges = graph()
+    assert "ud_agree.evaluate.options" in edges["ud_agree.evaluate.run"]
+    assert "ud_agree.schemas.corpus" in edges["ud_agree.mine.pairs"]
+
+
+def test_no_import_cycles():
+    assert cycles(graph()) == []
+
+
+def test_the_tools_share_only_the_ud_agree_layer():
+    for name, targets in graph().items():
+        if name.startswith("ud_agree.evaluate"):
+            assert not any(t.startswith("ud_agree.mine") for t in targets), name
+        elif name.startswith("ud_agree.mine"):
+            assert not any(t.startswith("ud_agree.evaluate") for t in targets), name
+        elif name not in DISPATCHERS:
+            assert not any(t.startswith(("ud_agree.mine", "ud_agree.evaluate")) for t in targets), (
+                name
+            )

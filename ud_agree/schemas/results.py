@@ -1,0 +1,94 @@
+"""Arrow schema of the evaluator's per-item results (DESIGN.md §3, §5, §6), declared once."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from .corpus import RELATION_KEY, described
+
+# One result row per item: a relation with one masked role (class-average), or one minimal
+# pair of a relation (pair reading: feature and bad value tell its pairs apart).
+ITEM_KEY = (*RELATION_KEY, "masked", "feature", "bad_value")
+READINGS = ("class-average", "pair")
+
+RESULTS = pa.schema(
+    [
+        described("lang", pa.string(), "language of the corpus (`fr`)"),
+        described("treebank", pa.string(), "treebank name (`GSD`)"),
+        described("sent_id", pa.string(), "sentence id; with lang, treebank: the sentence key"),
+        described("type", pa.string(), "determiner, attributive, predicative or subject-verb"),
+        described("target_id", pa.int32(), "CoNLL-U ID of the target"),
+        described("controller_id", pa.int32(), "CoNLL-U ID of the controller"),
+        described(
+            "masked",
+            pa.string(),
+            "role masked (class-average) or varied (pair): controller or target",
+        ),
+        described("form", pa.string(), "the masked or varied word's form"),
+        described("lemma", pa.string(), "its lemma"),
+        described("upos", pa.string(), "its UPOS"),
+        described("agreeing", pa.list_(pa.string()), "the relation's agreeing features, sorted"),
+        described("distance", pa.int32(), "|ID(target) − ID(controller)| in syntactic words"),
+        described(
+            "distance_tokens",
+            pa.int32(),
+            "the same distance in model tokens (null without a tokenizer)",
+        ),
+        described("distractors", pa.int32(), "nouns anywhere that the target must not agree with"),
+        described("attractors", pa.int32(), "distractors between target and controller"),
+        described("order", pa.string(), "target-first or controller-first"),
+        described("in_mwt", pa.bool_(), "the masked word lies in a multiword token"),
+        described("n_correct", pa.int32(), "class-average: number of correct candidates"),
+        described("n_incorrect", pa.int32(), "class-average: number of incorrect candidates"),
+        described(
+            "p_correct", pa.float64(), "class-average: mean probability of the correct candidates"
+        ),
+        described(
+            "p_incorrect",
+            pa.float64(),
+            "class-average: mean probability of the incorrect candidates",
+        ),
+        described(
+            "logit_correct", pa.float64(), "class-average: mean logit of the correct candidates"
+        ),
+        described(
+            "logit_incorrect", pa.float64(), "class-average: mean logit of the incorrect candidates"
+        ),
+        described(
+            "right", pa.bool_(), "the verdict: p_correct > p_incorrect, or score_good > score_bad"
+        ),
+        described(
+            "right_logit",
+            pa.bool_(),
+            "class-average: logit_correct > logit_incorrect (the reference code's verdict)",
+        ),
+        described(
+            "model",
+            pa.string(),
+            "model name, or `frequency-baseline` (`… (<model> vocabulary)` with --vocab-of)",
+        ),
+        described("match", pa.string(), "class-average: agreement or exact"),
+        described("case", pa.string(), "class-average: fold or exact"),
+        described(
+            "method",
+            pa.string(),
+            "context, no-context, frequency (class-average); causal, pll-word, pll-sentence, frequency (pair)",
+        ),
+        described("reading", pa.string(), "class-average or pair (§5)"),
+        described(
+            "value",
+            pa.string(),
+            "the masked or varied word's values of the agreeing features, `Gender=Fem|Number=Plur` (§6)",
+        ),
+        described("feature", pa.string(), "pair: the feature changed"),
+        described("bad_value", pa.string(), "pair: its value in the bad sentence"),
+        described("good_form", pa.string(), "pair: the varied word as written"),
+        described("bad_form", pa.string(), "pair: the form replacing it"),
+        described(
+            "score_good",
+            pa.float64(),
+            "pair: score of the sentence as written (log-probability, PLL or count)",
+        ),
+        described("score_bad", pa.float64(), "pair: score of the bad sentence"),
+    ]
+)
