@@ -169,7 +169,9 @@ def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
     relations = expand_roles(corpus.relations, ROLES).drop("lemma", "upos", "type")
     on = [*RELATION_KEY, "masked"]
     items = pairs.join(relations, on=on, how="inner").with_columns(
-        pl.col("good_form").alias("form")
+        pl.col("good_form").alias("form"),
+        # §6: a pair's contrast is its varied feature, its value the good form's value of it.
+        pl.format("{}={}", "feature", "good_value").alias("value"),
     )
     counts["missing-relation"] = pairs.height - items.height
     items = items.sort([*on, "feature", "bad_value"]).with_row_index("item")

@@ -62,24 +62,66 @@ def bootstrap_interval(
     return bootstrap(lambda w: (w @ successes) / (w @ totals), len(totals), n_boot, level, seed)
 
 
-def balanced(right: np.ndarray, total: np.ndarray) -> np.ndarray:
-    """Unweighted mean over values (columns) of accuracy, per replicate row of weighted sums."""
+def balanced(right: np.ndarray, total: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """§6 per replicate row of weighted sums: each contrast's unweighted mean of its values'
+    accuracies, averaged over contrasts weighted by their values' items."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.nanmean(right / total, axis=-1)
+        accuracy = right / total
+        estimate = np.zeros(accuracy.shape[:-1])
+        weight = np.zeros(accuracy.shape[:-1])
+        for group in np.unique(groups):
+            columns = groups == group
+            items = total[..., columns].sum(axis=-1)
+            estimate += items * np.nanmean(accuracy[..., columns], axis=-1)
+            weight += items
+        return estimate / weight
+
+
+def counted_values(total: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """§6: the values (columns) that count: at least MIN_VALUE_ITEMS items, in a contrast where at
+    least two values have that many (a value with no counterpart cannot lift the figure)."""
+    enough = total.sum(axis=0) >= MIN_VALUE_ITEMS
+    counted = np.zeros_like(enough)
+    for group in np.unique(groups):
+        columns = (groups == group) & enough
+        if columns.sum() >= 2:
+            counted |= columns
+    return counted
 
 
 def balanced_accuracy(
-    right: np.ndarray, total: np.ndarray, n_boot: int = N_BOOT, seed: int = 0
-) -> tuple[float, float, float, int]:
-    """Balanced accuracy of a (sentences × values) table of right and total counts, over the
-    values with at least MIN_VALUE_ITEMS items: (estimate, low, high, values used)."""
-    used = total.sum(axis=0) >= MIN_VALUE_ITEMS
-    if not used.any():
-        return (float("nan"), float("nan"), float("nan"), 0)
-    right, total = right[:, used].astype(np.float64), total[:, used].astype(np.float64)
-    estimate = float(balanced(right.sum(axis=0), total.sum(axis=0)))
-    low, high = bootstrap(lambda w: balanced(w @ right, w @ total), len(total), n_boot, seed=seed)
-    return (estimate, low, high, int(used.sum()))
+    right: np.ndarray,
+    total: np.ndarray,
+    groups: np.ndarray | None = None,
+    n_boot: int = N_BOOT,
+    seed: int = 0,
+) -> tuple[float, float, float, int, int]:
+    """Balanced accuracy (§6) of a (sentences × values) table of right and total counts whose
+    values belong to contrasts `groups` (one per column; one contrast when None): (estimate,
+    low, high, values counted, items left out)."""
+    groups = np.zeros(total.shape[1], dtype=np.int64) if groups is None else np.asarray(groups)
+    counted = counted_values(total, groups)
+    left_out = int(total.sum() - total[:, counted].sum())
+    if not counted.any():
+        return (float("nan"), float("nan"), float("nan"), 0, left_out)
+    right, total = right[:, counted].astype(np.float64), total[:, counted].astype(np.float64)
+    groups = groups[counted]
+    estimate = float(balanced(right.sum(axis=0), total.sum(axis=0), groups))
+    low, high = bootstrap(
+        lambda w: balanced(w @ right, w @ total, groups), len(total), n_boot, seed=seed
+    )
+    return (estimate, low, high, int(counted.sum()), left_out)
+
+
+def contrast_of(columns: Sequence[str]) -> pl.Expr:
+    """§6 contrast of an item: the varied `feature` (pair reading), else the `agreeing` features
+    (class-average); one contrast for items that have neither."""
+    parts = []
+    if "feature" in columns:
+        parts.append(pl.col("feature"))
+    if "agreeing" in columns:
+        parts.append(pl.col("agreeing").list.sort().list.join("+"))
+    return pl.coalesce([*parts, pl.lit("")]) if parts else pl.lit("")
 
 
 def paired_difference(
@@ -110,12 +152,16 @@ def accuracy_table(
     seed: int = 0,
 ) -> pl.DataFrame:
     """Accuracy of `verdict` per group of `by`: columns by…, n, accuracy, ci_low, ci_high, and,
-    when the items have a `value` column, balanced_accuracy, ba_ci_low, ba_ci_high, values."""
+    when the items have a `value` column, balanced_accuracy, ba_ci_low, ba_ci_high, values and
+    ba_left_out (§6: items of values or contrasts that could not be balanced)."""
     frame = items.lazy() if isinstance(items, pl.DataFrame) else items
     by = list(by)
+    names = frame.collect_schema().names()
     # Grouped by value itself, each group has one value: balanced accuracy would be accuracy.
-    has_value = "value" in frame.collect_schema().names() and "value" not in by
-    keys = [*by, *cluster, *(["value"] if has_value else [])]
+    has_value = "value" in names and "value" not in by
+    if has_value:
+        frame = frame.with_columns(contrast_of(names).alias("_contrast"))
+    keys = [*by, *cluster, *(["_contrast", "value"] if has_value else [])]
     counted = (
         frame.group_by(keys)
         .agg(pl.col(verdict).cast(pl.Int64).sum().alias("_right"), pl.len().alias("_n"))
@@ -138,9 +184,17 @@ def accuracy_table(
             n=int(total.sum()), accuracy=float(right.sum() / total.sum()), ci_low=low, ci_high=high
         )
         if has_value:
-            r, t = _by_value(group, cluster)
-            estimate, b_low, b_high, used = balanced_accuracy(r, t, n_boot=n_boot, seed=seed)
-            row.update(balanced_accuracy=estimate, ba_ci_low=b_low, ba_ci_high=b_high, values=used)
+            r, t, contrasts = _by_value(group, cluster)
+            estimate, b_low, b_high, used, left_out = balanced_accuracy(
+                r, t, contrasts, n_boot=n_boot, seed=seed
+            )
+            row.update(
+                balanced_accuracy=estimate,
+                ba_ci_low=b_low,
+                ba_ci_high=b_high,
+                values=used,
+                ba_left_out=left_out,
+            )
         rows.append(row)
     schema: dict[str, pl.DataType | type[pl.DataType]] = {
         **{c: counted.schema[c] for c in by},
@@ -155,21 +209,34 @@ def accuracy_table(
             "ba_ci_low": pl.Float64,
             "ba_ci_high": pl.Float64,
             "values": pl.Int64,
+            "ba_left_out": pl.Int64,
         }
     table = pl.DataFrame(rows, schema=schema, orient="row")
     return table.sort(by) if by else table
 
 
-def _by_value(group: pl.DataFrame, cluster: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(sentences × values) matrices of right and total counts of one group."""
+def _by_value(
+    group: pl.DataFrame, cluster: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sentences × values) matrices of right and total counts of one group, and each value
+    column's contrast."""
     joined = pl.concat_str(
         [pl.col(c).cast(pl.String).fill_null("") for c in cluster], separator="\x1f"
     )
-    sentence = group.select(joined.rank("dense").cast(pl.Int64) - 1).to_series()
-    value = group.select(pl.col("value").fill_null("").rank("dense").cast(pl.Int64) - 1).to_series()
-    # Dense ranks from 0 (nulls filled first): the largest rank + 1 is the number of distinct keys.
-    shape = (sentence.n_unique(), value.n_unique())
+    value_key = pl.concat_str(
+        [pl.col("_contrast").fill_null(""), pl.col("value").fill_null("")], separator="\x1f"
+    )
+    ranks = group.select(
+        (joined.rank("dense").cast(pl.Int64) - 1).alias("sentence"),
+        (value_key.rank("dense").cast(pl.Int64) - 1).alias("value"),
+        (pl.col("_contrast").fill_null("").rank("dense").cast(pl.Int64) - 1).alias("contrast"),
+    )
+    sentence, value = ranks["sentence"].to_numpy(), ranks["value"].to_numpy()
+    # Dense ranks from 0: the largest rank + 1 is the number of distinct keys.
+    shape = (int(sentence.max()) + 1, int(value.max()) + 1) if group.height else (0, 0)
     right, total = np.zeros(shape), np.zeros(shape)
-    np.add.at(right, (sentence.to_numpy(), value.to_numpy()), group["_right"].to_numpy())
-    np.add.at(total, (sentence.to_numpy(), value.to_numpy()), group["_n"].to_numpy())
-    return right, total
+    np.add.at(right, (sentence, value), group["_right"].to_numpy())
+    np.add.at(total, (sentence, value), group["_n"].to_numpy())
+    contrasts = np.zeros(shape[1], dtype=np.int64)
+    contrasts[value] = ranks["contrast"].to_numpy()
+    return right, total, contrasts

@@ -35,6 +35,7 @@ COLUMNS = [
     "ba_ci_low",
     "ba_ci_high",
     "values",
+    "ba_left_out",
 ]
 
 
@@ -49,6 +50,7 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
         "type",
         "masked",
         "agreeing",
+        "feature",
         "value",
         "distance",
         "distance_tokens",
@@ -87,26 +89,32 @@ def format_table(summary: pl.DataFrame) -> str:
     """Plain-text table: accuracy and balanced accuracy in percent with their 95% intervals."""
     lines = [
         f"{'breakdown':<22} {'group':<24} {'n':>8}  accuracy  95% CI          balanced  95% CI"
+        "          left out"
     ]
     for row in summary.iter_rows(named=True):
         acc = f"{_percent(row['accuracy'], '%'):>8}  [{_percent(row['ci_low']):>5}, {_percent(row['ci_high']):>5}]"
         bal = f"{_percent(row['balanced_accuracy'], '%'):>8}  [{_percent(row['ba_ci_low']):>5}, {_percent(row['ba_ci_high']):>5}]"
-        lines.append(f"{row['breakdown']:<22} {row['group'] or '':<24} {row['n']:>8}  {acc}  {bal}")
+        left_out = row.get("ba_left_out")
+        lines.append(
+            f"{row['breakdown']:<22} {row['group'] or '':<24} {row['n']:>8}  {acc}  {bal}"
+            f"  {'–' if left_out is None else left_out:>8}"
+        )
     return "\n".join(lines)
 
 
 def markdown_table(summary: pl.DataFrame) -> str:
     """The same table as Markdown."""
     lines = [
-        "| breakdown | group | n | accuracy | 95% CI | balanced accuracy | 95% CI |",
-        "|---|---|---:|---:|---|---:|---|",
+        "| breakdown | group | n | accuracy | 95% CI | balanced accuracy | 95% CI | left out |",
+        "|---|---|---:|---:|---|---:|---|---:|",
     ]
     for row in summary.iter_rows(named=True):
         lines.append(
             f"| {row['breakdown']} | {row['group']} | {row['n']} | {_percent(row['accuracy'], '%')} "
             f"| {_percent(row['ci_low'])}–{_percent(row['ci_high'])} "
             f"| {_percent(row['balanced_accuracy'], '%')} "
-            f"| {_percent(row['ba_ci_low'])}–{_percent(row['ba_ci_high'])} |"
+            f"| {_percent(row['ba_ci_low'])}–{_percent(row['ba_ci_high'])} "
+            f"| {'–' if row.get('ba_left_out') is None else row['ba_left_out']} |"
         )
     return "\n".join(lines)
 
@@ -117,7 +125,9 @@ def header_lines(manifest: dict) -> list[str]:
     lines = [
         f"model: {manifest['model']}  method: {manifest['method']}  reading: {reading}  "
         f"lang: {manifest['options']['lang']}",
-        "balanced accuracy: the mean over `value`s with at least 20 items of their accuracy (§6)",
+        "balanced accuracy (§6): per contrast (agreeing features; a pair's varied feature) the mean "
+        "accuracy of its values with 20 items or more, when two values have them; contrasts "
+        "weighted by those items; 'left out' counts the items not balanced",
     ]
     if manifest.get("random_weights"):
         lines.append(

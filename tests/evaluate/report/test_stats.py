@@ -82,3 +82,57 @@ def test_paired_difference_of_identical_sides_is_zero():
 
     right, total = np.array([1, 2, 0, 3]), np.array([2, 2, 1, 3])
     assert paired_difference(right, total, right, total) == (0.0, 0.0, 0.0)
+
+
+def _items(rows: list[tuple[str, str, bool]], **constant) -> pl.DataFrame:
+    """One item a sentence: (contrast as agreeing features, value, right)."""
+    return pl.DataFrame(
+        {
+            "lang": ["fr"] * len(rows),
+            "treebank": ["t"] * len(rows),
+            "sent_id": [str(i) for i in range(len(rows))],
+            "agreeing": [contrast.split("+") for contrast, _, _ in rows],
+            "value": [value for _, value, _ in rows],
+            "right": [right for _, _, right in rows],
+        }
+    ).with_columns(**{k: pl.lit(v) for k, v in constant.items()})
+
+
+def test_a_majority_guesser_with_a_counterpart_less_value_scores_half_balanced():
+    # The French-PUD case of §6: singular right, plural wrong, and a big subject-verb group whose
+    # only value (Number=Sing|Person=3) has no counterpart: it must not lift the figure.
+    rows = (
+        [("Number", "Number=Sing", True)] * 100
+        + [("Number", "Number=Plur", False)] * 40
+        + [("Number+Person", "Number=Sing|Person=3", True)] * 218
+    )
+    row = accuracy_table(_items(rows)).row(0, named=True)
+    assert row["accuracy"] == 318 / 358
+    assert row["balanced_accuracy"] == 0.5  # the mean over all values would be 2/3
+    assert row["values"] == 2 and row["ba_left_out"] == 218
+    assert row["ba_ci_low"] <= 0.5 <= row["ba_ci_high"]
+
+
+def test_contrasts_are_weighted_by_the_items_they_count():
+    rows = (
+        [("Gender", "Gender=Fem", True)] * 30  # contrast Gender: (1 + 0) / 2 = 0.5 over 60 items
+        + [("Gender", "Gender=Masc", False)] * 30
+        + [("Number", "Number=Sing", True)] * 20  # contrast Number: (1 + 1) / 2 = 1 over 40 items
+        + [("Number", "Number=Plur", True)] * 20
+        + [("Number", "Number=Dual", False)] * 5  # below 20 items: left out
+    )
+    row = accuracy_table(_items(rows)).row(0, named=True)
+    assert row["balanced_accuracy"] == (60 * 0.5 + 40 * 1.0) / 100
+    assert row["values"] == 4 and row["ba_left_out"] == 5
+
+
+def test_the_pair_reading_balances_by_varied_feature_not_by_agreeing():
+    # Pairs of one relation kind vary Number or Gender: `feature` is the contrast.
+    rows = [("Gender+Number", "Number=Sing", True)] * 25 + [
+        ("Gender+Number", "Number=Plur", False)
+    ] * 25
+    number = _items(rows, feature="Number")
+    gender = _items([("Gender+Number", "Gender=Fem", True)] * 20, feature="Gender")
+    both = pl.concat([number, gender.with_columns(sent_id=pl.col("sent_id") + "g")])
+    row = accuracy_table(both).row(0, named=True)
+    assert row["balanced_accuracy"] == 0.5 and row["ba_left_out"] == 20
