@@ -11,7 +11,7 @@ from ..corpus import Corpus
 from ..options import Options
 from ..output.writer import ChunkWriter
 from ..readings.candidates import build_candidates, whole_word_vocab
-from ..readings.decide import Splits, decide
+from ..readings.decide import Splits, frequency_decisions
 
 
 class FrequencyBackend:
@@ -55,16 +55,13 @@ class FrequencyBackend:
 
     def score(self, items: pl.DataFrame, encoded: Any, splits: Splits, writer: ChunkWriter) -> None:
         """Decide every item from the counts, one chunk at a time."""
-        counts = self.candidates.counts
-        prob = (counts / (counts.sum() or 1.0))[None, :]
-        with np.errstate(divide="ignore"):
-            logit = np.log(counts)[None, :]
         keys = items["key_index"].to_numpy()
         size = self.options.chunk_size
         for start in range(0, items.height, size):
             rows = np.arange(start, min(start + size, items.height))
             k = keys[rows]
-            writer.add(rows, decide(prob, logit, splits.correct[k], splits.incorrect[k]), items)
+            decisions = frequency_decisions(self.candidates, splits.correct[k], splits.incorrect[k])
+            writer.add(rows, decisions, items)
         writer.flush(items)
 
 

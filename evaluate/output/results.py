@@ -40,8 +40,16 @@ def load_results(path: str | Path) -> pl.LazyFrame:
     if not files:
         raise FileNotFoundError(f"no results*.parquet under {path}")
     # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
-    frames = [pl.scan_parquet(f).select(COLUMNS).cast(SCHEMA) for f in files]
+    frames = [_with_every_column(pl.scan_parquet(f)).cast(SCHEMA) for f in files]
     return pl.concat(frames, how="vertical")
+
+
+def _with_every_column(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """The documented columns in order; those an older version did not write are null."""
+    present = set(frame.collect_schema().names())
+    return frame.select(
+        pl.col(c) if c in present else pl.lit(None, dtype=SCHEMA[c]).alias(c) for c in COLUMNS
+    )
 
 
 def load_manifests(path: str | Path) -> list[dict[str, Any]]:

@@ -128,6 +128,35 @@ def decide(form_prob, form_logit, correct, incorrect) -> Decisions:
     )
 
 
+CONGRUENCE = ("congruent", "incongruent", "tie")
+
+
+def congruence(good: np.ndarray, bad: np.ndarray) -> np.ndarray:
+    """§10: `congruent` where the frequency heuristic prefers the right side, `incongruent` where
+    it prefers the wrong one, `tie` where it cannot choose (equal, or undefined)."""
+    good, bad = np.asarray(good, dtype=np.float64), np.asarray(bad, dtype=np.float64)
+    return np.where(good > bad, "congruent", np.where(good < bad, "incongruent", "tie"))
+
+
+def frequency_decisions(candidates: CandidateSet, correct: np.ndarray, incorrect: np.ndarray):
+    """The frequency baseline's §1.5 decision over these candidates: count shares as the
+    'probabilities' (exactly what the frequency back-end computes)."""
+    counts = candidates.counts
+    prob = (counts / (counts.sum() or 1.0))[None, :]
+    with np.errstate(divide="ignore"):
+        logit = np.log(counts)[None, :]
+    return decide(prob, logit, correct, incorrect)
+
+
+def class_average_congruence(candidates: CandidateSet, splits: Splits) -> np.ndarray:
+    """§10 for the class-average reading, one label per split key: would the frequency baseline
+    get an item of this key right over the same candidates?"""
+    if not len(splits.keys):
+        return np.zeros(0, dtype=object)
+    decisions = frequency_decisions(candidates, splits.correct, splits.incorrect)
+    return congruence(decisions.p_correct, decisions.p_incorrect)
+
+
 def item_keys(items: pl.DataFrame, match: str) -> list:
     """Split key of every item (upos, compared features, masked word's values)."""
     rows = items.select("upos", "m_number", "m_gender", "m_case", "m_person", "agreeing").rows()
@@ -150,10 +179,12 @@ def attach_splits(
     position = {k: i for i, k in enumerate(distinct)}
     splits = build_splits(distinct, candidates, match)
     index = np.asarray([position[k] for k in keys], dtype=np.int64)
+    frequency = class_average_congruence(candidates, splits)
     items = items.with_columns(
         pl.Series("key_index", index),
         pl.Series("n_correct", splits.n_correct[index].astype(np.int32)),
         pl.Series("n_incorrect", splits.n_incorrect[index].astype(np.int32)),
+        pl.Series("frequency", frequency[index] if len(index) else [], dtype=pl.String),
     )
     return items, splits
 

@@ -14,9 +14,11 @@ from ud_agree.schemas.corpus import SENTENCE_KEY
 from ud_agree.surface import surface_text
 
 from ..backends import SentenceScorer
+from ..backends.frequency import pair_counts
 from ..corpus import Corpus
 from ..options import FREQUENCY, Options
 from ..output.writer import ChunkWriter
+from .decide import congruence
 from .items import build_pair_items
 
 
@@ -35,6 +37,13 @@ class PairReading:
         ]
         sentences = self.corpus.sentences.select(sentence_cols).unique(list(SENTENCE_KEY))
         items = items.join(sentences, on=list(SENTENCE_KEY), how="left").sort("item")
+        # §10: what the frequency heuristic decides on each pair, whatever the model.
+        good, bad = pair_counts(items, self.corpus.lexicon)
+        items = items.with_columns(
+            pl.Series("good_count", good.astype(np.int64)),
+            pl.Series("bad_count", bad.astype(np.int64)),
+            pl.Series("frequency", congruence(good, bad), dtype=pl.String),
+        )
         if "space_after" not in items.columns:
             items = items.with_columns(pl.lit(None, dtype=pl.List(pl.Boolean)).alias("space_after"))
         return items, counts
@@ -98,9 +107,8 @@ class PairReading:
         for rows in sentence_chunks(items, self.options.chunk_size):
             chunk = items[rows]
             if self.options.model == FREQUENCY:
-                from ..backends.frequency import pair_counts
-
-                good, bad = pair_counts(chunk, self.corpus.lexicon)
+                good = chunk["good_count"].to_numpy().astype(np.float64)
+                bad = chunk["bad_count"].to_numpy().astype(np.float64)
             else:
                 assert self.scorer is not None
                 texts = chunk["sentence_good"].to_list() + chunk["sentence_bad"].to_list()

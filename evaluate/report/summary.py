@@ -9,6 +9,7 @@ import polars as pl
 
 from ud_agree.atomic import write_csv, write_text
 
+from ..readings.decide import CONGRUENCE
 from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_label, bin_labels
 from .stats import accuracy_table
 
@@ -19,6 +20,7 @@ BREAKDOWNS: dict[str, tuple[pl.Expr, list[str] | None]] = {
     "masked": (pl.col("masked"), None),
     "agreeing": (pl.col("agreeing").list.join("+"), None),
     "value": (pl.col("value"), None),
+    "frequency": (pl.col("frequency"), list(CONGRUENCE)),
     "distance": (bin_label("distance", DISTANCE_EDGES), bin_labels(DISTANCE_EDGES)),
     "distance_tokens": (bin_label("distance_tokens", DISTANCE_EDGES), bin_labels(DISTANCE_EDGES)),
     "distractors": (bin_label("distractors", COUNT_EDGES), bin_labels(COUNT_EDGES)),
@@ -56,12 +58,14 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
         "distance_tokens",
         "distractors",
         "attractors",
+        "frequency",
         "right",
         "right_logit",
     ).collect()
     tables = []
     for name, (expr, order) in BREAKDOWNS.items():
-        if name == "distance_tokens" and frame["distance_tokens"].null_count() == frame.height:
+        optional = name in ("distance_tokens", "frequency")  # null in older results or readings
+        if optional and frame[name].null_count() == frame.height:
             continue
         grouped = frame.with_columns(expr.cast(pl.String).alias("group"))
         table = accuracy_table(grouped, by=["group"], n_boot=n_boot)

@@ -133,7 +133,11 @@ def test_results_and_summaries_do_not_depend_on_the_number_of_shards(
         # Whole-run counts taken once, the shards' own counts summed: the unsharded run's counts.
         assert counts(run) == whole.counts, f"{count} shards"
     if reading == "class-average":
-        assert summary(whole.out_dir)["balanced_accuracy"].is_not_nan().any()
+        # §6 ran on every breakdown but `value` (the sample leaves most items unbalanced): its
+        # figures and left-out counts, compared above, are the same however sharded.
+        whole_summary = summary(whole.out_dir).filter(pl.col("breakdown") != "value")
+        assert whole_summary["ba_left_out"].is_not_null().all()
+        assert (whole_summary["ba_left_out"] <= whole_summary["n"]).all()
 
 
 def test_a_shard_manifest_says_which_shard_and_the_merged_one_how_many(sample_corpus, tmp_path):

@@ -90,5 +90,16 @@ RESULTS = pa.schema(
             "pair: score of the sentence as written (log-probability, PLL or count)",
         ),
         described("score_bad", pa.float64(), "pair: score of the bad sentence"),
+        described(
+            "good_count",
+            pa.int64(),
+            "pair: lexicon count of the good form (for its lemma, upos and bundle; case-folded, §10)",
+        ),
+        described("bad_count", pa.int64(), "pair: lexicon count of the bad form (§10)"),
+        described(
+            "frequency",
+            pa.string(),
+            "§10: congruent (the frequency heuristic is right on this item), incongruent or tie",
+        ),
     ]
 )

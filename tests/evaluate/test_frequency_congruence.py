@@ -1,0 +1,81 @@
+"""§10: every result row says what the frequency heuristic decides on it, and the frequency
+baseline is right exactly where that verdict is `congruent`."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from ud_agree.evaluate.readings.candidates import CandidateSet
+from ud_agree.evaluate.readings.decide import Splits, class_average_congruence, congruence
+
+from tests.sharding import sample_options
+
+
+def test_congruence_labels_follow_the_counts():
+    labels = congruence(np.array([5, 1, 3, 0, np.nan]), np.array([1, 5, 3, 0, 2]))
+    assert labels.tolist() == ["congruent", "incongruent", "tie", "tie", "tie"]
+
+
+def test_class_average_congruence_compares_mean_counts_of_the_same_candidates():
+    candidates = CandidateSet(
+        upos=["NOUN"] * 4,
+        keys=["a", "b", "c", "d"],
+        token_ids=[[], [], [], []],
+        counts=np.array([10.0, 2.0, 4.0, 4.0]),
+        bundles=[frozenset()] * 4,
+    )
+    correct = np.array([[1, 1, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], dtype=bool)
+    incorrect = np.array([[0, 0, 1, 1], [0, 0, 1, 1], [0, 0, 0, 1]], dtype=bool)
+    splits = Splits(keys=["k1", "k2", "k3"], correct=correct, incorrect=incorrect)
+    # means: (10+2)/2 = 6 > 4; 2 < 4; 4 = 4
+    assert class_average_congruence(candidates, splits).tolist() == [
+        "congruent",
+        "incongruent",
+        "tie",
+    ]
+
+
+@pytest.mark.parametrize("reading", ["class-average", "pair"])
+def test_the_frequency_baseline_is_right_on_congruent_items_and_wrong_on_the_others(
+    pud_corpus, tmp_path, reading
+):
+    from ud_agree.evaluate.output.results import load_results
+    from ud_agree.evaluate.run import evaluate
+
+    options = sample_options(pud_corpus, tmp_path, reading=reading, batch_size=32)
+    rows = load_results(evaluate(options).out_dir).collect()
+    by_label = {label: frame for (label,), frame in rows.group_by("frequency")}
+    assert {"congruent", "incongruent"} <= set(by_label)
+    assert by_label["congruent"]["right"].all()
+    assert not by_label["incongruent"]["right"].any()
+    if "tie" in by_label:
+        assert not by_label["tie"]["right"].any()  # a tie is not right (§5)
+    if reading == "pair":
+        # The labels, item by item, from the counts recorded beside them.
+        for good, bad, label in rows.select("good_count", "bad_count", "frequency").iter_rows():
+            expected = "congruent" if good > bad else "incongruent" if good < bad else "tie"
+            assert label == expected
+
+
+def test_a_pair_counts_the_lexicon_rows_of_its_own_lemma_and_form(pud_corpus, tmp_path):
+    from ud_agree.evaluate.output.results import load_results
+    from ud_agree.evaluate.run import evaluate
+
+    options = sample_options(pud_corpus, tmp_path, reading="pair", batch_size=32)
+    rows = load_results(evaluate(options).out_dir).collect()
+    lexicon = pl.read_parquet(pud_corpus / "fr" / "lexicon.parquet")
+    totals = lexicon.group_by(pl.col("form").str.to_lowercase().alias("key"), "lemma", "upos").agg(
+        pl.col("count").sum(), pl.len().alias("bundles")
+    )
+    index = {
+        (key, lemma, upos): (count, bundles) for key, lemma, upos, count, bundles in totals.rows()
+    }
+    checked = 0
+    for form, lemma, upos, good in rows.select("good_form", "lemma", "upos", "good_count").rows():
+        count, bundles = index.get((form.lower(), lemma, upos), (0, 0))
+        assert good <= count  # one bundle's count of the form, never more than all of them
+        if bundles == 1:  # the form has one bundle for its lemma: the whole count is the pair's
+            assert good == count
+            checked += 1
+    assert checked > 100
