@@ -67,6 +67,17 @@ def parser(prog: str = "python -m mine") -> OneLineParser:
         help="no minimal pairs (§4): relations, sentences and lexicon only (faster; the pair "
         "reading then has nothing to score)",
     )
+    parser.add_argument(
+        "--nonce",
+        type=int,
+        default=0,
+        metavar="K",
+        help="add K nonce variants of every pair: its content words replaced by other lemmas' "
+        "forms of the same upos and features (§9; default 0)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the nonce draws (§9; default 0)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     return parser
 
@@ -86,6 +97,8 @@ def parse_args(argv: list[str] | None, prog: str = "python -m mine") -> Options:
         progress=not args.quiet,
         vary=args.vary,
         pairs=not args.no_pairs,
+        nonce=args.nonce,
+        seed=args.seed,
     )
 
 

@@ -319,6 +319,7 @@ def pairs_from_attempts(attempts: pl.DataFrame, paradigms: Paradigms) -> tuple[p
         "start",
         (pl.col("start") + pl.col("form").str.len_chars()).alias("end_good"),
         (pl.col("start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
+        pl.lit("original").alias("variant"),
     )
     return table.to_arrow().cast(PAIRS), skips
 

@@ -43,6 +43,8 @@ class Options:
     progress: bool = True
     vary: str = "target"  # target | controller | both: which member pairs re-inflect (§4)
     pairs: bool = True  # False: no pairs.parquet (--no-pairs)
+    nonce: int = 0  # §9: nonce variants per pair (--nonce K)
+    seed: int = 0  # §9: seed of the nonce draws
 
 
 def default_unimorph_dirs() -> list[Path]:
@@ -56,6 +58,7 @@ def fingerprint(
     """What makes a language's output current: inputs (path, size, mtime), options and tool version."""
     digest = hashlib.sha256()
     parts = [__version__, str(options.all_types), options.vary, str(options.pairs), language.key]
+    parts += [f"nonce={options.nonce}", f"seed={options.seed}"]
     for path in [f for tb in treebanks for f in tb.files] + unimorph:
         stat = path.stat()
         parts.append(f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ud_agree import __version__
@@ -33,6 +34,7 @@ from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
 from .languages import load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
+from .nonce import nonce_pairs
 from .pairs import Paradigms, pairs_from_attempts, prepare_attempts
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 
@@ -73,6 +75,35 @@ PAIR_BATCH = 200_000  # attempts at pairs per step: bounded memory, few polars c
 SPILL = ".parts"  # a language's mined files, waiting for its lexicon (removed when it is written)
 
 
+NONCE_MEMBERS = [
+    "treebank", "sent_id", "target_id", "controller_id", "target_surface", "controller_surface",
+    "agreeing",
+]  # fmt: skip
+
+
+def write_nonce(
+    run: LanguageRun,
+    options: Options,
+    lexicon: pa.Table,
+    originals: list[pa.Table],
+    members: list[pl.DataFrame],
+    pairs_out: pq.ParquetWriter,
+) -> tuple[Counter, Counter]:
+    """§9: the nonce variants of a language's pairs, after its original pairs; (variants by
+    type, skips). Their replacements have lemmas the pairs never read: all paradigms indexed."""
+    files: dict[str, list[Path]] = {}
+    for job in run.jobs:
+        files.setdefault(job.treebank, []).append(job.path)
+    paradigms = Paradigms(lexicon, load_value_sets().get(run.language.code))
+    pairs = pl.concat([pl.DataFrame(t) for t in originals]) if originals else pl.DataFrame()
+    relations = pl.concat(members) if members else pl.DataFrame()
+    table, skips = nonce_pairs(
+        pairs, relations, files, lexicon, paradigms, options.nonce, options.seed
+    )
+    pairs_out.write_table(table)
+    return Counter(table.column("type").to_pylist()), skips
+
+
 def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) -> dict:
     """Build a language's lexicon, then stream its files' tables (and their pairs) into its
     Parquet files, one file at a time; write the manifest."""
@@ -88,6 +119,7 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = run.pair_skips.copy()
     n_sentences = n_relations = n_pairs = 0
+    nonce: Counter = Counter()
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
@@ -101,6 +133,8 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
                 pq.ParquetWriter(pairs_file, PAIRS, compression="snappy")
             )
         batch: list[pl.DataFrame] = []
+        originals: list[pa.Table] = []  # what nonce variants are made of (§9)
+        members: list[pl.DataFrame] = []
 
         def write_pairs() -> None:
             if not batch:
@@ -110,6 +144,8 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             pairs_by_type.update(pairs.column("type").to_pylist())
             pair_skips.update(skips)
             batch.clear()
+            if options.nonce:
+                originals.append(pairs)
 
         for prefix in attempts:
             relations = pq.read_table(f"{prefix}.relations.parquet")
@@ -117,6 +153,8 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
             by_type.update(relations.column("type").to_pylist())
+            if options.pairs and options.nonce:
+                members.append(pl.DataFrame(relations.select(NONCE_MEMBERS)))
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
             if options.pairs:
@@ -128,6 +166,9 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             n_relations += relations.num_rows
         write_pairs()
         n_pairs = sum(pairs_by_type.values())
+        if options.pairs and options.nonce:
+            nonce, skips = write_nonce(run, options, lexicon, originals, members, pairs_out)
+            pair_skips.update(skips)
     write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
     if not options.pairs:  # a stale pairs.parquet would be read as this corpus's
         (out_dir / "pairs.parquet").unlink(missing_ok=True)
@@ -155,6 +196,8 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             "strict": options.strict,
             "vary": options.vary,
             "pairs": options.pairs,
+            "nonce": options.nonce,
+            "seed": options.seed,
             "valid_types": [t for t in TYPES if t in run.valid_types],
         },
         "inputs": [
@@ -180,6 +223,8 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             "duplicate_sent_ids": sum(r.duplicate_sent_ids for r in ordered),
             "pairs": n_pairs,
             "pairs_by_type": {t: pairs_by_type.get(t, 0) for t in TYPES},
+            "nonce_pairs": sum(nonce.values()),
+            "nonce_pairs_by_type": {t: nonce.get(t, 0) for t in TYPES},
             "pair_skips": {reason: pair_skips.get(reason, 0) for reason in PAIR_SKIPS},
         },
         "malformed": malformed,

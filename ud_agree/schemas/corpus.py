@@ -160,6 +160,11 @@ PAIRS = pa.schema(
         described("start", pa.int32(), "character offset of the varied word in both sentences"),
         described("end_good", pa.int32(), "end offset of the varied word in sentence_good"),
         described("end_bad", pa.int32(), "end offset of the bad form in sentence_bad"),
+        described(
+            "variant",
+            pa.string(),
+            "original (§4), or nonce-1 … nonce-K (§9: content words replaced); part of the pair key",
+        ),
     ]
 )
 # Why a (relation, varied role, feature, bad value) gives no pair, in the order they are checked
@@ -176,6 +181,7 @@ PAIR_SKIPS = (
     "ambiguous-target",
     "duplicate-sent-id",
     "missing-sentence",
+    "no-nonce",
 )
 
 # Join keys: a sentence, and a relation within it (its type follows from target and controller).

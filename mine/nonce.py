@@ -1,0 +1,312 @@
+"""Nonce pairs (DESIGN.md §9): each minimal pair again with its sentence's content words replaced
+by other lemmas' forms of the same upos, bundle and other features, so that meaning and
+collocation no longer tell the model which form agrees (Gulordava et al. 2018).
+
+The words of a sentence are read again from its CoNLL-U file (the miner's tables keep only the
+relation members' annotations); draws are seeded by the seed, the sentence, the variant and the
+word, so a rerun, a shard or another machine gives the same sentences.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from ud_agree.schemas.corpus import FEATURES, PAIRS
+from ud_agree.surface import surface_text
+
+from .features import parse_feats
+from .lexicon import other_feats
+from .pairs import APOSTROPHES, VOWELS, BadForm, Bundle, Member, Paradigms, ambiguous
+from .pairs import choose_bad_form as bad_form_of
+from .read import Sentence, parse, read_bytes, stem
+
+CONTENT_UPOS = ("NOUN", "PROPN", "ADJ", "VERB", "ADV")
+MAX_DRAWS = 20  # §9: a varied word's replacement is drawn at most this often
+_LISTS = [f.lower() for f in FEATURES]
+
+
+@dataclass(frozen=True)
+class Filler:
+    """A form that can stand in for a word: its lemma and spelling."""
+
+    lemma: str
+    form: str
+
+
+Cell = tuple[str, Bundle, str]  # upos, bundle over FEATURES, other FEATS
+
+
+def filler_pool(lexicon: pa.Table | pl.DataFrame) -> dict[Cell, list[Filler]]:
+    """Per (upos, bundle, feats) cell, one form per distinct lemma attested in the treebanks
+    (`count` ≥ 1, known feats), lemmas sorted: draws are uniform over lemmas, not frequency.
+    A lemma's form in a cell is its most frequent spelling, then the first alphabetically."""
+    frame = lexicon if isinstance(lexicon, pl.DataFrame) else pl.DataFrame(lexicon)
+    frame = frame.filter(
+        pl.col("upos").is_in(CONTENT_UPOS)
+        & (pl.col("count") >= 1)
+        & pl.col("feats").is_not_null()
+        & ~pl.col("form").str.ends_with(APOSTROPHES[0])
+        & ~pl.col("form").str.ends_with(APOSTROPHES[1])
+    )
+    keys = [pl.col(n).list.unique().list.sort().list.join(",").fill_null("") for n in _LISTS]
+    best = (
+        frame.with_columns(pl.concat_list(keys).alias("bundle"))
+        .sort(["count", "form"], descending=[True, False])
+        .group_by(["upos", "bundle", "feats", "lemma"], maintain_order=True)
+        .first()
+        .sort(["upos", "feats", "lemma"])
+    )
+    pool: dict[Cell, list[Filler]] = defaultdict(list)
+    for upos, bundle, feats, lemma, form in best.select(
+        "upos", "bundle", "feats", "lemma", "form"
+    ).iter_rows():
+        key = tuple(frozenset(v for v in values.split(",") if v) for values in bundle)
+        pool[(upos, key, feats)].append(Filler(lemma, form))
+    return dict(pool)
+
+
+def draws(seed: int, treebank: str, sent_id: str, variant: int, word: int) -> np.random.Generator:
+    """The random stream of one word of one variant of one sentence (a stable hash, never
+    Python's `hash`, which changes between processes)."""
+    key = f"{seed}\x1f{treebank}\x1f{sent_id}\x1f{variant}\x1f{word}".encode()
+    return np.random.default_rng(
+        int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little")
+    )
+
+
+def capitalised_like(form: str, model: str) -> str:
+    """`form` with `model`'s capitalisation (as §4 copies it onto a bad form)."""
+    if len(model) > 1 and model.isupper():
+        return form.upper()
+    if model[:1].isupper():
+        return form[:1].upper() + form[1:]
+    return form
+
+
+def sound(form: str) -> bool:
+    """Whether a form begins with a sound an elided word attaches to (*l'homme*, *s'est*)."""
+    return form[:1].lower() in VOWELS
+
+
+@dataclass
+class Word:
+    """A surface word of its own: its annotation, and whether the word before is elided onto it."""
+
+    surface: int
+    form: str
+    lemma: str
+    upos: str
+    bundle: Bundle
+    feats: str
+    after_elided: bool
+
+
+def own_words(sentence: Sentence) -> dict[int, Word]:
+    """Surface words that are one syntactic word (not inside a multiword token), by index."""
+    count = Counter(sentence.surface)
+    words: dict[int, Word] = {}
+    for i, surface in enumerate(sentence.surface):
+        if count[surface] != 1 or sentence.in_mwt[i]:
+            continue
+        previous = surface - 1
+        elided = (
+            previous >= 0
+            and not sentence.space_after[previous]
+            and sentence.words[previous].endswith(APOSTROPHES)
+        )
+        words[surface] = Word(
+            surface,
+            sentence.words[surface],
+            sentence.lemmas[i],
+            sentence.upos[i],
+            parse_feats(sentence.feats[i]).values(),
+            other_feats(sentence.feats[i]),
+            elided,
+        )
+    return words
+
+
+def candidates(pool: dict[Cell, list[Filler]], word: Word) -> list[Filler]:
+    """Fillers for a word: its cell's lemmas but its own."""
+    return [f for f in pool.get((word.upos, word.bundle, word.feats), ()) if f.lemma != word.lemma]
+
+
+def stream(
+    pool: dict[Cell, list[Filler]], word: Word, rng: np.random.Generator
+) -> Iterator[Filler]:
+    """Up to MAX_DRAWS draws for a word, uniform over lemmas; a draw whose first sound differs
+    from the word's is drawn again: the words around it were written for that sound (*l'homme*
+    never becomes *l'chat*, nor *la table* *la image*, nor *a dog* *a apple*)."""
+    fillers = candidates(pool, word)
+    if not fillers:
+        return
+    for _ in range(MAX_DRAWS):
+        filler = fillers[int(rng.integers(len(fillers)))]
+        if sound(filler.form) == sound(word.form):
+            yield filler
+
+
+def shared_replacements(
+    pool: dict[Cell, list[Filler]], words: dict[int, Word], seed: int, key: tuple[str, str], k: int
+) -> dict[int, Filler]:
+    """The replacements of one variant of a sentence that every pair of it shares: each content
+    word's first usable draw (a word with none stays)."""
+    chosen = {}
+    for surface, word in words.items():
+        if word.upos in CONTENT_UPOS:
+            first = next(stream(pool, word, draws(seed, *key, k, surface)), None)
+            if first is not None:
+                chosen[surface] = first
+    return chosen
+
+
+@dataclass(frozen=True)
+class Pair:
+    """What a nonce variant needs of an original pair (a row of `pairs.parquet`)."""
+
+    row: dict
+    varied: int  # surface index of the varied word
+    other: int  # surface index of the other member
+    slots: tuple[int, ...]  # the relation's agreeing features, as FEATURES indices
+
+
+def nonce_variant(
+    pair: Pair,
+    sentence: Sentence,
+    words: dict[int, Word],
+    shared: dict[int, Filler],
+    pool: dict[Cell, list[Filler]],
+    paradigms: Paradigms,
+    seed: int,
+    k: int,
+) -> dict | None:
+    """Variant k of a pair (§9), or None when no replacement of the varied word has a bad form."""
+    row = pair.row
+    slot = FEATURES.index(row["feature"])
+    value = row["bad_value"]
+    key = (row["treebank"], row["sent_id"])
+    varied, other = words.get(pair.varied), words.get(pair.other)
+    if varied is None or other is None:
+        return None
+    other_filler = shared.get(pair.other)
+    other_member = Member(
+        other_filler.form if other_filler else other.form,
+        other_filler.lemma if other_filler else other.lemma,
+        other.upos,
+        other.bundle,
+        other.feats,
+        other.surface,
+        False,
+    )
+    if ambiguous(paradigms, other_member, slot, value):
+        return None
+    if varied.upos in CONTENT_UPOS:
+        options: Iterator[Filler] = stream(pool, varied, draws(seed, *key, k, pair.varied))
+    else:  # a DET or PRON member stays, and so does its bad form (§4 on the same word)
+        options = iter([Filler(varied.lemma, varied.form)])
+    for filler in options:
+        member = Member(
+            filler.form, filler.lemma, varied.upos, varied.bundle, varied.feats, pair.varied, False
+        )
+        found = bad_form_of(paradigms, member, slot, value, pair.slots)
+        if not isinstance(found, BadForm):
+            continue
+        good = capitalised_like(filler.form, varied.form)
+        bad = capitalised_like(found.key, good)
+        if varied.after_elided and sound(good) != sound(bad):
+            continue  # the pair would break elision, not agreement (§4's `elision`)
+        return _row(pair, sentence, shared, filler, good, bad, found, k)
+    return None
+
+
+def _row(
+    pair: Pair,
+    sentence: Sentence,
+    shared: dict[int, Filler],
+    filler: Filler,
+    good: str,
+    bad: str,
+    found: BadForm,
+    k: int,
+) -> dict:
+    """The pairs row of a variant: the nonce good sentence and the bad one beside it."""
+    replaced = {
+        surface: capitalised_like(f.form, sentence.words[surface]) for surface, f in shared.items()
+    }
+    replaced[pair.varied] = good
+    text, spans = surface_text(sentence.words, sentence.space_after, replaced)
+    start, end = spans[pair.varied]
+    return {
+        **pair.row,
+        "lemma": filler.lemma,
+        "good_form": good,
+        "bad_form": bad,
+        "bad_count": found.count,
+        "bad_source": found.source,
+        "sentence_good": text,
+        "sentence_bad": text[:start] + bad + text[end:],
+        "start": start,
+        "end_good": end,
+        "end_bad": start + len(bad),
+        "variant": f"nonce-{k}",
+    }
+
+
+def nonce_pairs(
+    pairs: pl.DataFrame,
+    relations: pl.DataFrame,
+    files: dict[str, list[Path]],
+    lexicon: pa.Table,
+    paradigms: Paradigms,
+    count: int,
+    seed: int,
+) -> tuple[pa.Table, Counter]:
+    """`count` nonce variants of every original pair, reading the pairs' sentences from the
+    treebanks' files (`files`: treebank → its CoNLL-U files); `no-nonce` counted per failure."""
+    skips: Counter = Counter()
+    if not count or not pairs.height:
+        return PAIRS.empty_table(), skips
+    pool = filler_pool(lexicon)
+    members = relations.select(
+        "treebank", "sent_id", "target_id", "controller_id", "target_surface",
+        "controller_surface", "agreeing",
+    ).unique(["treebank", "sent_id", "target_id", "controller_id"])  # fmt: skip
+    located = pairs.join(members, on=["treebank", "sent_id", "target_id", "controller_id"])
+    by_sentence: dict[tuple[str, str], list[Pair]] = defaultdict(list)
+    for row in located.iter_rows(named=True):
+        target, controller = row.pop("target_surface"), row.pop("controller_surface")
+        agreeing = row.pop("agreeing")
+        varied, other = (target, controller) if row["varied"] == "target" else (controller, target)
+        slots = tuple(FEATURES.index(f) for f in agreeing)
+        by_sentence[(row["treebank"], row["sent_id"])].append(Pair(row, varied, other, slots))
+    rows = []
+    for treebank, paths in files.items():
+        for path in paths:
+            for sentence in parse(read_bytes(path), stem(path)):
+                key = (treebank, getattr(sentence, "sent_id", None))
+                if not isinstance(sentence, Sentence) or key not in by_sentence:
+                    continue
+                words = own_words(sentence)
+                for k in range(1, count + 1):
+                    shared = shared_replacements(pool, words, seed, key, k)
+                    for pair in by_sentence.pop(key) if k == count else by_sentence[key]:
+                        made = nonce_variant(
+                            pair, sentence, words, shared, pool, paradigms, seed, k
+                        )
+                        if made is None:
+                            skips["no-nonce"] += 1
+                        else:
+                            rows.append(made)
+    skips["no-nonce"] += count * sum(len(v) for v in by_sentence.values())  # sentences not found
+    if not rows:
+        return PAIRS.empty_table(), skips
+    frame = pl.DataFrame(rows, infer_schema_length=None)
+    return frame.select(PAIRS.names).to_arrow().cast(PAIRS), skips

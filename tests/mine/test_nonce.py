@@ -1,0 +1,209 @@
+"""Nonce pairs (DESIGN.md §9) built by the miner from sentences written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+from ud_agree.mine.nonce import CONTENT_UPOS
+from ud_agree.mine.plan import Options
+from ud_agree.mine.read import Sentence, parse
+from ud_agree.mine.run import mine_languages
+
+from tests.sentences import conllu
+
+# The sentence whose pairs are varied: every content word has other lemmas to stand in for it.
+CHAT = (
+    "1 Le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 3 det",
+    "2 grand grand ADJ Gender=Masc|Number=Sing 3 amod",
+    "3 chat chat NOUN Gender=Masc|Number=Sing 6 nsubj",
+    "4-5 du _ _ _ _ _",
+    "4 de de ADP _ 5 case",
+    "5 le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 3 nmod",
+    "6 dort dormir VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root SpaceAfter=No",
+    "7 . . PUNCT _ 6 punct",
+)
+# Other lemmas of the same cells, with the forms a bad sentence needs.
+OTHERS = (
+    (
+        "1 Le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 3 det",
+        "2 petit petit ADJ Gender=Masc|Number=Sing 3 amod",
+        "3 chien chien NOUN Gender=Masc|Number=Sing 4 nsubj",
+        "4 mange manger VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    ),
+    (
+        "1 Les le DET Definite=Def|Number=Plur|PronType=Art 3 det",
+        "2 petits petit ADJ Gender=Masc|Number=Plur 3 amod",
+        "3 chiens chien NOUN Gender=Masc|Number=Plur 4 nsubj",
+        "4 mangent manger VERB Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    ),
+    (
+        "1 La le DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 3 det",
+        "2 grande grand ADJ Gender=Fem|Number=Sing 3 amod",
+        "3 poule poule NOUN Gender=Fem|Number=Sing 4 nsubj",
+        "4 dorment dormir VERB Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    ),
+    (
+        "1 Les le DET Definite=Def|Number=Plur|PronType=Art 3 det",
+        "2 grands grand ADJ Gender=Masc|Number=Plur 3 amod",
+        "3 rats rat NOUN Gender=Masc|Number=Plur 4 nsubj",
+        "4 rongent ronger VERB Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    ),
+    (
+        "1 Le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 3 det",
+        "2 gros gros ADJ Gender=Masc|Number=Sing 3 amod",
+        "3 rat rat NOUN Gender=Masc|Number=Sing 4 nsubj",
+        "4 ronge ronger VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    ),
+)
+
+
+def mine(tmp_path: Path, *blocks: tuple[str, ...], nonce: int = 3, seed: int = 0):
+    """Mine sentences s1, s2, … with nonce variants: (pairs, manifest, parsed sentences)."""
+    folder = tmp_path / "ud" / "UD_French-Test"
+    folder.mkdir(parents=True)
+    text = "".join(conllu(*rows, sent_id=f"s{i}") for i, rows in enumerate(blocks, 1))
+    (folder / "fr_test-ud-test.conllu").write_text(text, encoding="utf-8")
+    options = Options(
+        ud_dir=tmp_path / "ud",
+        out=tmp_path / "corpus",
+        unimorph_dirs=[tmp_path / "no-unimorph"],
+        all_types=True,
+        progress=False,
+        vary="both",
+        nonce=nonce,
+        seed=seed,
+    )
+    (manifest,) = mine_languages(options)
+    pairs = pl.read_parquet(tmp_path / "corpus" / "fr" / "pairs.parquet")
+    sentences = {s.sent_id: s for s in parse(text.encode(), "t") if isinstance(s, Sentence)}
+    return pairs, manifest, sentences
+
+
+def lexicon_cells(tmp_path: Path) -> dict[tuple[str, str], set[tuple]]:
+    """(form, upos) → its (lemma, bundle, feats) rows in the mined lexicon."""
+    lexicon = pl.read_parquet(tmp_path / "corpus" / "fr" / "lexicon.parquet")
+    cells: dict[tuple[str, str], set[tuple]] = {}
+    for row in lexicon.iter_rows(named=True):
+        bundle = tuple(frozenset(row[n] or ()) for n in ("number", "gender", "case", "person"))
+        cells.setdefault((row["form"].lower(), row["upos"]), set()).add(
+            (row["lemma"], bundle, row["feats"])
+        )
+    return cells
+
+
+def words_of(text: str) -> list[str]:
+    """The surface words of CHAT-like text (spaces between words, the final period glued)."""
+    return [*text.removesuffix(".").split(" "), "."]
+
+
+def test_every_replaced_word_has_the_original_upos_bundle_and_feats(tmp_path):
+    from ud_agree.mine.features import parse_feats
+    from ud_agree.mine.lexicon import other_feats
+
+    pairs, manifest, sentences = mine(tmp_path, CHAT, *OTHERS)
+    original = sentences["s1"]
+    nonce = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("variant") != "original"))
+    assert (
+        nonce.height
+        and manifest["counts"]["nonce_pairs"]
+        == pairs.filter(pl.col("variant") != "original").height
+    )
+    cells = lexicon_cells(tmp_path)
+    replaced = 0
+    for text in nonce["sentence_good"]:
+        assert text.endswith(".") and not text.endswith(" .")  # SpaceAfter=No kept
+        words = words_of(text)
+        assert len(words) == len(original.words)
+        for surface, (new, old) in enumerate(zip(words, original.words, strict=True)):
+            if new == old:
+                continue
+            replaced += 1
+            (i,) = [i for i, s in enumerate(original.surface) if s == surface]
+            assert original.upos[i] in CONTENT_UPOS and not original.in_mwt[i]
+            bundle = parse_feats(original.feats[i]).values()
+            feats = other_feats(original.feats[i])
+            rows = cells[(new.lower(), original.upos[i])]
+            assert any(b == bundle and f == feats and lemma != original.lemmas[i]
+                       for lemma, b, f in rows), (new, old)  # fmt: skip
+        # Function words and the multiword token stay as written.
+        assert words[0] == "Le" and words[3] == "du"
+    assert replaced > 0
+
+
+def test_the_bad_sentence_differs_from_the_nonce_good_one_at_the_varied_word_only(tmp_path):
+    pairs, _, _ = mine(tmp_path, CHAT, *OTHERS)
+    nonce = pairs.filter(pl.col("variant") != "original")
+    assert {"determiner", "attributive", "subject-verb"} <= set(nonce["type"])
+    for row in nonce.iter_rows(named=True):
+        good, bad, start = row["sentence_good"], row["sentence_bad"], row["start"]
+        assert good[start : row["end_good"]] == row["good_form"]
+        assert bad[start : row["end_bad"]] == row["bad_form"]
+        assert good[:start] == bad[:start] and good[row["end_good"] :] == bad[row["end_bad"] :]
+        assert row["good_form"].lower() != row["bad_form"].lower()
+
+
+def test_a_varied_content_word_is_replaced_and_its_bad_form_is_the_replacements(tmp_path):
+    pairs, _, _ = mine(tmp_path, CHAT, *OTHERS)
+    verbs = pairs.filter(
+        (pl.col("sent_id") == "s1")
+        & (pl.col("type") == "subject-verb")
+        & (pl.col("varied") == "target")
+        & (pl.col("variant") != "original")
+    )
+    assert verbs.height
+    for row in verbs.iter_rows(named=True):
+        # dormir is the word's own lemma; ronger and manger have a plural for the bad sentence.
+        assert (row["lemma"], row["good_form"], row["bad_form"]) in {
+            ("ronger", "ronge", "rongent"),
+            ("manger", "mange", "mangent"),
+        }
+
+
+def test_variants_of_a_sentence_share_their_replacements(tmp_path):
+    pairs, _, _ = mine(tmp_path, CHAT, *OTHERS)
+    for (variant,), rows in pairs.filter(pl.col("sent_id") == "s1").group_by("variant"):
+        # Every pair of one variant reads the same nonce sentence when its varied word's first
+        # draw has a bad form (determiner pairs vary `Le`, which is not replaced).
+        determiner = rows.filter((pl.col("type") == "determiner") & (pl.col("varied") == "target"))
+        assert determiner["sentence_good"].n_unique() == 1, variant
+
+
+def test_same_seed_same_rows_and_another_seed_other_words(tmp_path):
+    first, _, _ = mine(tmp_path / "a", CHAT, *OTHERS, seed=7)
+    again, _, _ = mine(tmp_path / "b", CHAT, *OTHERS, seed=7)
+    other, _, _ = mine(tmp_path / "c", CHAT, *OTHERS, seed=8)
+    assert first.equals(again)
+    nonce = pl.col("variant") != "original"
+    assert set(first.filter(nonce)["sentence_good"]) != set(other.filter(nonce)["sentence_good"])
+    assert first.filter(~nonce).equals(other.filter(~nonce))  # the original pairs never move
+
+
+def test_a_varied_word_whose_replacements_have_no_bad_form_is_no_nonce(tmp_path):
+    # The only other verb lemma (courir) has no plural: the verb's variants cannot be made.
+    court = (
+        "1 Le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 2 det",
+        "2 loup loup NOUN Gender=Masc|Number=Sing 3 nsubj",
+        "3 court courir VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    )
+    plural = (
+        "1 Les le DET Definite=Def|Number=Plur|PronType=Art 2 det",
+        "2 chats chat NOUN Gender=Masc|Number=Plur 3 nsubj",
+        "3 dorment dormir VERB Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    )
+    dort = (
+        "1 Le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 2 det",
+        "2 chat chat NOUN Gender=Masc|Number=Sing 3 nsubj",
+        "3 dort dormir VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    )
+    pairs, manifest, _ = mine(tmp_path, dort, court, plural, nonce=2)
+    verb = (pl.col("type") == "subject-verb") & (pl.col("varied") == "target")
+    s1 = pairs.filter((pl.col("sent_id") == "s1") & verb)
+    assert set(s1["variant"]) == {"original"}
+    assert manifest["counts"]["pair_skips"]["no-nonce"] >= 2
+
+
+def test_without_nonce_every_pair_is_original(tmp_path):
+    pairs, manifest, _ = mine(tmp_path, CHAT, *OTHERS, nonce=0)
+    assert set(pairs["variant"]) == {"original"}
+    assert manifest["counts"]["nonce_pairs"] == 0
