@@ -51,6 +51,15 @@ def read_table(path: Path, required: list[str]) -> pl.DataFrame:
     return table
 
 
+def read_pairs(path: Path) -> pl.DataFrame:
+    """The pairs table; one mined before nonce variants (§9) holds original pairs only."""
+    required = [c for c in PAIRS_SCHEMA.names if c != "variant"]
+    table = read_table(path, required)
+    if "variant" not in table.columns:
+        table = table.with_columns(pl.lit("original").alias("variant"))
+    return table
+
+
 def language_folder(corpus: str, lang: str) -> Path:
     """`<corpus>/<lang>/`, or a UsageError naming what is there instead."""
     root = Path(corpus)
@@ -89,5 +98,5 @@ def read_corpus(corpus: str, lang: str, pairs: bool = False) -> Corpus:
         tables["sentences"],
         tables["lexicon"],
         manifest_digest(folder),
-        read_table(folder / "pairs.parquet", PAIRS_SCHEMA.names) if pairs else None,
+        read_pairs(folder / "pairs.parquet") if pairs else None,
     )

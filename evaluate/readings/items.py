@@ -174,6 +174,6 @@ def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
         pl.format("{}={}", "feature", "good_value").alias("value"),
     )
     counts["missing-relation"] = pairs.height - items.height
-    items = items.sort([*on, "feature", "bad_value"]).with_row_index("item")
+    items = items.sort([*on, "feature", "bad_value", "variant"]).with_row_index("item")
     counts["items_built"] = items.height
     return items, counts

@@ -21,6 +21,13 @@ BREAKDOWNS: dict[str, tuple[pl.Expr, list[str] | None]] = {
     "agreeing": (pl.col("agreeing").list.join("+"), None),
     "value": (pl.col("value"), None),
     "frequency": (pl.col("frequency"), list(CONGRUENCE)),
+    # §9: original pairs against their nonce variants, all K together.
+    "variant": (
+        pl.when(pl.col("variant").str.starts_with("nonce"))
+        .then(pl.lit("nonce"))
+        .otherwise(pl.col("variant")),
+        ["original", "nonce"],
+    ),
     "distance": (bin_label("distance", DISTANCE_EDGES), bin_labels(DISTANCE_EDGES)),
     "distance_tokens": (bin_label("distance_tokens", DISTANCE_EDGES), bin_labels(DISTANCE_EDGES)),
     "distractors": (bin_label("distractors", COUNT_EDGES), bin_labels(COUNT_EDGES)),
@@ -59,12 +66,14 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
         "distractors",
         "attractors",
         "frequency",
+        "variant",
         "right",
         "right_logit",
     ).collect()
     tables = []
     for name, (expr, order) in BREAKDOWNS.items():
-        optional = name in ("distance_tokens", "frequency")  # null in older results or readings
+        # Null in older results, or in the other reading.
+        optional = name in ("distance_tokens", "frequency", "variant")
         if optional and frame[name].null_count() == frame.height:
             continue
         grouped = frame.with_columns(expr.cast(pl.String).alias("group"))

@@ -8,7 +8,7 @@ from .corpus import RELATION_KEY, described
 
 # One result row per item: a relation with one masked role (class-average), or one minimal
 # pair of a relation (pair reading: feature and bad value tell its pairs apart).
-ITEM_KEY = (*RELATION_KEY, "masked", "feature", "bad_value")
+ITEM_KEY = (*RELATION_KEY, "masked", "feature", "bad_value", "variant")
 READINGS = ("class-average", "pair")
 
 RESULTS = pa.schema(
@@ -81,6 +81,11 @@ RESULTS = pa.schema(
             "the masked or varied word's values of the agreeing features, `Gender=Fem|Number=Plur` (§6)",
         ),
         described("feature", pa.string(), "pair: the feature changed"),
+        described(
+            "variant",
+            pa.string(),
+            "pair: original, or nonce-1 … nonce-K (§9: the sentence's content words replaced)",
+        ),
         described("bad_value", pa.string(), "pair: its value in the bad sentence"),
         described("good_form", pa.string(), "pair: the varied word as written"),
         described("bad_form", pa.string(), "pair: the form replacing it"),
