@@ -219,6 +219,90 @@ def baseline_gap_table(frame: pl.DataFrame) -> pl.DataFrame:
     return _comparison_frame(rows, ("model_accuracy", "baseline_accuracy"))
 
 
+# What a nonce variant shares with its original pair (§9): the relation, role, feature and value.
+PAIR_KEY = [*RELATION_KEY, "masked", "feature", "bad_value"]
+
+
+def nonce_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per system and language of the pair reading: accuracy on original pairs and on their nonce
+    variants, over the pairs that have both, and original minus nonce (§9)."""
+    frame = systems_of(frame)
+    pairs = frame.filter((pl.col("reading") == "pair") & pl.col("variant").is_not_null())
+    rows = []
+    for (system, lang), group in sorted(
+        pairs.partition_by(["system", "lang"], as_dict=True).items()
+    ):
+        original = group.filter(pl.col("variant") == "original")
+        nonce = group.filter(pl.col("variant").str.starts_with("nonce"))
+        if not (original.height and nonce.height):
+            continue
+        both = original.select(PAIR_KEY).join(nonce.select(PAIR_KEY), on=PAIR_KEY, how="semi")
+        original = original.join(both, on=PAIR_KEY, how="semi")
+        nonce = nonce.join(both, on=PAIR_KEY, how="semi")
+        diff, low, high = paired_difference(original, nonce)
+        rows.append(
+            {
+                "model": system,
+                "lang": lang,
+                "n_original": original.height,
+                "n_nonce": nonce.height,
+                "original": original["right"].cast(pl.Float64).mean(),
+                "nonce": nonce["right"].cast(pl.Float64).mean(),
+                "difference": diff,
+                "diff_low": low,
+                "diff_high": high,
+            }
+        )
+    schema = {"model": pl.String, "lang": pl.String, "n_original": pl.Int64, "n_nonce": pl.Int64}
+    schema |= {c: pl.Float64 for c in ("original", "nonce", "difference", "diff_low", "diff_high")}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def incongruent_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per system and language: accuracy overall and on the items where the frequency heuristic
+    is wrong (§10; the frequency baseline scores 0% there by definition)."""
+    frame = systems_of(frame)
+    overall = grouped_accuracy(frame, ["system", "lang"]).select("system", "lang", "n", "accuracy")
+    incongruent = grouped_accuracy(
+        frame.filter(pl.col("frequency") == "incongruent"), ["system", "lang"]
+    ).select(
+        "system",
+        "lang",
+        pl.col("n").alias("n_incongruent"),
+        pl.col("accuracy").alias("incongruent"),
+        pl.col("ci_low").alias("incongruent_low"),
+        pl.col("ci_high").alias("incongruent_high"),
+    )
+    table = overall.join(incongruent, on=["system", "lang"], how="left")
+    return order_systems_by(table, ["lang"]).rename({"system": "model"})
+
+
+def order_systems_by(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
+    """Rows sorted by `by`, then systems by name with the frequency baseline last."""
+    order = {s: i for i, s in enumerate(system_order(table["system"].unique().to_list()))}
+    return table.sort([*by, pl.col("system").replace_strict(order, return_dtype=pl.Int64)])
+
+
+def controls_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """Each model's controls side by side, per language: its accuracy, its gap over the frequency
+    baseline, what context adds, original minus nonce, and its accuracy on incongruent items."""
+    table = incongruent_table(frame).select("model", "lang", "n", "accuracy", "incongruent")
+    gap = baseline_gap_table(frame).select(
+        "model", "lang", pl.col("difference").alias("vs_frequency")
+    )
+    control = context_control_table(systems_of(frame)).select(
+        pl.col("model").alias("short"), "lang", pl.col("difference").alias("context_adds")
+    )
+    nonce = nonce_table(frame).select(
+        "model", "lang", pl.col("difference").alias("original_minus_nonce")
+    )
+    table = table.join(gap, on=["model", "lang"], how="left").join(
+        nonce, on=["model", "lang"], how="left"
+    )
+    # The context control is per model (its context run against its no-context run).
+    return table.join(control, left_on=["model", "lang"], right_on=["short", "lang"], how="left")
+
+
 def matching_baseline(baselines: Sequence[str], model: str) -> str | None:
     """The baseline to set a model against: the one with its vocabulary, else the plain one."""
     short = model.rstrip("/").split("/")[-1]
@@ -232,6 +316,8 @@ def matching_baseline(baselines: Sequence[str], model: str) -> str | None:
 
 
 def _cell(value: Any) -> str:
+    if value is None:
+        return '<td class="num">–</td>'
     if isinstance(value, float):
         text = "–" if np.isnan(value) else f"{value:.3f}"
         return f'<td class="num">{text}</td>'
@@ -332,10 +418,12 @@ def manifests_section(manifests: list[dict[str, Any]]) -> str:
 
 
 def pooled_runs(manifests: list[dict[str, Any]]) -> list[list[str]]:
-    """Groups of runs that load_results cannot tell apart (same lang, model, method), e.g. two baselines."""
-    groups: dict[tuple[str, str, str], list[str]] = {}
+    """Groups of runs that load_results cannot tell apart (same lang, model, reading and method),
+    e.g. two baselines of one reading."""
+    groups: dict[tuple[str, str, str, str], list[str]] = {}
     for m in manifests:
-        key = (str(_get(m, "lang")), str(_get(m, "model")), str(_get(m, "method")))
+        reading = str(m.get("reading") or "class-average")
+        key = (str(_get(m, "lang")), str(_get(m, "model")), reading, str(_get(m, "method")))
         groups.setdefault(key, []).append(m["run_dir"])
     return [runs for runs in groups.values() if len(runs) > 1]
 
@@ -372,7 +460,8 @@ def render(
         out.append(
             "<p class='warning'>Runs "
             + ", ".join(f"<code>{html.escape(r)}</code>" for r in runs)
-            + " share language, model and method: their rows are pooled in every table and figure. "
+            + " share language, model, reading and method: their rows are pooled in every table and "
+            "figure. "
             "Give each its own results folder to compare them.</p>"
         )
     if frame.filter(pl.col("method") == "frequency").height == 0:
@@ -380,7 +469,38 @@ def render(
             "<p class='warning'>No frequency baseline in these results: run "
             "<code>python -m evaluate --model frequency</code> to see whether a model beats a frequency heuristic.</p>"
         )
-    out += ["<h2>Summary</h2>", html_table(overall), "<h3>Per language</h3>", html_table(by_lang)]
+    headline = incongruent_table(frame)
+    out += [
+        "<h2>Summary</h2>",
+        html_table(overall),
+        "<h3>Where frequency points the wrong way</h3>",
+        "<p>Each model's accuracy overall and on the items where the frequency heuristic is wrong "
+        "(<code>frequency = incongruent</code>, DESIGN §10): a model that only tracks frequency "
+        "scores 0% there, as the frequency baseline does by definition.</p>",
+        html_table(headline),
+        "<h3>Per language</h3>",
+        html_table(by_lang),
+    ]
+    nonce = nonce_table(frame)
+    out += [
+        "<h2>Controls</h2>",
+        "<p>Is the model using the structure, or meaning and frequency? Side by side per model: "
+        "<code>vs_frequency</code>, its accuracy minus the frequency baseline's on shared items; "
+        "<code>incongruent</code>, its accuracy where frequency points the wrong way; "
+        "<code>context_adds</code>, its accuracy in context minus without (<code>--control "
+        "no-context</code>); <code>original_minus_nonce</code>, its accuracy on original pairs "
+        "minus their nonce variants (<code>python -m mine --nonce K</code>), whose content words "
+        "were replaced so that meaning and collocation no longer help. Empty cells: that control "
+        "was not run.</p>",
+        html_table(controls_table(frame)),
+        "<h3>Nonce vs original (§9)</h3>",
+        "<p>Pair-reading accuracy on original pairs and on their nonce variants, over the pairs "
+        "that have both; the difference with a 95% interval resampling sentences.</p>",
+        html_table(nonce)
+        if nonce.height
+        else "<p>No nonce variants in these results: mine with <code>--nonce 3</code> and score "
+        "the pair reading.</p>",
+    ]
     out += [
         "<h3>Against the frequency baseline</h3>",
         "<p>Each model in context against the frequency baseline, on the items both scored "

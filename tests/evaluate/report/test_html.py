@@ -166,8 +166,18 @@ def test_warns_when_runs_are_pooled(tmp_path: Path) -> None:
     write_run(tmp_path / "r", frame, "frequency-baseline")
     write_run(tmp_path / "r", frame, "frequency-baseline__vocab-m")  # same lang, model, method
     page = build_report(tmp_path / "r", tmp_path / "out").read_text(encoding="utf-8")
-    assert "share language, model and method" in page
+    assert "share language, model, reading and method" in page
     assert "fr/frequency-baseline__vocab-m" in page.split("share language")[0]
+
+
+def test_one_model_in_both_readings_is_not_pooled(tmp_path: Path) -> None:
+    # The demo's own layout: the frequency baseline in both readings, one results folder.
+    average = make_frame("fr", "frequency-baseline", "frequency", 0.6)
+    pair = average.with_columns(pl.lit("pair").alias("reading"))
+    write_run(tmp_path / "r", average, "frequency-baseline")
+    write_run(tmp_path / "r", pair, "frequency-baseline__pair")
+    page = build_report(tmp_path / "r", tmp_path / "out").read_text(encoding="utf-8")
+    assert "pooled" not in page
 
 
 def test_readings_are_compared_on_the_relations_both_scored() -> None:

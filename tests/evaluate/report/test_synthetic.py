@@ -90,6 +90,7 @@ def write_run(root: Path, frame: pl.DataFrame, folder: str, chunks: int = 2) -> 
         "tool": "ud-agree evaluate",
         "model": frame["model"][0],
         "method": frame["method"][0],
+        "reading": frame["reading"][0] if "reading" in frame.columns else "class-average",
         "options": {
             "lang": lang,
             "match": "agreement",
