@@ -64,9 +64,11 @@ def read_pairs(path: str | Path) -> pl.DataFrame:
         pairs = pl.read_parquet(path)
     except (pl.exceptions.PolarsError, OSError) as error:
         raise ExportError(f"{path}: not a readable Parquet file ({error})") from None
-    missing = [c for c in PAIR_COLUMNS if c not in pairs.columns]
+    missing = [c for c in PAIR_COLUMNS if c not in pairs.columns and c != "variant"]
     if missing:
         raise ExportError(f"{path}: not a pairs table (no column {missing[0]!r})")
+    if "variant" not in pairs.columns:  # mined before nonce variants (§9): original pairs only
+        pairs = pairs.with_columns(pl.lit("original").alias("variant"))
     return pairs
 
 
@@ -118,6 +120,8 @@ def to_blimp(pairs: pl.DataFrame) -> str:
     for row in pairs.iter_rows(named=True):
         term = BLIMP_TERM.get(row["type"], row["type"])
         uid = f"{row['lang']}_{term}_{row['feature'].lower()}"
+        if row["variant"] != "original":  # nonce variants (§9) are paradigms of their own
+            uid += "_nonce"
         counters[uid] = counters.get(uid, -1) + 1
         record = {
             "sentence_good": row["sentence_good"],

@@ -80,6 +80,7 @@ def pairs_table() -> pl.DataFrame:
                 "start": start,
                 "end_good": start + len(gf),
                 "end_bad": start + len(bf),
+                "variant": "original",
             }
         )
     frame = pl.DataFrame(records)

@@ -207,3 +207,19 @@ def test_without_nonce_every_pair_is_original(tmp_path):
     pairs, manifest, _ = mine(tmp_path, CHAT, *OTHERS, nonce=0)
     assert set(pairs["variant"]) == {"original"}
     assert manifest["counts"]["nonce_pairs"] == 0
+
+
+def test_exports_carry_the_variant(tmp_path):
+    import json
+
+    from ud_agree.mine.export import export
+
+    pairs, _, _ = mine(tmp_path, CHAT, *OTHERS)
+    table = tmp_path / "corpus" / "fr" / "pairs.parquet"
+    assert export(table, "blimp", tmp_path / "p.jsonl") == pairs.height
+    records = [json.loads(line) for line in (tmp_path / "p.jsonl").read_text().splitlines()]
+    assert {r["variant"] for r in records} == set(pairs["variant"])
+    assert all(r["UID"].endswith("_nonce") == (r["variant"] != "original") for r in records)
+    export(table, "multiblimp", tmp_path / "p.tsv")
+    exported = pl.read_csv(tmp_path / "p.tsv", separator="\t", quote_char='"')
+    assert exported["variant"].to_list() == pairs["variant"].to_list()
