@@ -447,10 +447,12 @@ def render(
         f"generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. Accuracy is the share of items "
         "a system gets right: in the class-average reading, items whose correct forms are more probable "
         "on average than the incorrect ones; in the pair reading, minimal pairs whose grammatical sentence "
-        "scores higher. <b>Balanced accuracy</b> is the unweighted mean of accuracy over the values of "
-        "the agreeing features (<code>Gender=Fem|Number=Plur</code>…) with at least 20 items, so that "
-        "always preferring the majority value (singular) scores 50% on a two-way contrast rather than the "
-        "majority's share. Intervals are 95% bootstrap intervals resampling sentences.</p>",
+        "scores higher. <b>Balanced accuracy</b> (DESIGN §6) groups items by the contrast they test "
+        "(the agreeing features; a pair's varied feature), takes the unweighted mean of accuracy over "
+        "a contrast's values (<code>Gender=Fem|Number=Plur</code>…) with at least 20 items when two "
+        "values have them, and weights contrasts by those items, so that always preferring the "
+        "majority value (singular) scores 50% rather than the majority's share. Intervals are 95% "
+        "bootstrap intervals resampling sentences.</p>",
     ]
     if any(m.get("random_weights") is True for m in manifests):
         out.append(
