@@ -72,7 +72,8 @@ def order_systems(table: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
     order = {s: i for i, s in enumerate(system_order(table["system"].unique().to_list()))}
     rank = pl.col("system").replace_strict(order, return_dtype=pl.Int64)
     columns = [*by, "system", "n", "accuracy", "ci_low", "ci_high"]
-    columns += [c for c in ("balanced_accuracy", "ba_ci_low", "ba_ci_high") if c in table.columns]
+    balanced = ("balanced_accuracy", "ba_ci_low", "ba_ci_high", "ba_left_out")
+    columns += [c for c in balanced if c in table.columns]
     return table.sort([*by, rank]).select(columns)
 
 
