@@ -11,9 +11,11 @@ import polars as pl
 
 from ud_agree import __version__
 from ud_agree.atomic import write_json
+from ud_agree.errors import MachineError
+from ud_agree.hold import hold
 
 from .backends import SentenceScorer
-from .corpus import read_corpus
+from .corpus import Corpus, read_corpus
 from .options import FREQUENCY, TINY_RANDOM, Options, model_label, out_dir
 from .output.writer import ChunkWriter, chunk_paths, prepare_folder, skip_done
 from .readings import open_reading
@@ -33,7 +35,6 @@ class Outcome:
 def evaluate(options: Options, scorer: SentenceScorer | None = None) -> Outcome:
     """Run one evaluation end to end and write results, manifest and summary (`scorer`: a
     sentence scorer standing in for the model in the pair reading, e.g. a test's oracle)."""
-    from .report.summary import summarize, write_summary
 
     started = time.time()
     # 1. The corpus; the model's kind (it decides the method); the reading's items.
@@ -50,8 +51,29 @@ def evaluate(options: Options, scorer: SentenceScorer | None = None) -> Outcome:
     counts["items_eligible"] = items.height
     facts = reading.ready()
 
-    # 2. The results folder, and the manifest written first so that --resume can check it.
+    # 2. The results folder, held by this process, and the manifest written first so that
+    # --resume can check it.
     folder = out_dir(options)
+    with hold(folder):
+        return _run_in(
+            folder, options, corpus, reading, items, counts, facts, whole_run_counts, started
+        )
+
+
+def _run_in(
+    folder: Path,
+    options: Options,
+    corpus: Corpus,
+    reading: Any,
+    items: pl.DataFrame,
+    counts: dict[str, Any],
+    facts: dict[str, Any],
+    whole_run_counts: list[str],
+    started: float,
+) -> Outcome:
+    """Steps 2–4 of a run, in its held folder."""
+    from .report.summary import summarize, write_summary
+
     done = prepare_folder(folder, options, corpus.manifest_sha256)
     base = manifest_base(options, corpus.manifest_sha256, facts)
     base.update(shard_entry(options.shard, whole_run_counts))
@@ -64,7 +86,14 @@ def evaluate(options: Options, scorer: SentenceScorer | None = None) -> Outcome:
         encoded = reading.subset(encoded, keep)
     writer = ChunkWriter(folder, options)
     if items.height:
-        counts.update(reading.score(items, encoded, writer))
+        try:
+            counts.update(reading.score(items, encoded, writer))
+        except MachineError as error:
+            saved = len(done) if done is not None else 0
+            raise error.saving(
+                f"{saved + writer.written} items are saved in {folder}; free space (or fix the "
+                "fault) and rerun with --resume"
+            ) from None
     counts["items_scored_now"] = writer.written
     counts["forward_inputs"] = writer.forwards
 

@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 
 from ud_agree import __version__
 from ud_agree.atomic import atomic_file, write_json, write_parquet
+from ud_agree.errors import MachineError
 from ud_agree.schemas.corpus import (
     DROP_REASONS,
     LEXICON,
@@ -44,13 +45,17 @@ def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult,
     is None: no pairs), where its language's finishing reads them (`prefix`); return its counts,
     pair skips and the lemmas its attempts read."""
     result = mine_file_columnar(job)
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(result.relations, f"{prefix}.relations.parquet")
-    pq.write_table(result.sentences, f"{prefix}.sentences.parquet")
     facts = PairFacts(Counter(), set())
+    try:
+        prefix.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(result.relations, f"{prefix}.relations.parquet")
+        pq.write_table(result.sentences, f"{prefix}.sentences.parquet")
+        if vary is not None:
+            attempts, facts.skips = prepare_attempts(result.relations, result.sentences, vary)
+            attempts.write_parquet(f"{prefix}.attempts.parquet")
+    except OSError as error:  # pyarrow names no file: the spill folder is where it went wrong
+        raise MachineError.of(error, error.filename or prefix.parent) from None
     if vary is not None:
-        attempts, facts.skips = prepare_attempts(result.relations, result.sentences, vary)
-        attempts.write_parquet(f"{prefix}.attempts.parquet")
         # Both members: a bad form's paradigm, and the other member's for its ambiguity.
         facts.lemmas.update(attempts.select("lemma", "upos").iter_rows())
         facts.lemmas.update(attempts.select("o_lemma", "o_upos").iter_rows())
@@ -251,8 +256,30 @@ def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: Non
         (job for run in runs for job in run.jobs),
         key=lambda j: (-total[j.lang], j.lang, -size[j.path]),
     )
-    manifests = []
+    manifests: list[dict] = []
     progress = _progress(len(jobs), options.progress)
+    try:
+        _mine_jobs(options, jobs, by_key, pending, mapping, manifests, progress)
+    except BaseException:
+        # A failed or stopped run leaves nothing half-made: its spilled files go (the tables
+        # already written whole stay, and a rerun redoes the rest).
+        for run in runs:
+            shutil.rmtree(options.out / run.language.key / SPILL, ignore_errors=True)
+        raise
+    progress(None)
+    return sorted(manifests, key=lambda m: m["lang"])
+
+
+def _mine_jobs(
+    options: Options,
+    jobs: list[FileJob],
+    by_key: dict[str, LanguageRun],
+    pending: dict[str, int],
+    mapping: UniMorphMap,
+    manifests: list[dict],
+    progress: Callable[[str | None], None],
+) -> None:
+    """Mine the files and finish each language once its files are in (in the pool with --jobs)."""
 
     def spilled(job: FileJob) -> tuple[Path, str | None]:
         run = by_key[job.lang]
@@ -305,8 +332,6 @@ def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: Non
                 for future in running:
                     future.cancel()
                 raise
-    progress(None)
-    return sorted(manifests, key=lambda m: m["lang"])
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:

@@ -1,6 +1,8 @@
 """Atomic file writes for both tools: a reader sees the old file or the new one, never a part.
 
-The temporary file is created in the target's folder with the umask's permissions (as `open`
+A fault of the machine (no space, permission denied…) becomes a `MachineError` naming the target,
+and the temporary file is removed: nothing half-written is ever left. The temporary file is
+created in the target's folder with the umask's permissions (as `open`
 would give the final file, unlike `mkstemp`'s 0600), flushed and fsynced before the rename,
 and the folder is fsynced after it, so a power cut cannot leave an empty file behind.
 """
@@ -19,21 +21,31 @@ from typing import IO, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .errors import MachineError
+
 
 @contextmanager
 def atomic_file(path: str | Path) -> Iterator[IO[bytes]]:
     """A binary handle on a temporary file beside `path`, renamed into place when the block ends
     without an error (removed when it raises)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as error:
+        raise MachineError.of(error, error.filename or path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        # A write to the handle names no file: it is this one. (An error of the block's own
+        # reads names its file.)
+        raise MachineError.of(error, error.filename or path) from None
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise

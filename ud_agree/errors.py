@@ -3,14 +3,65 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 class UserError(Exception):
     """A problem the user can fix (input, options, installation): one line on stderr, exit 2."""
 
     exit_code = 2
+
+
+class MachineError(Exception):
+    """A fault of the machine, not of the input (no space, permission denied, read-only file
+    system, too many open files…): one line naming the path and the cause, exit 1."""
+
+    exit_code = 1
+
+    def __init__(self, path: str | Path | None, cause: str, saved: str = "") -> None:
+        self.path, self.cause, self.saved = path, cause, saved
+        where = f" on {path}" if path else ""
+        super().__init__(f"{cause}{where}" + (f"; {saved}" if saved else ""))
+
+    @classmethod
+    def of(cls, error: OSError, path: str | Path | None = None) -> MachineError:
+        """The fault of an OSError, on `path` (else the error's own file name)."""
+        return cls(path or error.filename, cause_of(error))
+
+    def __reduce__(self) -> tuple:  # crosses process boundaries (mining workers)
+        return (MachineError, (self.path, self.cause, self.saved))
+
+    def saving(self, saved: str) -> MachineError:
+        """The same fault, saying what was already written whole and how to go on."""
+        return MachineError(self.path, self.cause, saved)
+
+
+class Terminated(BaseException):
+    """SIGTERM (`kill`, `timeout`, a batch system's time limit): stop as Ctrl-C stops."""
+
+
+def cause_of(error: OSError) -> str:
+    """What went wrong, in words: `no space left on device`, `permission denied`…"""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "no space left on device"
+    if error.errno is not None:
+        return os.strerror(error.errno).lower()
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return text[0].lower() + text[1:] if text else type(error).__name__
+
+
+def terminate_as_interrupt() -> None:
+    """From now on SIGTERM raises `Terminated` in the main thread (cleanups run, then exit 143)."""
+
+    def handler(signum: int, frame: object) -> None:
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, handler)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -21,18 +72,33 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def run_main(body: Callable[[], int], interrupted: str = "interrupted") -> int:
-    """Run a command's body: a UserError is `error: …` and its exit code, Ctrl-C is exit 130."""
+    """Run a command's body: a UserError is `error: …` and its exit code (2), a fault of the
+    machine (an OSError) one line and exit 1, Ctrl-C exit 130 and SIGTERM exit 143."""
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        terminate_as_interrupt()
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        previous = None
     try:
         return body()
-    except UserError as error:
+    except (UserError, MachineError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         print(f"error: {message}", file=sys.stderr)
         return error.exit_code
+    except BrokenPipeError:  # `… | head`: the reader is gone, nothing is wrong
+        return 0
+    except OSError as error:
+        print(f"error: {MachineError.of(error)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(interrupted, file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `… | head`: the reader is gone, nothing is wrong
-        return 0
+    except Terminated:
+        print(f"terminated: {interrupted}", file=sys.stderr)
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def argv_list(argv: Sequence[str] | None) -> list[str]:

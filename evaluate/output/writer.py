@@ -11,6 +11,7 @@ import polars as pl
 import pyarrow as pa
 
 from ud_agree.atomic import write_parquet
+from ud_agree.errors import MachineError
 from ud_agree.schemas.results import ITEM_KEY, RESULTS
 
 from ..options import RESUME_OPTIONS, Options, UsageError, model_label
@@ -26,7 +27,7 @@ def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise UsageError(f"cannot make results folder {folder}: {error.strerror}") from None
+        raise MachineError.of(error, folder) from None
     if not options.resume:
         for path in [*chunk_paths(folder), folder / "summary.csv", folder / "summary.md"]:
             path.unlink(missing_ok=True)
@@ -51,12 +52,16 @@ def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl
     paths = chunk_paths(folder)
     if not paths:
         return None
-    try:
-        return pl.scan_parquet(paths).select(ITEM_KEY).collect()
-    except (pl.exceptions.PolarsError, OSError):
-        raise UsageError(
-            f"--resume: a results chunk in {folder} is unreadable; delete it and resume, or run without --resume"
-        ) from None
+    done = []
+    for path in paths:
+        try:
+            done.append(pl.read_parquet(path, columns=list(ITEM_KEY)))
+        except (pl.exceptions.PolarsError, OSError):
+            raise UsageError(
+                f"--resume: results chunk {path} is unreadable; delete it and resume, or run "
+                "without --resume"
+            ) from None
+    return pl.concat(done)
 
 
 def next_chunk_number(folder: Path) -> int:

@@ -11,7 +11,7 @@ import polars as pl
 import pyarrow as pa
 
 from ud_agree.atomic import write_parquet
-from ud_agree.errors import UserError
+from ud_agree.errors import MachineError, UserError
 from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
 
 from ..options import safe_name
@@ -51,7 +51,7 @@ def prepare_folder(folder: Path, settings: dict[str, Any], resume: bool) -> set[
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise UserError(f"cannot make results folder {folder}: {error.strerror}") from None
+        raise MachineError.of(error, folder) from None
     if not resume:
         for path in [*chunk_paths(folder), folder / "summary.csv"]:
             path.unlink(missing_ok=True)
@@ -71,14 +71,16 @@ def prepare_folder(folder: Path, settings: dict[str, Any], resume: bool) -> set[
     paths = chunk_paths(folder)
     if not paths:
         return set()
-    try:
-        done = pl.scan_parquet(paths).select("pair_id").unique().collect()
-    except (pl.exceptions.PolarsError, OSError):
-        raise ResumeError(
-            f"--resume: a results chunk in {folder} is unreadable; delete it and resume, "
-            "or run without --resume"
-        ) from None
-    return set(done["pair_id"].to_list())
+    done: set[str] = set()
+    for path in paths:
+        try:
+            done.update(pl.read_parquet(path, columns=["pair_id"])["pair_id"].to_list())
+        except (pl.exceptions.PolarsError, OSError):
+            raise ResumeError(
+                f"--resume: results chunk {path} is unreadable; delete it and resume, "
+                "or run without --resume"
+            ) from None
+    return done
 
 
 def result_table(frame: pl.DataFrame, model: str, method: str) -> pa.Table:

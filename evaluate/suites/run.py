@@ -16,7 +16,8 @@ from tqdm import tqdm
 
 from ud_agree import __version__
 from ud_agree.atomic import write_csv, write_json
-from ud_agree.errors import UserError
+from ud_agree.errors import MachineError, UserError
+from ud_agree.hold import hold
 
 from ..backends.sentences import SentenceScorer
 from ..options import FREQUENCY
@@ -150,9 +151,23 @@ def run_suites(
     for suite in suites:
         for entry in suite.malformed:
             warn(f"{entry}")
+    # A suite with nothing to score is skipped whole, with its reason, and gets no folder.
+    skipped = [suite for suite in suites if suite.size == 0]
+    for suite in skipped:
+        warn(f"{suite.path}: suite skipped whole: {skip_reason(suite)}")
+    suites = [suite for suite in suites if suite.size > 0]
+    if not suites:
+        raise SuiteFormatError(
+            f"nothing to score: {skipped[0].path} skipped whole ({skip_reason(skipped[0])})"
+        )
     # 2. One scorer for every suite.
     scorer = load_scorer_for(options, scorer_factory)
     return [score_suite(suite, scorer, options) for suite in suites]
+
+
+def skip_reason(suite: PairSuite | GymSuite) -> str:
+    """Why a suite has nothing to score: its first malformed line's reason, else it is empty."""
+    return suite.malformed[0].reason if suite.malformed else "no pairs in it"
 
 
 def score_suite(
@@ -170,14 +185,35 @@ def score_suite(
         "condition": options.condition,
         "input_sha256": file_sha256(suite.path),
     }
-    # 1. The folder, and the manifest written first so that --resume can check it.
+    # 1. The folder, held by this process, and the manifest written first so that --resume can
+    # check it.
+    with hold(folder):
+        return _score_in(folder, suite, scorer, options, settings, started)
+
+
+def _score_in(
+    folder: Path,
+    suite: PairSuite | GymSuite,
+    scorer: SentenceScorer,
+    options: SuiteOptions,
+    settings: dict[str, Any],
+    started: float,
+) -> SuiteOutcome:
+    """Steps 1–3 of a suite's run, in its held folder."""
     done = prepare_folder(folder, settings, options.resume)
     base = manifest_base(suite, options, settings, scorer)
     write_json({**base, "complete": False}, folder / "manifest.json")
 
     # 2. Score what no chunk holds yet, one chunk at a time.
     todo = pending(suite, done)
-    written = score_chunks(suite, todo, scorer, folder, options)
+    try:
+        written = score_chunks(suite, todo, scorer, folder, options)
+    except MachineError as error:
+        saved = len(done & set(ids(suite))) + error_written(folder, done)
+        raise error.saving(
+            f"{saved} pairs are saved in {folder}; free space (or fix the fault) and rerun with "
+            "--resume"
+        ) from None
 
     # 3. Summary over every chunk of the folder, and the finished manifest.
     paths = chunk_paths(folder)
@@ -227,6 +263,15 @@ def score_chunks(
         write_chunk(result_table(frame, scorer.name, scorer.method), folder)
         written += len(chunk)
     return written
+
+
+def error_written(folder: Path, done: set[str]) -> int:
+    """Pairs the chunks of `folder` hold beyond those done before this run."""
+    paths = chunk_paths(folder)
+    if not paths:
+        return 0
+    held = set(pl.scan_parquet(paths).select("pair_id").unique().collect()["pair_id"].to_list())
+    return len(held - done)
 
 
 def ids(suite: PairSuite | GymSuite) -> list[str]:

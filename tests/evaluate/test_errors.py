@@ -40,10 +40,11 @@ def test_corrupt_corpus_table_is_a_one_line_error(corpus, tmp_path, capsys):
     assert "relations.parquet" in one_line_error(capsys)
 
 
-def test_results_folder_on_a_file_is_a_one_line_error(corpus, tmp_path, capsys):
+def test_results_folder_on_a_file_is_a_one_line_machine_error(corpus, tmp_path, capsys):
     (tmp_path / "afile").write_text("")
-    assert frequency(corpus, tmp_path / "afile") == 2
-    one_line_error(capsys)
+    assert frequency(corpus, tmp_path / "afile") == 1  # a fault of the file system, not of input
+    message = one_line_error(capsys)
+    assert "not a directory" in message and str(tmp_path / "afile") in message
 
 
 def test_other_masked_role_gets_its_own_folder(corpus, tmp_path):

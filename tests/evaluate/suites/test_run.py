@@ -11,6 +11,7 @@ import ud_agree.evaluate.backends
 from ud_agree.evaluate import load_results
 from ud_agree.evaluate.suites import load_suite_results
 from ud_agree.evaluate.suites.cli import main
+from ud_agree.evaluate.suites.problems import SuiteFormatError
 from ud_agree.evaluate.suites.read import read_suite
 from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
 
@@ -257,10 +258,22 @@ def test_empty_suites_and_suites_without_valid_predictions_write_no_rows(tmp_pat
     gym = json.loads(SUITES["syntaxgym"][1])
     gym["predictions"] = ["(2;%mismatch%) >"]
     paths = [write(tmp_path, "empty.txt", ""), write(tmp_path, "gym.json", json.dumps(gym))]
-    outcomes = run_suites(options(tmp_path, paths), factory(HashScorer()))
-    assert [o.manifest["counts"]["in_results"] for o in outcomes] == [0, 0]
-    assert [o.summary.height for o in outcomes] == [0, 0]
-    assert outcomes[1].malformed[0].endswith("prediction 0: the formula ends too early")
+    warnings: list[str] = []
+    outcomes = run_suites(options(tmp_path, paths), factory(HashScorer()), warnings.append)
+    # The empty file is skipped whole, said so, and gets no results folder.
+    assert [o.suite for o in outcomes] == ["gym"]
+    assert any("empty.txt: suite skipped whole" in w for w in warnings)
+    assert not any(p.name == "empty" for p in (tmp_path / "out").rglob("*") if p.is_dir())
+    assert [o.manifest["counts"]["in_results"] for o in outcomes] == [0]
+    assert [o.summary.height for o in outcomes] == [0]
+    assert outcomes[0].malformed[0].endswith("prediction 0: the formula ends too early")
+
+
+def test_a_suite_skipped_whole_alone_is_a_one_line_error_and_no_folder(tmp_path: Path) -> None:
+    path = write(tmp_path, "empty.txt", "")
+    with pytest.raises(SuiteFormatError, match=r"empty.txt skipped whole"):
+        run_suites(options(tmp_path, [path]), factory(HashScorer()), lambda message: None)
+    assert not (tmp_path / "out").exists()
 
 
 def test_resume_refuses_another_condition_column(tmp_path: Path) -> None:
