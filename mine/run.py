@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 from ud_agree import __version__
 from ud_agree.atomic import atomic_file, write_json, write_parquet
 from ud_agree.errors import MachineError
+from ud_agree.hold import hold
 from ud_agree.schemas.corpus import (
     DROP_REASONS,
     LEXICON,
@@ -38,6 +39,7 @@ from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
 from .pairs import Paradigms, pairs_from_attempts, prepare_attempts
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
+from .pool import die_with_parent
 
 
 def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult, PairFacts]:
@@ -244,6 +246,14 @@ def mine_languages(options: Options, warn: Callable[[str], None] = lambda m: Non
     for key in current:
         warn(f"{key}: output in {options.out / key} is current; skipped (use --force to redo)")
     mapping = UniMorphMap.load()
+    with ExitStack() as held:  # each language's output folder, by this process only
+        for run in runs:
+            held.enter_context(hold(options.out / run.language.key))
+        return _mine_held(options, runs, mapping)
+
+
+def _mine_held(options: Options, runs: list[LanguageRun], mapping: UniMorphMap) -> list[dict]:
+    """Mine the planned languages, whose output folders this process holds."""
     for run in runs:  # what an interrupted run spilled is stale
         shutil.rmtree(options.out / run.language.key / SPILL, ignore_errors=True)
     pending = {run.language.key: len(run.jobs) for run in runs}
@@ -308,7 +318,9 @@ def _mine_jobs(
         # file is in: tasks are handed out one free worker at a time, finishing first.
         waiting = list(reversed(jobs))
         ready: list[LanguageRun] = []
-        with ProcessPoolExecutor(max_workers=options.jobs, mp_context=_pool_context()) as pool:
+        with ProcessPoolExecutor(
+            max_workers=options.jobs, mp_context=_pool_context(), initializer=die_with_parent
+        ) as pool:
             running: dict[Future, FileJob | LanguageRun] = {}
             try:
                 while waiting or ready or running:
@@ -329,8 +341,10 @@ def _mine_jobs(
                         elif done := collect(future.result(), task):
                             ready.append(done)
             except BaseException:
-                for future in running:
-                    future.cancel()
+                # Stopped (an error, Ctrl-C, SIGTERM): the workers stop now, not after their file.
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.kill()
+                pool.shutdown(wait=False, cancel_futures=True)
                 raise
 
 
@@ -340,7 +354,10 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([f"{__package__}.columnar", f"{__package__}.run"])
+    # `pool` first: the fork server then dies with the miner (and so, in turn, do the workers).
+    context.set_forkserver_preload(
+        [f"{__package__}.pool", f"{__package__}.columnar", f"{__package__}.run"]
+    )
     return context
 
 

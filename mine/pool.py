@@ -1,0 +1,43 @@
+"""The mining pool's processes never outlive the miner: a worker, and the forkserver that forks
+the workers, die with their parent, however it ends (SIGKILL from the OOM killer included)."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+import threading
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+POLL_SECONDS = 1.0
+
+
+def die_with_parent() -> None:
+    """Linux: the kernel kills this process when its parent dies (prctl PR_SET_PDEATHSIG);
+    everywhere, a daemon thread also polls the parent and exits when it is gone."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        # Without the libc symbol the thread below still watches.
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the kernel was asked
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="ud-agree parent watch", daemon=True).start()
+
+
+def in_forkserver() -> bool:
+    """Whether this process is multiprocessing's fork server (which imports the preloaded
+    modules, this one among them, before it forks any worker)."""
+    return "from multiprocessing.forkserver import main" in " ".join(getattr(sys, "orig_argv", []))
+
+
+if in_forkserver():  # pragma: no cover - runs in the fork server process
+    die_with_parent()

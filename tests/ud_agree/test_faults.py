@@ -1,0 +1,262 @@
+"""Faults of the machine, not of the input: a write that fails (no space) is one line naming the
+path, exit 1, no partial file, and a resumed run equals a clean one; one process per run folder;
+the miner's workers never outlive it."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from ud_agree.evaluate.cli import main as evaluate_main
+from ud_agree.evaluate.output.results import load_results
+from ud_agree.mine.cli import main as mine_main
+from ud_agree.mine.export import main as export_main
+
+import ud_agree.atomic
+from tests.paths import PUD, SAMPLE, UD
+from ud_agree.hold import NAME, HeldError, acquire, hold, is_stale
+from ud_agree.schemas.results import ITEM_KEY
+
+
+@pytest.fixture
+def no_space_at(monkeypatch):
+    """Make the k-th atomic write from now on fail as a full disk would (the one write module)."""
+
+    def arm(k: int) -> None:
+        calls = {"n": 0}
+        real = os.replace
+
+        def replace(src, dst):
+            calls["n"] += 1
+            if calls["n"] == k:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return real(src, dst)
+
+        monkeypatch.setattr(ud_agree.atomic.os, "replace", replace)
+
+    return arm
+
+
+def temporaries(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.name.endswith(".tmp") or p.name == ".parts"]
+
+
+def one_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    errors = [line for line in err if line.startswith("error:")]
+    assert len(errors) == 1 and not any("Traceback" in line for line in err), err
+    return errors[0]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("corpus")
+    args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+    assert mine_main([*args, "--lang", "fr", "--out", str(out), "--quiet", "--jobs", "1"]) == 0
+    return out
+
+
+def evaluate(corpus: Path, out: Path, *extra: str) -> int:
+    args = ["--lang", "fr", "--corpus", str(corpus), "--model", "frequency", "--out", str(out)]
+    args += ["--reading", "pair", "--chunk-size", "5", "--no-progress", *extra]
+    return evaluate_main(args)
+
+
+def rows(out: Path) -> pl.DataFrame:
+    return load_results(out).collect().sort(list(ITEM_KEY), nulls_last=True)
+
+
+def test_evaluator_out_of_space_is_one_line_and_a_resume_equals_a_clean_run(
+    corpus, tmp_path, capsys, no_space_at
+):
+    assert evaluate(corpus, tmp_path / "clean") == 0
+    capsys.readouterr()
+    no_space_at(3)  # the manifest, a chunk, then the disk is full
+    assert evaluate(corpus, tmp_path / "full") == 1
+    message = one_line(capsys)
+    assert "no space left on device on" in message and "/results-00001.parquet" in message
+    saved = rows(tmp_path / "full").height  # the chunks written whole before the fault
+    assert saved > 0 and f"{saved} items are saved" in message and "--resume" in message
+    assert temporaries(tmp_path / "full") == []
+    no_space_at(0)  # the disk has room again
+    assert evaluate(corpus, tmp_path / "full", "--resume") == 0
+    clean, resumed = rows(tmp_path / "clean"), rows(tmp_path / "full")
+    assert resumed.drop("model").equals(clean.drop("model"))
+
+
+def test_miner_out_of_space_leaves_no_parts_and_a_rerun_equals_a_clean_run(
+    tmp_path, capsys, no_space_at
+):
+    args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+    args += ["--lang", "fr", "--quiet", "--jobs", "1"]
+    assert mine_main([*args, "--out", str(tmp_path / "clean")]) == 0
+    no_space_at(2)
+    assert mine_main([*args, "--out", str(tmp_path / "full")]) == 1
+    assert "no space left on device on " + str(tmp_path / "full" / "fr") in one_line(capsys)
+    assert temporaries(tmp_path / "full") == []
+    no_space_at(0)
+    assert mine_main([*args, "--out", str(tmp_path / "full")]) == 0
+    for table in ("relations", "sentences", "lexicon", "pairs"):
+        clean = pl.read_parquet(tmp_path / "clean" / "fr" / f"{table}.parquet")
+        assert pl.read_parquet(tmp_path / "full" / "fr" / f"{table}.parquet").equals(clean)
+
+
+def test_export_out_of_space_keeps_the_old_file(corpus, tmp_path, capsys, no_space_at):
+    pairs = corpus / "fr" / "pairs.parquet"
+    out = tmp_path / "pairs.jsonl"
+    out.write_text("old")
+    no_space_at(1)
+    assert export_main([str(pairs), "--format", "blimp", "--out", str(out)]) == 1
+    assert str(out) in one_line(capsys)
+    assert out.read_text() == "old" and temporaries(tmp_path) == []
+
+
+def test_permission_denied_is_one_line_exit_1(corpus, tmp_path, capsys):
+    if os.geteuid() == 0:
+        pytest.skip("root may write anywhere")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    assert evaluate(corpus, locked / "out") == 1
+    assert "permission denied" in one_line(capsys)
+
+
+def test_a_second_run_on_a_held_folder_stops_at_once_naming_the_holder(corpus, tmp_path, capsys):
+    run = tmp_path / "r" / "fr" / "frequency-baseline__pair"
+    with hold(run):
+        started = time.time()
+        assert evaluate(corpus, tmp_path / "r") == 2
+        message = one_line(capsys)
+        assert f"pid {os.getpid()}" in message and socket.gethostname() in message
+        assert time.time() - started < 10
+    assert not (run / NAME).exists()  # given back
+    assert evaluate(corpus, tmp_path / "r") == 0
+
+
+def test_a_hold_of_a_dead_process_is_taken_over(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    path = tmp_path / NAME
+    record = {"host": socket.gethostname(), "pid": int(dead.stdout), "token": "x"}
+    path.write_text(json.dumps(record))
+    assert is_stale(path)
+    with hold(tmp_path):
+        assert json.loads(path.read_text())["pid"] == os.getpid()
+
+
+def test_a_hold_of_another_host_is_stale_only_when_it_stops_beating(tmp_path):
+    path = tmp_path / NAME
+    path.write_text(json.dumps({"host": "elsewhere", "pid": 1, "token": "x"}))
+    with pytest.raises(HeldError, match="pid 1 on host elsewhere"):
+        acquire(tmp_path)
+    old = time.time() - 3600
+    os.utime(path, (old, old))  # the node was lost an hour ago
+    taken, _ = acquire(tmp_path)
+    assert json.loads(taken.read_text())["host"] == socket.gethostname()
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of `pids` that still run (zombies count as gone)."""
+    running = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            running.add(pid)
+    return running
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir() or not PUD.is_dir(), reason="Linux /proc, shared UD")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_the_miners_workers_never_outlive_it(tmp_path, sig):
+    command = [sys.executable, "-m", "ud_agree.mine", "--ud-dir", str(UD), "--lang", "fr", "en",
+               "pt", "de", "--jobs", "2", "--out", str(tmp_path / "c"), "--quiet"]  # fmt: skip
+    miner = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    workers: set[int] = set()
+    deadline = time.time() + 60
+    while len(workers) < 3 and time.time() < deadline and miner.poll() is None:
+        time.sleep(0.2)  # the fork server and its two workers
+        workers = {p for p in descendants(miner.pid) if "forkserver" in _cmdline(p)}
+    assert len(workers) >= 3, "the pool never started"
+    miner.send_signal(sig)
+    _, err = miner.communicate(timeout=60)
+    if sig == signal.SIGTERM:
+        assert miner.returncode == 143 and err.strip().splitlines()[-1].startswith("terminated")
+        assert temporaries(tmp_path / "c") == []
+    deadline = time.time() + 10
+    while alive(workers) and time.time() < deadline:
+        time.sleep(0.2)
+    assert alive(workers) == set()
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 300 KB tmpfs (root on Linux only), grown to 50 MB by calling the fixture's value."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        pytest.skip("mounting a tmpfs needs root on Linux")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs", str(mount)],
+                          capture_output=True)  # fmt: skip
+    if made.returncode != 0:
+        pytest.skip("tmpfs cannot be mounted here")
+
+    def grow() -> None:
+        subprocess.run(["mount", "-o", "remount,size=50m", str(mount)], check=True)
+
+    try:
+        yield mount, grow
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def test_a_real_full_disk_then_a_resume(corpus, tmp_path, capsys, small_disk):
+    pud = tmp_path / "ud"
+    pud.mkdir()
+    if not PUD.is_dir():
+        pytest.skip("shared French-PUD not present")
+    (pud / PUD.name).symlink_to(PUD)
+    mount, grow = small_disk
+    assert mine_main(["--ud-dir", str(pud), "--out", str(mount / "c"), "--quiet"]) == 1
+    assert "no space left on device on " + str(mount / "c" / "fr") in one_line(capsys)
+    assert temporaries(mount) == []
+    grow()
+    assert mine_main(["--ud-dir", str(pud), "--out", str(mount / "c"), "--quiet"]) == 0
+    assert mine_main(["--ud-dir", str(pud), "--out", str(tmp_path / "clean"), "--quiet"]) == 0
+    for table in ("relations", "pairs", "lexicon"):
+        clean = pl.read_parquet(tmp_path / "clean" / "fr" / f"{table}.parquet")
+        assert pl.read_parquet(mount / "c" / "fr" / f"{table}.parquet").equals(clean)
