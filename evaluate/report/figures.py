@@ -18,6 +18,8 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ud_agree.atomic import atomic_write, write_csv
+
 from ..output.results import grouped_accuracy, with_system
 from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_edge, bin_labels
 
@@ -291,9 +293,11 @@ def make_figure(
     fig = draw(table, spec)
     if out_dir is not None:
         out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        table.write_csv(out / f"{spec.name}.csv")
-        fig.savefig(out / f"{spec.name}.png", bbox_inches="tight")
+        write_csv(table, out / f"{spec.name}.csv")
+        atomic_write(
+            out / f"{spec.name}.png",
+            lambda handle: fig.savefig(handle, format="png", bbox_inches="tight"),
+        )
     return table, fig
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from ud_agree.atomic import write_csv, write_text
 from ud_agree.errors import OneLineParser, UserError, run_main
 from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
 from ud_agree.schemas.results import ITEM_KEY
@@ -564,11 +565,9 @@ def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
     out.mkdir(parents=True, exist_ok=True)
     tables = all_figures(frame, out)
     summaries = summary_tables(frame, tables)
-    summaries["lang_type"].write_csv(out / "summary.csv")
+    write_csv(summaries["lang_type"], out / "summary.csv")
     page = render(frame, load_manifests(results), tables, summaries, str(results))
-    index = out / "index.html"
-    index.write_text(page, encoding="utf-8")
-    return index
+    return write_text(page, out / "index.html")
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.report") -> int:
