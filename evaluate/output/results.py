@@ -13,6 +13,7 @@ from typing import Any
 
 import polars as pl
 
+from ud_agree.errors import UserError
 from ud_agree.schemas.results import RESULTS
 
 from ..report.stats import SENTENCE_KEY, accuracy_table
@@ -40,8 +41,21 @@ def load_results(path: str | Path) -> pl.LazyFrame:
     if not files:
         raise FileNotFoundError(f"no results*.parquet under {path}")
     # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
-    frames = [_with_every_column(pl.scan_parquet(f)).cast(SCHEMA) for f in files]
+    frames = [_with_every_column(_scan(f)).cast(SCHEMA) for f in files]
     return pl.concat(frames, how="vertical")
+
+
+def _scan(path: Path) -> pl.LazyFrame:
+    """One results chunk, its footer read now: an unreadable chunk is named here."""
+    try:
+        frame = pl.scan_parquet(path)
+        frame.collect_schema()
+    except (pl.exceptions.PolarsError, OSError) as error:
+        raise UserError(
+            f"results chunk {path} is unreadable ({type(error).__name__}); delete it and rerun "
+            "that run with --resume"
+        ) from None
+    return frame
 
 
 def _with_every_column(frame: pl.LazyFrame) -> pl.LazyFrame:

@@ -260,3 +260,16 @@ def test_a_real_full_disk_then_a_resume(corpus, tmp_path, capsys, small_disk):
     for table in ("relations", "pairs", "lexicon"):
         clean = pl.read_parquet(tmp_path / "clean" / "fr" / f"{table}.parquet")
         assert pl.read_parquet(mount / "c" / "fr" / f"{table}.parquet").equals(clean)
+
+
+def test_an_unreadable_chunk_is_named_when_resuming_and_when_reading(corpus, tmp_path, capsys):
+    from ud_agree.errors import UserError
+
+    assert evaluate(corpus, tmp_path / "r") == 0
+    chunk = sorted((tmp_path / "r").rglob("results-*.parquet"))[1]
+    chunk.write_bytes(b"not parquet")
+    capsys.readouterr()
+    assert evaluate(corpus, tmp_path / "r", "--resume") == 2
+    assert f"results chunk {chunk} is unreadable" in one_line(capsys)
+    with pytest.raises(UserError, match=f"results chunk {chunk} is unreadable"):
+        load_results(tmp_path / "r")
