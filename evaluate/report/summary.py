@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -111,7 +113,7 @@ def markdown_table(summary: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def header_lines(manifest: dict) -> list[str]:
+def header_lines(manifest: Mapping[str, Any]) -> list[str]:
     """What was evaluated, and a plain warning when the weights are random."""
     reading = manifest.get("reading", "class-average")
     lines = [
@@ -132,7 +134,7 @@ def header_lines(manifest: dict) -> list[str]:
     return lines
 
 
-def write_summary(summary: pl.DataFrame, folder: Path, manifest: dict) -> None:
+def write_summary(summary: pl.DataFrame, folder: Path, manifest: Mapping[str, Any]) -> None:
     """summary.csv and summary.md in `folder`, each written atomically."""
     write_csv(summary, folder / "summary.csv")
     text = "\n\n".join(["\n".join(header_lines(manifest)), markdown_table(summary)]) + "\n"
