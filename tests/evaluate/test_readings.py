@@ -56,6 +56,8 @@ class OracleScorer:
     name: str = "oracle"
     method: str = "causal"
     calls: list[set[str]] = field(default_factory=list)
+    tokenizer: None = None  # no tokenizer: null token distances
+    forwards: int = 0
 
     def sentence_scores(self, texts, spans=None) -> np.ndarray:
         self.calls.append(set(texts))
