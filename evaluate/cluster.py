@@ -44,7 +44,8 @@ def parser(prog: str = "python -m evaluate.cluster") -> argparse.ArgumentParser:
     p = OneLineParser(
         prog=prog,
         allow_abbrev=False,  # an abbreviation of an evaluator option must not be taken for ours
-        description=(__doc__ or "").splitlines()[0],
+        description="Many evaluations on a Ray cluster: every language × model × reading, each "
+        "run cut into shards that resume, then merged.",
         epilog="Other options (--mask, --device, --dtype, --max-tokens, …) are passed to every "
         "python -m evaluate run.",
     )
