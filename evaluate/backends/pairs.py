@@ -24,26 +24,19 @@ class SentencePairs:
     @classmethod
     def open(cls, options: Options, corpus: Corpus) -> SentencePairs:
         """The LM of `options.model` loaded (`tiny-random`: built from the corpus' own words)."""
-        from ..options import TINY_RANDOM
-
         o = options
-        if o.model != TINY_RANDOM:
-            return cls(
-                load_scorer(
-                    o.model,
-                    pll=o.pll,
-                    device=o.device,
-                    batch_size=o.batch_size,
-                    max_tokens=o.max_tokens,
-                    dtype=o.dtype,
-                    kind=o.kind,
-                )
-            )
-        from .masked import MaskedPLL
-        from .models import tiny_random_model
-
-        loaded = tiny_random_model(corpus.sentences, corpus.lexicon, o.device, o.seed)
-        return cls(MaskedPLL(loaded, o.pll, o.batch_size, o.max_tokens, o.dtype))
+        scorer = load_scorer(
+            o.model,
+            pll=o.pll,
+            device=o.device,
+            batch_size=o.batch_size,
+            max_tokens=o.max_tokens,
+            dtype=o.dtype,
+            kind=o.kind,
+            corpus=corpus,
+            seed=o.seed,
+        )
+        return cls(scorer)
 
     @property
     def forwards(self) -> int:
