@@ -40,8 +40,20 @@ def load_results(path: str | Path) -> pl.LazyFrame:
     if not files:
         raise FileNotFoundError(f"no results*.parquet under {path}")
     # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
-    frames = [pl.scan_parquet(f).select(COLUMNS).cast(SCHEMA) for f in files]
+    frames = [upgraded(pl.scan_parquet(f)).select(COLUMNS).cast(SCHEMA) for f in files]
     return pl.concat(frames, how="vertical")
+
+
+def upgraded(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """Rows of an older writer in today's columns: before `varied` (ud-agree 0.2.0 and earlier)
+    a pair row kept its varied word's role in `masked`."""
+    if "varied" in frame.collect_schema().names():
+        return frame
+    pair = pl.col("reading") == "pair"
+    return frame.with_columns(
+        pl.when(pair).then(pl.col("masked")).alias("varied"),
+        pl.when(pair).then(None).otherwise(pl.col("masked")).alias("masked"),
+    )
 
 
 def load_manifests(path: str | Path) -> list[dict[str, Any]]:

@@ -18,7 +18,8 @@ from .stats import accuracy_table
 BREAKDOWNS: dict[str, tuple[pl.Expr, list[str] | None]] = {
     "all": (pl.lit("all"), None),
     "type": (pl.col("type"), None),
-    "masked": (pl.col("masked"), None),
+    # The role masked (class-average) or varied (pair): one breakdown for both readings.
+    "masked": (pl.coalesce("masked", "varied"), None),
     "agreeing": (pl.col("agreeing").list.join("+"), None),
     "value": (pl.col("value"), None),
     "distance": (bin_label("distance", DISTANCE_EDGES), bin_labels(DISTANCE_EDGES)),
@@ -50,6 +51,7 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
         "sent_id",
         "type",
         "masked",
+        "varied",
         "agreeing",
         "value",
         "distance",

@@ -75,7 +75,7 @@ def test_the_readme_recipe_runs_and_matches_the_pair_reading(tmp_path, monkeypat
     assert "right:" in out and "tiny-random" in out
     # The recipe's verdicts are the evaluator's for the same pairs (same model, same spans).
     pairs, good, bad = namespace["pairs"], namespace["good"], namespace["bad"]
-    key = ["treebank", "sent_id", "target_id", "controller_id", "feature", "bad_value"]
+    key = ["treebank", "sent_id", "target_id", "controller_id", "varied", "feature", "bad_value"]
     rows = (
         ud_agree.load_results("results")
         .filter(pl.col("model") == "tiny-random")
