@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from ud_agree.errors import OneLineParser, UserError, run_main
 
@@ -37,6 +37,15 @@ class Task:
     def __str__(self) -> str:
         o = self.options
         return f"{o.lang} {o.model} {o.reading} shard {o.shard}"
+
+
+class TaskReport(TypedDict, total=False):
+    """What a worker sends back: its shard folder and counts, or the one-line error that stopped it."""
+
+    out_dir: str
+    scored: int
+    resumed: int
+    error: str
 
 
 def parser(prog: str = "python -m evaluate.cluster") -> argparse.ArgumentParser:
@@ -105,7 +114,7 @@ def task_options(resources: dict[str, float], max_retries: int) -> dict[str, Any
     return options
 
 
-def run_task(options: Options) -> dict[str, Any]:
+def run_task(options: Options) -> TaskReport:
     """Score one shard (on a Ray worker): what it did, or the user error that stopped it."""
     from .run import evaluate
 
@@ -131,11 +140,11 @@ def import_ray() -> Any:
     return ray
 
 
-def submit(ray: Any, tasks: list[Task], max_retries: int) -> dict[Task, dict[str, Any]]:
+def submit(ray: Any, tasks: list[Task], max_retries: int) -> dict[Task, TaskReport]:
     """Run every task on the cluster; each one's report, printed as it finishes."""
     remote = ray.remote(run_task).options(**task_options(ray.cluster_resources(), max_retries))
     pending = {remote.remote(task.options): task for task in tasks}
-    reports: dict[Task, dict[str, Any]] = {}
+    reports: dict[Task, TaskReport] = {}
     while pending:
         done, _ = ray.wait(list(pending), num_returns=1)
         task = pending.pop(done[0])
@@ -155,7 +164,7 @@ def submit(ray: Any, tasks: list[Task], max_retries: int) -> dict[Task, dict[str
     return reports
 
 
-def merge_finished(reports: dict[Task, dict[str, Any]]) -> list[str]:
+def merge_finished(reports: dict[Task, TaskReport]) -> list[str]:
     """Merge every run whose shards all finished; the problems met, one line each."""
     runs: dict[Path, list[Task]] = {}
     for task in reports:
