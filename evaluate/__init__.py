@@ -1,4 +1,5 @@
-"""ud-agree evaluator: masked-LM agreement accuracy over a mined corpus."""
+"""ud-agree evaluator: masked and causal LMs and a frequency baseline scored on a mined corpus's
+agreement relations (class-average reading) and minimal pairs (pair reading), and on peers' suites."""
 
 from .output.results import load_results
 

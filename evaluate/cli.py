@@ -3,45 +3,101 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ud_agree.errors import OneLineParser, run_main
 
-from .options import FREQUENCY, TINY_RANDOM, Options, UsageError
-from .sharding.spec import parse_shard
+from .options import CHOICES, FREQUENCY, TINY_RANDOM, Options, UsageError
+from .plan import ALL, finished, plan_runs
+
+if TYPE_CHECKING:
+    from .run import Outcome
+
+
+DESCRIPTION = (
+    "Score language models on mined agreement relations: masked LMs, causal LMs and the "
+    "frequency baseline, in the class-average reading (Bacon & Regier) or on minimal pairs; "
+    "print accuracy and balanced accuracy with 95% CIs and write per-item Parquet results. "
+    "Several --lang, --model and --reading values: every combination in turn, then one table."
+)
 
 
 def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
     """Options of the evaluator (DESIGN.md §1.5)."""
-    p = OneLineParser(
-        prog=prog,
-        description="Score a masked LM on mined agreement relations; print accuracy with 95%% CIs "
-        "and write per-item Parquet results.",
-    )
+    p = OneLineParser(prog=prog, description=DESCRIPTION)
     p.add_argument(
-        "--lang", required=True, help="ISO 639-1 code of a language in the corpus, e.g. fr"
+        "--lang",
+        nargs="+",
+        required=True,
+        metavar="LANG",
+        help=f"ISO 639-1 codes of languages in the corpus, e.g. fr de; '{ALL}': every one",
     )
     p.add_argument("--corpus", default="corpus", help="the miner's output folder (default: corpus)")
     p.add_argument(
         "--model",
-        default="bert-base-multilingual-cased",
-        help=f"Hugging Face masked LM: hub name or local directory; '{FREQUENCY}' for the "
-        f"frequency baseline; '{TINY_RANDOM}' for an offline random 1-layer BERT (demo)",
+        nargs="+",
+        default=["bert-base-multilingual-cased"],
+        metavar="MODEL",
+        help="Hugging Face masked or causal LMs (hub names or local folders; the kind is read from "
+        f"the config); '{FREQUENCY}' for the frequency baseline; '{TINY_RANDOM}' for an offline "
+        "random 1-layer BERT (demo). Default: bert-base-multilingual-cased",
     )
-    p.add_argument("--mask", choices=("controller", "target", "both"), default="controller")
-    p.add_argument("--match", choices=("agreement", "exact"), default="agreement")
-    p.add_argument("--case", choices=("fold", "exact"), default="fold")
-    p.add_argument("--min-candidates", type=int, default=10)
-    p.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument(
+        "--reading",
+        nargs="+",
+        choices=CHOICES["reading"],
+        default=["class-average"],
+        help="class-average (Bacon & Regier, §1.5) and/or pair: minimal pairs of the corpus (§4-5)",
+    )
+    p.add_argument(
+        "--mask",
+        choices=CHOICES["mask"],
+        default="controller",
+        help="class-average: the role masked and predicted (default: controller)",
+    )
+    p.add_argument(
+        "--match",
+        choices=CHOICES["match"],
+        default="agreement",
+        help="class-average: a candidate is correct when it agrees on the relation's agreeing "
+        "features (agreement) or carries the masked word's whole bundle (exact)",
+    )
+    p.add_argument(
+        "--case",
+        choices=CHOICES["case"],
+        default="fold",
+        help="class-average: candidates' spellings case-folded and pooled (fold) or kept (exact)",
+    )
+    p.add_argument(
+        "--min-candidates",
+        type=int,
+        default=10,
+        help="class-average: skip items with fewer correct or incorrect candidates (default: 10)",
+    )
+    p.add_argument(
+        "--device",
+        choices=CHOICES["device"],
+        default="auto",
+        help="where the model runs (auto: cuda when there is one)",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=32,
+        help="inputs per forward pass (a row cap with --max-tokens; default: 32)",
+    )
     p.add_argument("--limit", type=int, default=None, help="score only the first N eligible items")
     p.add_argument("--out", default="results", help="results folder (default: results)")
     p.add_argument(
-        "--resume", action="store_true", help="keep the chunks already written and go on"
+        "--resume",
+        action="store_true",
+        help="skip finished runs; keep the chunks of an unfinished one and go on",
     )
     p.add_argument(
         "--control",
-        choices=("context", "no-context"),
+        choices=CHOICES["control"],
         default="context",
         help="no-context: every other word masked too (context control)",
     )
@@ -52,20 +108,14 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         help="with --model frequency: only candidates that are whole-word tokens of MODEL",
     )
     p.add_argument(
-        "--reading",
-        choices=("class-average", "pair"),
-        default="class-average",
-        help="class-average (Bacon & Regier, §1.5) or pair: minimal pairs of the corpus (§4-5)",
-    )
-    p.add_argument(
         "--pll",
-        choices=("word", "sentence"),
+        choices=CHOICES["pll"],
         default="word",
         help="masked LMs in the pair reading: PLL of the varied word, or of the whole sentence",
     )
     p.add_argument(
         "--dtype",
-        choices=("float32", "bfloat16", "float16"),
+        choices=CHOICES["dtype"],
         default="float32",
         help="compute precision (autocast; float32 unless asked)",
     )
@@ -87,26 +137,13 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
     return p
 
 
-def options_from(args: argparse.Namespace) -> Options:
-    """Options dataclass from parsed arguments, with the checks argparse cannot make."""
-    if (
-        args.batch_size < 1
-        or args.min_candidates < 1
-        or (args.limit is not None and args.limit < 0)
-    ):
-        raise UsageError("--batch-size and --min-candidates must be ≥ 1, --limit ≥ 0")
-    if args.max_tokens is not None and args.max_tokens < 1:
-        raise UsageError("--max-tokens must be ≥ 1")
-    if args.reading == "pair" and args.control != "context":
-        raise UsageError("--control no-context belongs to the class-average reading")
-    if args.vocab_of and args.model != FREQUENCY:
-        raise UsageError("--vocab-of goes with --model frequency only")
-    if args.model == FREQUENCY and args.control != "context":
-        raise UsageError("--control no-context needs a masked LM, not the frequency baseline")
+def base_options(args: argparse.Namespace) -> Options:
+    """The options every run of the command shares, for its first language, model and reading
+    (checked: a UsageError when they cannot run)."""
     return Options(
-        lang=args.lang,
+        lang=args.lang[0],
         corpus=args.corpus,
-        model=args.model,
+        model=args.model[0],
         mask=args.mask,
         match=args.match,
         case=args.case,
@@ -120,12 +157,17 @@ def options_from(args: argparse.Namespace) -> Options:
         vocab_of=args.vocab_of,
         chunk_size=max(1, args.chunk_size),
         progress=not args.no_progress,
-        reading=args.reading,
+        reading=args.reading[0],
         pll=args.pll,
         dtype=args.dtype,
         max_tokens=args.max_tokens,
-        shard=None if args.shard is None else str(parse_shard(args.shard)),
+        shard=args.shard,
     )
+
+
+def options_from(args: argparse.Namespace) -> list[Options]:
+    """The runs asked for: one checked Options per language × model × reading (evaluate.plan)."""
+    return plan_runs(base_options(args), args.lang, args.model, args.reading)
 
 
 # Skip counts of both readings, in the order they are printed.
@@ -149,14 +191,22 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate") ->
 
 
 def _run(args: argparse.Namespace) -> int:
+    runs = options_from(args)  # every run checked before the first is scored
     try:
         from .backends import models  # noqa: F401 - torch and transformers, the 'evaluate' extra
     except ImportError as error:
         raise UsageError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
+    if len(runs) == 1 and not (runs[0].resume and finished(runs[0])):
+        return _run_one(runs[0])
+    return _run_many(runs)
+
+
+def _run_one(options: Options) -> int:
+    """One run: its header, counts, coverage and full breakdown table."""
     from .report.summary import format_table, header_lines
     from .run import evaluate as run_evaluation
 
-    outcome = run_evaluation(options_from(args))
+    outcome = run_evaluation(options)
     manifest = outcome.manifest
     print("\n".join(header_lines(manifest)))
     counts = manifest["counts"]
@@ -176,3 +226,49 @@ def _run(args: argparse.Namespace) -> int:
     if "shard" in manifest:
         print(f"when every shard is done: python -m evaluate.merge {outcome.out_dir.parent}")
     return 0
+
+
+def _run_many(runs: list[Options]) -> int:
+    """Every run in turn (a finished one skipped under --resume), one line each, then one table
+    of every run's overall accuracy."""
+    from .report.runs import run_line, runs_table
+    from .run import evaluate as run_evaluation
+
+    rows = []
+    for number, options in enumerate(runs, 1):
+        where = f"[{number}/{len(runs)}] {options.lang} {options.model} {options.reading}"
+        if options.resume and finished(options):
+            row = runs_row(options, None)
+            print(f"{where}: finished earlier, skipped ({row['folder']})", flush=True)
+        else:
+            row = runs_row(options, run_evaluation(options))
+            print(f"{where}: {run_line(row)}", flush=True)
+        rows.append(row)
+    print(runs_table(rows))
+    return 0
+
+
+def runs_row(options: Options, outcome: Outcome | None) -> dict[str, Any]:
+    """One run's line of the combined table, from its outcome or (skipped) its folder."""
+    import polars as pl
+
+    from .options import out_dir
+    from .report.runs import overall
+    from .run import resolve_kind
+
+    if outcome is None:
+        folder = out_dir(resolve_kind(options))
+        manifest = json.loads((folder / "manifest.json").read_text())  # read by finished()
+    else:
+        folder, manifest = outcome.out_dir, outcome.manifest
+    summary = None if outcome is None else outcome.summary
+    if summary is None and (folder / "summary.csv").is_file():
+        summary = pl.read_csv(folder / "summary.csv")
+    return {
+        "lang": options.lang,
+        "model": manifest.get("model", options.model),
+        "reading": options.reading,
+        "method": manifest.get("method", options.method),
+        "folder": str(folder),
+        **overall(summary),
+    }

@@ -14,31 +14,38 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from ud_agree.errors import OneLineParser, UserError, run_main
 
-from .options import UsageError, out_dir
+from .options import CHOICES, Options, UsageError
+from .plan import run_folder
 from .sharding.merging import merge_run
 from .sharding.spec import Shard, ShardError
 
-READINGS = ("class-average", "pair")
+READINGS = CHOICES["reading"]
 # Set by the driver for every task: a user's own would split or resume runs behind its back.
 DRIVER_OPTIONS = ("--shard", "--resume")
 
 
 @dataclass(frozen=True)
 class Task:
-    """One shard of one run, and the evaluator's command line that scores it."""
+    """One shard of one run: the checked evaluator options that score it."""
 
-    lang: str
-    model: str
-    reading: str
-    shard: Shard
-    argv: tuple[str, ...]
+    options: Options
 
     def __str__(self) -> str:
-        return f"{self.lang} {self.model} {self.reading} shard {self.shard}"
+        o = self.options
+        return f"{o.lang} {o.model} {o.reading} shard {o.shard}"
+
+
+class TaskReport(TypedDict, total=False):
+    """What a worker sends back: its shard folder and counts, or the one-line error that stopped it."""
+
+    out_dir: str
+    scored: int
+    resumed: int
+    error: str
 
 
 def parser(prog: str = "python -m evaluate.cluster") -> argparse.ArgumentParser:
@@ -46,18 +53,27 @@ def parser(prog: str = "python -m evaluate.cluster") -> argparse.ArgumentParser:
     p = OneLineParser(
         prog=prog,
         allow_abbrev=False,  # an abbreviation of an evaluator option must not be taken for ours
-        description=(__doc__ or "").splitlines()[0],
+        description="Many evaluations on a Ray cluster: every language × model × reading, each "
+        "run cut into shards that resume, then merged.",
         epilog="Other options (--mask, --device, --dtype, --max-tokens, …) are passed to every "
         "python -m evaluate run.",
     )
     p.add_argument(
         "--ray", metavar="ADDRESS", help="an existing Ray cluster (default: start a local one)"
     )
-    p.add_argument("--lang", nargs="+", required=True, help="languages of the corpus")
+    p.add_argument(
+        "--lang", nargs="+", required=True, help="languages of the corpus; 'all': every one"
+    )
     p.add_argument(
         "--model", nargs="+", required=True, help="models, as python -m evaluate takes them"
     )
-    p.add_argument("--reading", nargs="+", choices=READINGS, default=["class-average"])
+    p.add_argument(
+        "--reading",
+        nargs="+",
+        choices=READINGS,
+        default=["class-average"],
+        help="readings (default: class-average)",
+    )
     p.add_argument("--shards", type=int, default=1, help="shards per run (default: 1)")
     p.add_argument("--corpus", default="corpus", help="the miner's output folder (default: corpus)")
     p.add_argument("--out", default="results", help="results folder (default: results)")
@@ -68,7 +84,8 @@ def parser(prog: str = "python -m evaluate.cluster") -> argparse.ArgumentParser:
 
 
 def plan(args: argparse.Namespace, extra: Sequence[str]) -> list[Task]:
-    """Every task, its evaluator options checked here rather than on a worker."""
+    """Every task: the evaluator's plan of runs (evaluate.plan), checked here rather than on a
+    worker, each run cut into shards that resume."""
     from .cli import options_from
     from .cli import parser as evaluate_parser
 
@@ -78,30 +95,15 @@ def plan(args: argparse.Namespace, extra: Sequence[str]) -> list[Task]:
     if taken:
         raise UsageError(f"{taken[0].split('=')[0]} is set by the cluster driver; leave it out")
     # Workers may start in another folder: they get absolute paths (a local model's too).
-    paths = ["--corpus", str(Path(args.corpus).resolve()), "--out", str(Path(args.out).resolve())]
-    check = evaluate_parser()
-    tasks = []
-    # A name given twice would send two tasks to write the same shard folder at once.
-    for lang in dict.fromkeys(args.lang):
-        for model in dict.fromkeys(args.model):
-            for reading in dict.fromkeys(args.reading):
-                local = Path(model).resolve() if Path(model).is_dir() else model
-                base = ["--lang", lang, "--model", str(local), "--reading", reading, *paths, *extra]
-                options_from(check.parse_args(base))
-                for index in range(args.shards):
-                    shard = Shard(index, args.shards)
-                    argv = (*base, "--shard", str(shard), "--resume", "--no-progress")
-                    tasks.append(Task(lang, model, reading, shard, argv))
-    return tasks
-
-
-def run_folder(task: Task) -> Path:
-    """The run folder that holds the task's shard folder."""
-    from .cli import options_from
-    from .cli import parser as evaluate_parser
-
-    options = options_from(evaluate_parser().parse_args(list(task.argv)))
-    return out_dir(replace(options, shard=None))
+    models = [str(Path(m).resolve()) if Path(m).is_dir() else m for m in args.model]
+    argv = ["--lang", *args.lang, "--model", *models, "--reading", *args.reading]
+    argv += ["--corpus", str(Path(args.corpus).resolve()), "--out", str(Path(args.out).resolve())]
+    runs = options_from(evaluate_parser().parse_args([*argv, *extra]))
+    return [
+        Task(replace(run, shard=str(Shard(index, args.shards)), resume=True, progress=False))
+        for run in runs
+        for index in range(args.shards)
+    ]
 
 
 def task_options(resources: dict[str, float], max_retries: int) -> dict[str, Any]:
@@ -112,13 +114,12 @@ def task_options(resources: dict[str, float], max_retries: int) -> dict[str, Any
     return options
 
 
-def run_task(argv: Sequence[str]) -> dict[str, Any]:
+def run_task(options: Options) -> TaskReport:
     """Score one shard (on a Ray worker): what it did, or the user error that stopped it."""
-    from .cli import options_from, parser
     from .run import evaluate
 
     try:
-        outcome = evaluate(options_from(parser().parse_args(list(argv))))
+        outcome = evaluate(options)
     except UserError as error:  # input or options: a retry would fail the same way
         return {"error": str(error).splitlines()[0] if str(error) else type(error).__name__}
     return {
@@ -139,11 +140,11 @@ def import_ray() -> Any:
     return ray
 
 
-def submit(ray: Any, tasks: list[Task], max_retries: int) -> dict[Task, dict[str, Any]]:
+def submit(ray: Any, tasks: list[Task], max_retries: int) -> dict[Task, TaskReport]:
     """Run every task on the cluster; each one's report, printed as it finishes."""
     remote = ray.remote(run_task).options(**task_options(ray.cluster_resources(), max_retries))
-    pending = {remote.remote(list(task.argv)): task for task in tasks}
-    reports: dict[Task, dict[str, Any]] = {}
+    pending = {remote.remote(task.options): task for task in tasks}
+    reports: dict[Task, TaskReport] = {}
     while pending:
         done, _ = ray.wait(list(pending), num_returns=1)
         task = pending.pop(done[0])
@@ -163,11 +164,11 @@ def submit(ray: Any, tasks: list[Task], max_retries: int) -> dict[Task, dict[str
     return reports
 
 
-def merge_finished(reports: dict[Task, dict[str, Any]]) -> list[str]:
+def merge_finished(reports: dict[Task, TaskReport]) -> list[str]:
     """Merge every run whose shards all finished; the problems met, one line each."""
     runs: dict[Path, list[Task]] = {}
     for task in reports:
-        runs.setdefault(run_folder(task), []).append(task)
+        runs.setdefault(run_folder(task.options), []).append(task)
     problems = []
     for run, tasks in runs.items():
         failed = [t for t in tasks if "error" in reports[t]]

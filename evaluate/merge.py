@@ -35,7 +35,11 @@ def merge_all(root: Path) -> tuple[list[Path], list[str]]:
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.merge") -> int:
     """Command line: the merged runs on stdout; exit 2 with one line when a set cannot be merged."""
-    parser = OneLineParser(prog=prog, description=(__doc__ or "").splitlines()[0])
+    parser = OneLineParser(
+        prog=prog,
+        description="Merge sharded runs: check every set of shards under RESULTS and write each "
+        "run's merged summary and manifest beside its shard folders.",
+    )
     parser.add_argument("results", help="results folder holding sharded runs (any level)")
     args = parser.parse_args(argv)
 

@@ -3,49 +3,82 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Literal, get_args
 
 from ud_agree.errors import UserError
 from ud_agree.schemas.corpus import ROLES
 
-from .sharding.spec import shard_folder
+from .sharding.spec import parse_shard, shard_folder
 
 FREQUENCY = "frequency"
 TINY_RANDOM = "tiny-random"
+
+
+Mask = Literal["controller", "target", "both"]
+Match = Literal["agreement", "exact"]
+Case = Literal["fold", "exact"]
+Device = Literal["auto", "cpu", "cuda"]
+Control = Literal["context", "no-context"]
+Reading = Literal["class-average", "pair"]
+Pll = Literal["word", "sentence"]  # masked LMs in the pair reading: PLL of the word or sentence
+Dtype = Literal["float32", "bfloat16", "float16"]  # autocast precision
+Kind = Literal["masked", "causal"]
+Method = Literal["context", "no-context", "frequency", "causal", "pll-word", "pll-sentence"]
+
+# The enumerated fields and their values: the CLI's `choices` and the checks below share them.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "mask": get_args(Mask),
+    "match": get_args(Match),
+    "case": get_args(Case),
+    "device": get_args(Device),
+    "control": get_args(Control),
+    "reading": get_args(Reading),
+    "pll": get_args(Pll),
+    "dtype": get_args(Dtype),
+    "kind": get_args(Kind),
+}
 
 
 class UsageError(UserError):
     """A user-facing error of the evaluator: printed as one line, exit status 2."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Options:
-    """Everything one run depends on; the CLI fills it, tests build it directly."""
+    """Everything one run depends on; the CLI fills it, tests build it directly. Checked when
+    built (`UsageError`), so options made in Python are held to the CLI's rules."""
 
     lang: str
     corpus: str = "corpus"
     model: str = "bert-base-multilingual-cased"
-    mask: str = "controller"  # controller | target | both
-    match: str = "agreement"  # agreement | exact
-    case: str = "fold"  # fold | exact
+    mask: Mask = "controller"
+    match: Match = "agreement"
+    case: Case = "fold"
     min_candidates: int = 10
-    device: str = "auto"
+    device: Device = "auto"
     batch_size: int = 32
     limit: int | None = None
     out: str = "results"
     resume: bool = False
-    control: str = "context"  # context | no-context
+    control: Control = "context"
     vocab_of: str | None = None  # frequency baseline: restrict to this model's whole words
     chunk_size: int = 4096
     progress: bool = True
     seed: int = 0
-    reading: str = "class-average"  # class-average | pair (§5)
-    pll: str = "word"  # masked LMs in the pair reading: word | sentence
-    dtype: str = "float32"  # float32 | bfloat16 | float16 (autocast)
+    reading: Reading = "class-average"  # §5
+    pll: Pll = "word"
+    dtype: Dtype = "float32"
     max_tokens: int | None = None  # token budget per batch, instead of --batch-size alone
-    kind: str | None = None  # masked | causal; None: read from the model's config
-    shard: str | None = None  # "K/N": only the sentences of shard K of N (evaluate.shards)
+    kind: Kind | None = None  # None: read from the model's config
+    shard: str | None = None  # "K/N": only the sentences of shard K of N (evaluate.sharding)
+
+    def __post_init__(self) -> None:
+        for problem in option_problems(self):
+            raise UsageError(problem)
+        if self.shard is not None:  # one spelling of a shard, whatever the user typed
+            object.__setattr__(self, "shard", str(parse_shard(self.shard)))
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -53,14 +86,41 @@ class Options:
         return ROLES if self.mask == "both" else (self.mask,)
 
     @property
-    def method(self) -> str:
+    def method(self) -> Method:
         """Results column `method`: `frequency`; class-average `context` or `no-context`; pair
         `causal`, `pll-word` or `pll-sentence`."""
         if self.model == FREQUENCY:
             return "frequency"
         if self.reading == "pair":
-            return "causal" if self.kind == "causal" else f"pll-{self.pll}"
+            if self.kind == "causal":
+                return "causal"
+            return "pll-word" if self.pll == "word" else "pll-sentence"
         return self.control
+
+
+def option_problems(options: Options) -> list[str]:
+    """What is wrong with `options`, one line each (empty when they can run)."""
+    problems = [
+        f"--{name.replace('_', '-')} {value!r}: expected one of {', '.join(CHOICES[name])}"
+        for name, value in ((f.name, getattr(options, f.name)) for f in fields(options))
+        if name in CHOICES and value is not None and value not in CHOICES[name]
+    ]
+    o = options
+    if not o.lang:
+        problems.append("--lang is empty")
+    if o.batch_size < 1 or o.min_candidates < 1 or (o.limit is not None and o.limit < 0):
+        problems.append("--batch-size and --min-candidates must be ≥ 1, --limit ≥ 0")
+    if o.max_tokens is not None and o.max_tokens < 1:
+        problems.append("--max-tokens must be ≥ 1")
+    if o.chunk_size < 1:
+        problems.append("--chunk-size must be ≥ 1")
+    if o.reading == "pair" and o.control != "context":
+        problems.append("--control no-context belongs to the class-average reading")
+    if o.vocab_of and o.model != FREQUENCY:
+        problems.append("--vocab-of goes with --model frequency only")
+    if o.model == FREQUENCY and o.control != "context":
+        problems.append("--control no-context needs a masked LM, not the frequency baseline")
+    return problems
 
 
 # Options that make results incomparable: --resume refuses a folder made with others.

@@ -13,10 +13,11 @@ from ud_agree import __version__
 from ud_agree.atomic import write_json
 from ud_agree.errors import MachineError
 from ud_agree.hold import hold
+from ud_agree.schemas.manifests import RunManifest
 
 from .backends import SentenceScorer
 from .corpus import Corpus, read_corpus
-from .options import FREQUENCY, TINY_RANDOM, Options, model_label, out_dir
+from .options import FREQUENCY, TINY_RANDOM, Kind, Options, model_label, out_dir
 from .output.writer import ChunkWriter, chunk_paths, prepare_folder, skip_done
 from .readings import open_reading
 from .sharding.spec import select_shard, shard_entry
@@ -27,7 +28,7 @@ class Outcome:
     """What a run did: where it wrote, and the manifest it wrote."""
 
     out_dir: Path
-    manifest: dict
+    manifest: RunManifest
     summary: pl.DataFrame | None = None
     counts: dict = field(default_factory=dict)
 
@@ -76,7 +77,7 @@ def _run_in(
 
     done = prepare_folder(folder, options, corpus.manifest_sha256)
     base = manifest_base(options, corpus.manifest_sha256, facts)
-    base.update(shard_entry(options.shard, whole_run_counts))
+    base.update(shard_entry(options.shard, whole_run_counts))  # type: ignore[typeddict-item]
     write_json({**base, "complete": False}, folder / "manifest.json")
 
     # 3. Encode, leave out what an earlier run already scored, score in chunks.
@@ -102,7 +103,7 @@ def _run_in(
     paths = chunk_paths(folder)
     results = pl.scan_parquet(paths) if paths else None
     counts["items_in_results"] = 0 if results is None else results.select(pl.len()).collect().item()
-    manifest = {
+    manifest: RunManifest = {
         **base,
         "complete": True,
         "counts": counts,
@@ -126,6 +127,7 @@ def resolve_kind(options: Options, scorer: SentenceScorer | None = None) -> Opti
     """Options with the model's kind filled in (masked or causal), read from its config."""
     if options.kind is not None or options.model == FREQUENCY:
         return options
+    kind: Kind
     if scorer is not None:
         kind = "causal" if scorer.method == "causal" else "masked"
     elif options.model == TINY_RANDOM:
@@ -137,9 +139,7 @@ def resolve_kind(options: Options, scorer: SentenceScorer | None = None) -> Opti
     return replace(options, kind=kind)
 
 
-def manifest_base(
-    options: Options, corpus_sha: str | None, facts: dict[str, Any]
-) -> dict[str, Any]:
+def manifest_base(options: Options, corpus_sha: str | None, facts: dict[str, Any]) -> RunManifest:
     """What a run was: tool, options, model, corpus, and the back-end's facts."""
     model_path = Path(options.model)
     return {

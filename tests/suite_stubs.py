@@ -23,6 +23,8 @@ class OracleScorer:
     """
 
     method = "causal"
+    tokenizer = None  # no tokenizer: the SentenceScorer protocol allows None
+    forwards = 0
 
     def __init__(self, good: Iterable[str], reverse: bool = False, name: str = "oracle"):
         self.good, self.reverse, self.name = set(good), reverse, name
@@ -53,6 +55,8 @@ class HashScorer:
 
     method = "causal"
     name = "hash"
+    tokenizer = None
+    forwards = 0
 
     def sentence_scores(self, texts: Sequence[str]) -> np.ndarray:
         return np.array([score_of(t) for t in texts])

@@ -15,7 +15,10 @@ COMMANDS = {
         "ud_agree.mine.cli",
         "mine agreement relations, pairs, sentences and a lexicon from UD",
     ),
-    "evaluate": ("ud_agree.evaluate.cli", "score a model on a mined corpus"),
+    "evaluate": (
+        "ud_agree.evaluate.cli",
+        "score masked/causal LMs and the frequency baseline on a mined corpus",
+    ),
     "merge": (
         "ud_agree.evaluate.merge",
         "read the shards of sharded runs as one run: merged summaries",

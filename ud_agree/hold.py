@@ -10,6 +10,7 @@ the stale file first, so that of two processes that both saw it stale only one w
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -114,7 +115,9 @@ def release(path: Path, token: str) -> None:
 
 @contextmanager
 def hold(folder: str | Path) -> Iterator[Path]:
-    """Hold `folder` for the block, touching the hold so that other hosts see it is alive."""
+    """Hold `folder` for the block, touching the hold so that other hosts see it is alive (a
+    folder made for the hold and left empty by the block is removed with it)."""
+    made = not Path(folder).exists()
     path, token = acquire(Path(folder))
     stop = threading.Event()
 
@@ -132,3 +135,6 @@ def hold(folder: str | Path) -> Iterator[Path]:
     finally:
         stop.set()
         release(path, token)
+        if made:
+            with contextlib.suppress(OSError):  # not empty: the block wrote there
+                Path(folder).rmdir()

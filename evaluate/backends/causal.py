@@ -72,6 +72,8 @@ class CausalLM:
 
     def encode(self, texts: Sequence[str]) -> tuple[list[list[int]], list[list[tuple[int, int]]]]:
         """Token ids (BOS first when the model has one) and each text token's character span."""
+        if not texts:  # fast tokenizers fail on an empty batch
+            return [], []
         batch = self.tokenizer(
             list(texts), add_special_tokens=False, return_offsets_mapping=True, verbose=False
         )

@@ -30,6 +30,10 @@ class FrequencyBackend:
             corpus.lexicon, words, options.case == "fold", min_count=1
         )
 
+    def usable(self, items: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, int]]:
+        """Every item: counts need no context."""
+        return items, {}
+
     def ready(self) -> dict[str, Any]:
         """No weights to wait for."""
         family = None if self.tokenizer is None else type(self.tokenizer).__name__
@@ -63,6 +67,30 @@ class FrequencyBackend:
             decisions = frequency_decisions(self.candidates, splits.correct[k], splits.incorrect[k])
             writer.add(rows, decisions, items)
         writer.flush(items)
+
+
+class FrequencyPairs:
+    """The pair reading's frequency baseline (§5): a sentence's score is its varied word's
+    lexicon count; no model, no tokenizer."""
+
+    tokenizer = None
+    forwards = 0
+
+    def __init__(self, lexicon: pl.DataFrame) -> None:
+        self.lexicon = lexicon
+
+    @classmethod
+    def open(cls, options: Options, corpus: Corpus) -> FrequencyPairs:
+        """The baseline of the corpus' lexicon."""
+        return cls(corpus.lexicon)
+
+    def facts(self) -> dict[str, Any]:
+        """Nothing is random."""
+        return {"random_weights": False}
+
+    def pair_scores(self, pairs: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """Lexicon counts of the good and the bad form."""
+        return pair_counts(pairs, self.lexicon)
 
 
 def pair_counts(items: pl.DataFrame, lexicon: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:

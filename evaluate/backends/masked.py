@@ -53,6 +53,10 @@ class MaskedBackend:
             corpus.lexicon, whole_word_vocab(self.tokenizer), options.case == "fold"
         )
 
+    def usable(self, items: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, int]]:
+        """Every item: the mask sees the context on both sides."""
+        return items, {}
+
     def ready(self) -> dict[str, Any]:
         """Wait for the weights; random weights, window and device for the manifest."""
         if self._pending is not None:

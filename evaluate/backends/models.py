@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 from ud_agree.errors import UserError
 
+from ..options import Kind
 from ..readings.candidates import CandidateSet
 
 
@@ -113,10 +114,11 @@ def model_window(model: PreTrainedModel, tokenizer) -> int:
     return limit
 
 
-MASKED, CAUSAL = "masked", "causal"
+MASKED: Kind = "masked"
+CAUSAL: Kind = "causal"
 
 
-def model_kind(name: str) -> str:
+def model_kind(name: str) -> Kind:
     """`masked` or `causal`, from the model's config (architectures first: BERT has both heads)."""
     from transformers import AutoConfig
 

@@ -26,6 +26,8 @@ class SentenceScorer(Protocol):
 
     name: str  # the `model` column
     method: str  # the `method` column: causal | pll-word | pll-sentence | frequency
+    tokenizer: Any  # the model's tokenizer (token distances); None: none, as a test's stub
+    forwards: int  # inputs run through the model so far
 
     def sentence_scores(
         self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None

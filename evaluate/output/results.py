@@ -41,7 +41,7 @@ def load_results(path: str | Path) -> pl.LazyFrame:
     if not files:
         raise FileNotFoundError(f"no results*.parquet under {path}")
     # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
-    frames = [_with_every_column(_scan(f)).cast(SCHEMA) for f in files]
+    frames = [_with_every_column(upgraded(_scan(f))).cast(SCHEMA) for f in files]
     return pl.concat(frames, how="vertical")
 
 
@@ -63,6 +63,18 @@ def _with_every_column(frame: pl.LazyFrame) -> pl.LazyFrame:
     present = set(frame.collect_schema().names())
     return frame.select(
         pl.col(c) if c in present else pl.lit(None, dtype=SCHEMA[c]).alias(c) for c in COLUMNS
+    )
+
+
+def upgraded(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """Rows of an older writer in today's columns: before `varied` (ud-agree 0.2.0 and earlier)
+    a pair row kept its varied word's role in `masked`."""
+    if "varied" in frame.collect_schema().names():
+        return frame
+    pair = pl.col("reading") == "pair"
+    return frame.with_columns(
+        pl.when(pair).then(pl.col("masked")).alias("varied"),
+        pl.when(pair).then(None).otherwise(pl.col("masked")).alias("masked"),
     )
 
 

@@ -52,6 +52,11 @@ def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl
     paths = chunk_paths(folder)
     if not paths:
         return None
+    if any("varied" not in pl.read_parquet_schema(p) for p in paths[:1]):
+        raise UsageError(
+            f"--resume: results in {folder} were written by ud-agree 0.2.0 or earlier (no `varied` "
+            "column); run without --resume"
+        )
     done = []
     for path in paths:
         try:

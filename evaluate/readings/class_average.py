@@ -30,9 +30,9 @@ class ClassAverage:
         """Items that can be scored; the others counted by reason."""
         options, backend = self.options, self.backend
         items, counts = build_items(self.corpus, options.roles)
-        if hasattr(backend, "usable"):  # a causal LM needs the other word before the masked one
-            items, skipped = backend.usable(items)
-            counts.update(skipped)
+        # A causal LM, e.g., needs the other word before the masked one.
+        items, skipped = backend.usable(items)
+        counts.update(skipped)
         fold = options.case == "fold"
         masked_words = items.select("upos", "form").iter_rows()
         cover = coverage(self.corpus.lexicon, backend.candidates, masked_words, fold)

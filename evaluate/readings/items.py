@@ -174,6 +174,9 @@ def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
         pl.format("{}={}", "feature", "good_value").alias("value"),
     )
     counts["missing-relation"] = pairs.height - items.height
-    items = items.sort([*on, "feature", "bad_value", "variant"]).with_row_index("item")
+    # Results name the re-inflected word's role `varied`; `masked` is the class-average reading's.
+    items = items.rename({"masked": "varied"})
+    items = items.sort([*RELATION_KEY, "varied", "feature", "bad_value", "variant"])
+    items = items.with_row_index("item")
     counts["items_built"] = items.height
     return items, counts

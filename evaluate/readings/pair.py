@@ -13,10 +13,10 @@ import polars as pl
 from ud_agree.schemas.corpus import SENTENCE_KEY
 from ud_agree.surface import surface_text
 
-from ..backends import SentenceScorer
+from ..backends import PairScorer, SentenceScorer, open_pair_scorer
 from ..backends.frequency import pair_counts
 from ..corpus import Corpus
-from ..options import FREQUENCY, Options
+from ..options import Options
 from ..output.writer import ChunkWriter
 from .decide import congruence
 from .items import build_pair_items
@@ -27,6 +27,7 @@ class PairReading:
 
     def __init__(self, options: Options, corpus: Corpus, scorer: SentenceScorer | None = None):
         self.options, self.corpus, self.scorer = options, corpus, scorer
+        self.pairs: PairScorer | None = None  # loaded by ready()
         self.extra: dict[str, Any] = {}
 
     def items(self) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -49,27 +50,14 @@ class PairReading:
         return items, counts
 
     def ready(self) -> dict[str, Any]:
-        """Load the scorer (none for the frequency baseline)."""
-        if self.options.model == FREQUENCY:
-            return {"random_weights": False}
-        if self.scorer is None:
-            from ..backends import load_scorer
-
-            o = self.options
-            self.scorer = load_scorer(
-                o.model,
-                pll=o.pll,
-                device=o.device,
-                batch_size=o.batch_size,
-                max_tokens=o.max_tokens,
-                dtype=o.dtype,
-                kind=o.kind,
-            )
-        return self.scorer.facts()
+        """Load the scorer (the registry's for the model's kind, or the one given)."""
+        if self.pairs is None:
+            self.pairs = open_pair_scorer(self.options, self.corpus, self.scorer)
+        return self.pairs.facts()
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
         """`distance_tokens` from the scorer's tokenizer (null without one); nothing else to encode."""
-        tokenizer = getattr(self.scorer, "tokenizer", None)
+        tokenizer = None if self.pairs is None else self.pairs.tokenizer
         if tokenizer is None or not items.height:
             return (
                 items.with_columns(pl.lit(None, dtype=pl.Int32).alias("distance_tokens")),
@@ -102,23 +90,13 @@ class PairReading:
         so each distinct sentence is scored once); pairs a model cannot score are `too-long`."""
         from tqdm import tqdm
 
+        assert self.pairs is not None, "ready() loads the scorer"
         too_long = 0
         bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
         for rows in sentence_chunks(items, self.options.chunk_size):
-            chunk = items[rows]
-            if self.options.model == FREQUENCY:
-                good = chunk["good_count"].to_numpy().astype(np.float64)
-                bad = chunk["bad_count"].to_numpy().astype(np.float64)
-            else:
-                assert self.scorer is not None
-                texts = chunk["sentence_good"].to_list() + chunk["sentence_bad"].to_list()
-                spans = list(zip(chunk["start"], chunk["end_good"], strict=True)) + list(
-                    zip(chunk["start"], chunk["end_bad"], strict=True)
-                )
-                before = getattr(self.scorer, "forwards", 0)
-                scores = self.scorer.sentence_scores(texts, spans)
-                good, bad = scores[: chunk.height], scores[chunk.height :]
-                writer.forwards += getattr(self.scorer, "forwards", 0) - before
+            before = self.pairs.forwards
+            good, bad = self.pairs.pair_scores(items[rows])
+            writer.forwards += self.pairs.forwards - before
             ok = np.isfinite(good) & np.isfinite(bad)
             too_long += int((~ok).sum())
             writer.add(

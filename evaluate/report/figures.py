@@ -65,7 +65,9 @@ SPECS: tuple[FigureSpec, ...] = (
         "line",
         COUNT_EDGES,
     ),
-    FigureSpec("by_masked", "masked", "Accuracy per masked role", "masked word", "bar"),
+    FigureSpec(
+        "by_masked", "role", "Accuracy per masked or varied role", "masked or varied word", "bar"
+    ),
     FigureSpec(
         "by_features", "features", "Accuracy per agreeing feature set", "agreeing features", "bar"
     ),
@@ -80,9 +82,11 @@ SPECS: tuple[FigureSpec, ...] = (
 
 
 def prepare(results: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
-    """Results with `system` and `features` (agreeing features joined by '+') added."""
+    """Results with `system`, `features` (agreeing features joined by '+') and `role` (the word
+    masked or varied) added."""
     return with_system(results).with_columns(
-        pl.col("agreeing").list.sort().list.join("+").alias("features")
+        pl.col("agreeing").list.sort().list.join("+").alias("features"),
+        pl.coalesce("masked", "varied").alias("role"),
     )
 
 

@@ -222,7 +222,7 @@ def baseline_gap_table(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 # What a nonce variant shares with its original pair (§9): the relation, role, feature and value.
-PAIR_KEY = [*RELATION_KEY, "masked", "feature", "bad_value"]
+PAIR_KEY = [*RELATION_KEY, "varied", "feature", "bad_value"]
 
 
 def nonce_table(frame: pl.DataFrame) -> pl.DataFrame:

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -17,7 +19,8 @@ from .stats import accuracy_table
 BREAKDOWNS: dict[str, tuple[pl.Expr, list[str] | None]] = {
     "all": (pl.lit("all"), None),
     "type": (pl.col("type"), None),
-    "masked": (pl.col("masked"), None),
+    # The role masked (class-average) or varied (pair): one breakdown for both readings.
+    "masked": (pl.coalesce("masked", "varied"), None),
     "agreeing": (pl.col("agreeing").list.join("+"), None),
     "value": (pl.col("value"), None),
     "frequency": (pl.col("frequency"), list(CONGRUENCE)),
@@ -58,6 +61,7 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
         "sent_id",
         "type",
         "masked",
+        "varied",
         "agreeing",
         "feature",
         "value",
@@ -132,7 +136,7 @@ def markdown_table(summary: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def header_lines(manifest: dict) -> list[str]:
+def header_lines(manifest: Mapping[str, Any]) -> list[str]:
     """What was evaluated, and a plain warning when the weights are random."""
     reading = manifest.get("reading", "class-average")
     lines = [
@@ -155,7 +159,7 @@ def header_lines(manifest: dict) -> list[str]:
     return lines
 
 
-def write_summary(summary: pl.DataFrame, folder: Path, manifest: dict) -> None:
+def write_summary(summary: pl.DataFrame, folder: Path, manifest: Mapping[str, Any]) -> None:
     """summary.csv and summary.md in `folder`, each written atomically."""
     write_csv(summary, folder / "summary.csv")
     text = "\n\n".join(["\n".join(header_lines(manifest)), markdown_table(summary)]) + "\n"

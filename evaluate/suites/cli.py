@@ -16,7 +16,7 @@ def parser(prog: str = "python -m evaluate.suite") -> argparse.ArgumentParser:
     p = OneLineParser(
         prog=prog,
         description="Score BLiMP, CLAMS, MultiBLiMP, SyntaxGym or any table of minimal pairs with a "
-        "language model; print accuracy with 95%% CIs and write per-pair Parquet results.",
+        "language model; print accuracy with 95% CIs and write per-pair Parquet results.",
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="suite files; the stem names the suite")
     p.add_argument(
@@ -44,8 +44,18 @@ def parser(prog: str = "python -m evaluate.suite") -> argparse.ArgumentParser:
         default="sentence",
         help="masked LMs: pseudo-log-likelihood of the whole sentence (the only one suites allow)",
     )
-    p.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument(
+        "--device",
+        choices=("auto", "cpu", "cuda"),
+        default="auto",
+        help="where the model runs (auto: cuda when there is one)",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=32,
+        help="inputs per forward pass (a row cap with --max-tokens; default: 32)",
+    )
     p.add_argument("--max-tokens", type=int, default=None, help="token budget per batch")
     p.add_argument(
         "--dtype", choices=("float32", "bfloat16", "float16"), default="float32", help="autocast"

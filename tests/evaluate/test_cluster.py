@@ -24,10 +24,22 @@ def test_plan_has_one_task_per_language_model_reading_and_shard(tmp_path):
     args, extra = parser().parse_known_args(argv)
     tasks = plan(args, extra)
     assert len(tasks) == 2 * 2 * 2 * 3
-    assert {str(t.shard) for t in tasks} == {"0/3", "1/3", "2/3"}
-    first = tasks[0].argv
-    assert first[-4:] == ("--shard", "0/3", "--resume", "--no-progress")
-    assert "--mask" in first and Path(first[first.index("--corpus") + 1]).is_absolute()
+    assert {t.options.shard for t in tasks} == {"0/3", "1/3", "2/3"}
+    first = tasks[0].options  # Options objects travel to the workers, not argv to re-parse
+    assert (first.shard, first.resume, first.progress) == ("0/3", True, False)
+    assert first.mask == "both" and Path(first.corpus).is_absolute()
+    assert [(t.options.lang, t.options.model, t.options.reading) for t in tasks[:: 3 * 2]] == [
+        ("fr", "frequency", "class-average"),
+        ("fr", "tiny-random", "class-average"),
+        ("de", "frequency", "class-average"),
+        ("de", "tiny-random", "class-average"),
+    ]
+
+
+def test_the_driver_checks_evaluator_options_before_any_task(capsys):
+    argv = ["--lang", "fr", "--model", "tiny-random", "--vocab-of", "x"]
+    assert main(argv) == 2
+    assert "--vocab-of goes with --model frequency only" in capsys.readouterr().err
 
 
 def test_the_driver_sets_shard_and_resume_itself(capsys):

@@ -56,6 +56,8 @@ class OracleScorer:
     name: str = "oracle"
     method: str = "causal"
     calls: list[set[str]] = field(default_factory=list)
+    tokenizer: None = None  # no tokenizer: null token distances
+    forwards: int = 0
 
     def sentence_scores(self, texts, spans=None) -> np.ndarray:
         self.calls.append(set(texts))
@@ -101,10 +103,12 @@ def test_pair_results_carry_the_pair_and_its_relation(sample_corpus, tmp_path):
         sample_corpus, tmp_path, OracleScorer(set(pairs["sentence_good"]))
     )
     joined = results.join(
-        pairs.rename({"varied": "masked"}),
-        on=["sent_id", "target_id", "controller_id", "masked", "feature", "bad_value"],
+        pairs, on=["sent_id", "target_id", "controller_id", "varied", "feature", "bad_value"]
     )
     assert joined.height == pairs.height
+    # The varied word's role is `varied`; `masked` belongs to the class-average reading.
+    assert results["masked"].null_count() == results.height
+    assert set(results["varied"]) == {"target", "controller"} & set(pairs["varied"])
     assert (joined["form"] == joined["good_form"]).all()
     assert (joined["bad_form"] == joined["bad_form_right"]).all()
     row = results.filter(pl.col("bad_form") == "est").row(0, named=True)

@@ -6,9 +6,10 @@ import pyarrow as pa
 
 from .corpus import RELATION_KEY, described
 
-# One result row per item: a relation with one masked role (class-average), or one minimal
-# pair of a relation (pair reading: feature and bad value tell its pairs apart).
-ITEM_KEY = (*RELATION_KEY, "masked", "feature", "bad_value", "variant")
+# One result row per item: a relation with one masked role (class-average: `masked`), or one
+# minimal pair of a relation (pair reading: `varied`, feature, bad value and variant tell its
+# pairs apart).
+ITEM_KEY = (*RELATION_KEY, "masked", "varied", "feature", "bad_value", "variant")
 READINGS = ("class-average", "pair")
 
 RESULTS = pa.schema(
@@ -22,7 +23,12 @@ RESULTS = pa.schema(
         described(
             "masked",
             pa.string(),
-            "role masked (class-average) or varied (pair): controller or target",
+            "class-average: the role masked, controller or target (null in the pair reading)",
+        ),
+        described(
+            "varied",
+            pa.string(),
+            "pair: the role of the word re-inflected, target or controller (null in class-average)",
         ),
         described("form", pa.string(), "the masked or varied word's form"),
         described("lemma", pa.string(), "its lemma"),

@@ -23,6 +23,8 @@ def pair_frame(model: str, method: str, original: float, nonce: float) -> pl.Dat
         pl.lit("pair").alias("reading"),
         pl.lit("Number").alias("feature"),
         pl.lit("Plur").alias("bad_value"),
+        pl.col("masked").alias("varied"),
+        pl.lit(None, dtype=pl.String).alias("masked"),
     )
     n = base.height
     index = pl.int_range(0, n)

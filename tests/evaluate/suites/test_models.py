@@ -127,7 +127,7 @@ def test_exported_pairs_score_like_the_pair_reading(tmp_path, scorers):
 
 def _sentences(corpus: Path, results: pl.DataFrame) -> list[tuple[str, str]]:
     """The good and bad sentence of each pair-reading result row."""
-    pairs = pl.read_parquet(corpus / "fr" / "pairs.parquet").rename({"varied": "masked"})
-    key = ["sent_id", "target_id", "controller_id", "masked", "feature", "bad_value"]
+    pairs = pl.read_parquet(corpus / "fr" / "pairs.parquet")
+    key = ["sent_id", "target_id", "controller_id", "varied", "feature", "bad_value"]
     joined = results.select(key).join(pairs, on=key, how="left", maintain_order="left")
     return list(zip(joined["sentence_good"], joined["sentence_bad"], strict=True))

@@ -1,0 +1,45 @@
+"""Loading a sentence scorer (DESIGN.md §5) by model name: the public `load_scorer`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..options import TINY_RANDOM, Dtype, Kind, Pll, UsageError
+from .sentences import SentenceScorer
+
+if TYPE_CHECKING:
+    from ..corpus import Corpus
+
+
+def load_scorer(
+    model: str,
+    *,
+    pll: Pll = "word",
+    device: str = "auto",
+    batch_size: int = 32,
+    max_tokens: int | None = None,
+    dtype: Dtype = "float32",
+    kind: Kind | None = None,
+    corpus: Corpus | None = None,
+    seed: int = 0,
+) -> SentenceScorer:
+    """A sentence scorer (§5) for a hub name or local folder: a causal LM's log-probability, or a
+    masked LM's pseudo-log-likelihood (`pll` word or sentence). `tiny-random`: an offline random
+    1-layer BERT whose vocabulary is `corpus`'s words (weights from `seed`)."""
+    from .models import CAUSAL, load_model, model_kind, tiny_random_model
+
+    if model == TINY_RANDOM:
+        if corpus is None:
+            raise UsageError(f"{TINY_RANDOM} builds its vocabulary from a corpus: pass corpus=")
+        loaded = tiny_random_model(corpus.sentences, corpus.lexicon, device, seed)
+        kind = "masked"
+    else:
+        kind = kind or model_kind(model)
+        loaded = load_model(model, device, kind=kind)
+    if kind == CAUSAL:
+        from .causal import CausalLM
+
+        return CausalLM(loaded, batch_size, max_tokens, dtype)
+    from .masked import MaskedPLL
+
+    return MaskedPLL(loaded, pll, batch_size, max_tokens, dtype)

@@ -1,0 +1,72 @@
+"""The plan of runs: every (language, model, reading) asked for, as checked `Options`.
+
+`python -m evaluate --lang fr de --model A B --reading class-average pair` runs the plan in turn;
+`python -m evaluate.cluster` sends each run's shards to Ray workers. Both build it here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from .options import RESUME_OPTIONS, Options, Reading, UsageError, out_dir
+
+ALL = "all"  # --lang all: every language folder of the corpus
+
+
+def corpus_languages(corpus: str) -> list[str]:
+    """The languages of a corpus: its folders holding a mined `relations.parquet`, sorted."""
+    root = Path(corpus)
+    if not root.is_dir():
+        raise UsageError(
+            f"corpus folder '{corpus}' not found; mine one with `python -m mine --out {corpus}` "
+            "or pass --corpus"
+        )
+    langs = sorted(p.name for p in root.iterdir() if (p / "relations.parquet").is_file())
+    if not langs:
+        raise UsageError(f"--lang all: corpus '{corpus}' holds no mined language")
+    return langs
+
+
+def plan_runs(
+    base: Options,
+    langs: Sequence[str],
+    models: Sequence[str],
+    readings: Sequence[Reading],
+) -> list[Options]:
+    """One Options per (language, model, reading), in that nesting order; a name given twice
+    counts once (two runs would write one folder). `all` among the languages: every one."""
+    if ALL in langs:
+        langs = corpus_languages(base.corpus)
+    return [
+        replace(base, lang=lang, model=model, reading=reading)
+        for lang in dict.fromkeys(langs)
+        for model in dict.fromkeys(models)
+        for reading in dict.fromkeys(readings)
+    ]
+
+
+def run_folder(options: Options) -> Path:
+    """The folder a run writes (a shard's run folder for a shard), its model kind resolved: a
+    causal LM's pair run is `…__pair`, a masked LM's `…__pll-word`."""
+    from .run import resolve_kind
+
+    return out_dir(replace(resolve_kind(options), shard=None))
+
+
+def finished(options: Options) -> bool:
+    """A complete run of these options already lies in its folder (manifest `complete`, made
+    with the same options that change results): `--resume` skips it."""
+    from .run import resolve_kind
+
+    path = out_dir(resolve_kind(options)) / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, ValueError):  # none yet, or damaged: the run itself says which
+        return False
+    if not isinstance(manifest, dict) or manifest.get("complete") is not True:
+        return False
+    before = manifest.get("options") or {}
+    return all(before.get(k) == getattr(options, k) for k in RESUME_OPTIONS)

@@ -1,0 +1,49 @@
+"""One line per run and one table of many runs' overall accuracy (python -m evaluate with several
+languages, models or readings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+OVERALL = ("n", "accuracy", "ci_low", "ci_high", "balanced_accuracy", "ba_ci_low", "ba_ci_high")
+
+
+def overall(summary: pl.DataFrame | None) -> dict[str, Any]:
+    """The `all` row of a run's summary (nulls when the run scored nothing)."""
+    if summary is not None:
+        row = summary.filter((pl.col("breakdown") == "all") & (pl.col("group") == "all"))
+        if row.height:
+            return {k: row[k][0] for k in OVERALL}
+    return {**dict.fromkeys(OVERALL), "n": 0}
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None or value != value else f"{100 * value:.1f}"
+
+
+def run_line(row: dict[str, Any]) -> str:
+    """`412 items, accuracy 61.2% [57.0, 65.3], balanced 58.9% → results/fr/…`."""
+    return (
+        f"{row['n']} items, accuracy {_percent(row['accuracy'])}% "
+        f"[{_percent(row['ci_low'])}, {_percent(row['ci_high'])}], balanced "
+        f"{_percent(row['balanced_accuracy'])}% → {row['folder']}"
+    )
+
+
+def runs_table(rows: list[dict[str, Any]]) -> str:
+    """Plain-text table, one line per run: accuracy and balanced accuracy in percent, 95% CIs."""
+    width = max([len(str(r["model"])) for r in rows] + [5])
+    lines = [
+        f"{'lang':<6} {'model':<{width}} {'reading':<13} {'method':<12} {'n':>8}  "
+        "accuracy  95% CI          balanced  95% CI"
+    ]
+    for r in rows:
+        acc = f"{_percent(r['accuracy']):>7}%  [{_percent(r['ci_low']):>5}, {_percent(r['ci_high']):>5}]"
+        bal = f"{_percent(r['balanced_accuracy']):>7}%  [{_percent(r['ba_ci_low']):>5}, {_percent(r['ba_ci_high']):>5}]"
+        lines.append(
+            f"{r['lang']:<6} {r['model']:<{width}} {r['reading']:<13} {r['method']:<12} "
+            f"{r['n']:>8}  {acc}  {bal}"
+        )
+    return "\n".join(lines)
