@@ -270,5 +270,6 @@ def runs_row(options: Options, outcome: Outcome | None) -> dict[str, Any]:
         "reading": options.reading,
         "method": manifest.get("method", options.method),
         "folder": str(folder),
+        "random_weights": bool(manifest.get("random_weights")),
         **overall(summary),
     }

@@ -28,7 +28,9 @@ def run_line(row: dict[str, Any]) -> str:
     return (
         f"{row['n']} items, accuracy {_percent(row['accuracy'])}% "
         f"[{_percent(row['ci_low'])}, {_percent(row['ci_high'])}], balanced "
-        f"{_percent(row['balanced_accuracy'])}% → {row['folder']}"
+        f"{_percent(row['balanced_accuracy'])}%"
+        + (" (RANDOM weights: chance level)" if row.get("random_weights") else "")
+        + f" → {row['folder']}"
     )
 
 

@@ -89,6 +89,11 @@ def test_many_runs_in_one_command_resume_and_end_in_one_table(corpus, tmp_path, 
     again = capsys.readouterr().out.splitlines()
     assert sum("finished earlier, skipped" in line for line in again) == 6
     assert again[-7:] == table
+    # A model with random weights says so on its line.
+    assert main([*argv[:4], "tiny-random", *argv[4:], "--resume"]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("[")]
+    assert len(lines) == 12 and sum("skipped" in x for x in lines) == 6
+    assert all(("RANDOM weights" in x) == (" tiny-random " in x) for x in lines)
     # Without --resume every run is scored again.
     assert main(argv) == 0
     assert "skipped" not in capsys.readouterr().out
