@@ -268,6 +268,8 @@ def test_an_unreadable_chunk_is_named_when_resuming_and_when_reading(corpus, tmp
     assert evaluate(corpus, tmp_path / "r") == 0
     chunk = sorted((tmp_path / "r").rglob("results-*.parquet"))[1]
     chunk.write_bytes(b"not parquet")
+    manifest = chunk.parent / "manifest.json"  # as a killed run leaves it: --resume goes on
+    manifest.write_text(manifest.read_text().replace('"complete": true', '"complete": false'))
     capsys.readouterr()
     assert evaluate(corpus, tmp_path / "r", "--resume") == 2
     assert f"results chunk {chunk} is unreadable" in one_line(capsys)
