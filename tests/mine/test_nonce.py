@@ -223,3 +223,20 @@ def test_exports_carry_the_variant(tmp_path):
     export(table, "multiblimp", tmp_path / "p.tsv")
     exported = pl.read_csv(tmp_path / "p.tsv", separator="\t", quote_char='"')
     assert exported["variant"].to_list() == pairs["variant"].to_list()
+
+
+def test_a_replaced_word_takes_the_capitalisation_of_the_word_it_replaces(tmp_path):
+    from ud_agree.mine.nonce import capitalised_like
+
+    assert capitalised_like("chien", "Chat") == "Chien"
+    assert capitalised_like("chien", "CHAT") == "CHIEN"
+    assert capitalised_like("chien", "chat") == "chien"
+    grand = (
+        "1 Grand grand ADJ Gender=Masc|Number=Sing 2 amod",
+        "2 chat chat NOUN Gender=Masc|Number=Sing 3 nsubj",
+        "3 dort dormir VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    )
+    pairs, _, _ = mine(tmp_path, grand, *OTHERS)
+    nonce = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("variant") != "original"))
+    first_words = {text.split(" ")[0] for text in nonce["sentence_good"]}
+    assert first_words and first_words <= {"Petit", "Gros"}  # other lemmas, capitalised
