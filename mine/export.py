@@ -25,15 +25,14 @@ from pathlib import Path
 import polars as pl
 
 from ud_agree.atomic import write_text
-from ud_agree.errors import OneLineParser, UserError, run_main
-from ud_agree.schemas.corpus import PAIRS
+from ud_agree.errors import OneLineParser, run_main
 
+from .pairs_file import PAIR_COLUMNS, ExportError, read_pairs
 from .resources import read_rows
 
 LAYOUTS = ("multiblimp", "blimp", "clams")
+FOLDERS = ("lm-eval", "hf")  # folders for the field's tools (mine/folders.py)
 
-# The `pairs` table's columns (DESIGN.md §3).
-PAIR_COLUMNS = tuple(PAIRS.names)
 # ud-agree's columns written beside a layout's own (the sentences are the layout's columns).
 ID_COLUMNS = tuple(c for c in PAIR_COLUMNS if c not in ("sentence_good", "sentence_bad"))
 
@@ -49,27 +48,6 @@ BLIMP_TERM = {
     "attributive": "adjective_noun_agreement",
     "predicative": "subject_predicate_agreement",
 }
-
-
-class ExportError(UserError):
-    """A pairs table that cannot be exported."""
-
-
-def read_pairs(path: str | Path) -> pl.DataFrame:
-    """The miner's `pairs.parquet`, checked for the columns of DESIGN.md §3."""
-    path = Path(path)
-    if not path.is_file():
-        raise ExportError(f"no such pairs table: {path}")
-    try:
-        pairs = pl.read_parquet(path)
-    except (pl.exceptions.PolarsError, OSError) as error:
-        raise ExportError(f"{path}: not a readable Parquet file ({error})") from None
-    missing = [c for c in PAIR_COLUMNS if c not in pairs.columns and c != "variant"]
-    if missing:
-        raise ExportError(f"{path}: not a pairs table (no column {missing[0]!r})")
-    if "variant" not in pairs.columns:  # mined before nonce variants (§9): original pairs only
-        pairs = pairs.with_columns(pl.lit("original").alias("variant"))
-    return pairs
 
 
 @cache
@@ -174,12 +152,36 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
         description="Write ud-agree's minimal pairs (pairs.parquet) in MultiBLiMP, BLiMP or "
         "CLAMS layout.",
     )
-    parser.add_argument("pairs", type=Path, help="a pairs.parquet written by python -m mine")
-    parser.add_argument("--format", choices=LAYOUTS, required=True, help="layout to write")
-    parser.add_argument("--out", type=Path, required=True, help="file to write")
+    parser.add_argument(
+        "pairs",
+        type=Path,
+        help="a pairs.parquet written by python -m mine, or (lm-eval, hf) a corpus folder",
+    )
+    parser.add_argument(
+        "--format",
+        choices=(*LAYOUTS, *FOLDERS),
+        required=True,
+        help="layout to write: a peer's file (multiblimp, blimp, clams), an lm-evaluation-harness "
+        "task folder (lm-eval) or a Hugging Face dataset folder (hf)",
+    )
+    parser.add_argument(
+        "--out", type=Path, required=True, help="file to write (a folder for lm-eval and hf)"
+    )
     args = parser.parse_args(argv)
 
     def body() -> int:
+        if args.format in FOLDERS:
+            from .folders import pairs_by_language, write_hf, write_lm_eval
+
+            pairs = pairs_by_language(args.pairs)
+            corpus = args.pairs if args.pairs.is_dir() else args.pairs.parent.parent
+            n = (
+                write_lm_eval(pairs, args.out)
+                if args.format == "lm-eval"
+                else write_hf(pairs, args.out, corpus)
+            )
+            print(f"wrote {n} pairs of {len(pairs)} language(s) to {args.out} ({args.format})")
+            return 0
         n = export(args.pairs, args.format, args.out)
         print(f"wrote {n} pairs to {args.out} ({args.format})")
         return 0
