@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -201,6 +202,12 @@ class MaskedPLL:
         self.pad_id = self.tokenizer.pad_token_id or 0
         self.windowed = 0
         self.forwards = 0  # masked copies run through the model
+
+    def with_pll(self, pll: str) -> MaskedPLL:
+        """The same model scoring another PLL (`word` or `sentence`)."""
+        view = copy.copy(self)
+        view.pll, view.method = pll, f"pll-{pll}"
+        return view
 
     def facts(self) -> dict[str, Any]:
         """What the manifest records."""

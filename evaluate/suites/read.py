@@ -22,7 +22,10 @@ from ud_agree.schemas.suites import COLUMNS
 from .problems import Malformed, Problems, SuiteFormatError
 from .syntaxgym import read_syntaxgym
 
-FORMATS = ("blimp", "clams", "multiblimp", "syntaxgym", "table")
+FORMATS = ("blimp", "clams", "gevalm", "multiblimp", "syntaxgym", "table")
+MASK = "[MASK]"  # gevalm's blank (DESIGN.md §7)
+# The character spans of the varied word, when a layout knows it (gevalm): a masked LM scores it.
+SPAN_COLUMNS = ("start", "end_good", "end_bad")
 
 # (good, bad, condition) columns that a layout names itself; the first pair found in a table wins.
 KNOWN_COLUMNS = {
@@ -61,6 +64,7 @@ class Record:
     bad: str
     condition: str | None
     meta: dict[str, str | None]
+    span: tuple[int, int, int] | None = None  # start, end in the good and in the bad sentence
 
 
 class Undecodable(str):
@@ -150,6 +154,8 @@ def detect_format(path: Path) -> str:
 
 def _format_of_columns(columns: Iterable[str]) -> str:
     names = set(columns)
+    if {"text_masked", "candidates"} <= names:
+        return "gevalm"
     for name, (good, bad, _) in KNOWN_COLUMNS.items():
         if good in names and bad in names:
             return name
@@ -358,6 +364,30 @@ def read_clams(path: Path, problems: Problems) -> list[Record]:
     return out
 
 
+def read_gevalm(path: Path, problems: Problems) -> list[Record]:
+    """gevalm JSON lines (Zaczynska et al. 2020): `text_masked` with one `[MASK]`, `candidates`
+    the correct word then the incorrect one, `case` the condition; each put in the blank."""
+    found = []
+    for number, row in jsonl_rows(read_lines(path, problems), problems):
+        masked, candidates = row.get("text_masked"), row.get("candidates")
+        if not isinstance(masked, str) or masked.count(MASK) != 1:
+            problems.add(number, f"`text_masked` must hold one {MASK}")
+            continue
+        if not (isinstance(candidates, list) and len(candidates) == 2
+                and all(isinstance(c, str) and c for c in candidates)):  # fmt: skip
+            problems.add(number, "`candidates` must be [correct, incorrect]")
+            continue
+        start = masked.index(MASK)
+        good, bad = (masked[:start] + c + masked[start + len(MASK) :] for c in candidates)
+        meta = {
+            k: as_text(v) for k, v in row.items() if k not in ("text_masked", "candidates", "case")
+        }
+        meta |= {"correct": candidates[0], "incorrect": candidates[1]}
+        span = (start, start + len(candidates[0]), start + len(candidates[1]))
+        found.append(Record(number, good, bad, as_text(row.get("case")), meta, span))
+    return found
+
+
 def pairs_frame(suite: str, fmt: str, found: list[Record]) -> pl.DataFrame:
     """PAIR_COLUMNS and the metadata columns (strings, in order of first appearance)."""
     names = list(dict.fromkeys(k for r in found for k in r.meta))
@@ -375,6 +405,10 @@ def pairs_frame(suite: str, fmt: str, found: list[Record]) -> pl.DataFrame:
     for name in names:
         data[renamed[name]] = [r.meta.get(name) for r in found]
     schema = {c: pl.String for c in data} | {"line": pl.Int64}
+    if found and all(r.span is not None for r in found):
+        for i, column in enumerate(SPAN_COLUMNS):
+            data[column] = [r.span[i] for r in found if r.span is not None]
+            schema[column] = pl.Int64
     return pl.DataFrame(data, schema=schema)
 
 
@@ -397,7 +431,7 @@ def read_suite(
         raise SuiteFormatError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     if bool(good) != bool(bad):
         raise SuiteFormatError("--good and --bad go together")
-    if fmt in ("clams", "syntaxgym") and (good or condition):
+    if fmt in ("clams", "gevalm", "syntaxgym") and (good or condition):
         raise SuiteFormatError(
             f"{path}: --good/--bad/--condition apply to tables, not to {fmt} files"
         )
@@ -407,6 +441,8 @@ def read_suite(
         return read_syntaxgym(path, problems, name)
     if fmt == "clams":
         found = read_clams(path, problems)
+    elif fmt == "gevalm":
+        found = read_gevalm(path, problems)
     else:
         found = read_table(path, fmt, good, bad, condition, problems)
     return PairSuite(name, path, fmt, pairs_frame(name, fmt, found), problems.found)

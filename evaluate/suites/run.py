@@ -162,7 +162,17 @@ def run_suites(
         )
     # 2. One scorer for every suite.
     scorer = load_scorer_for(options, scorer_factory)
-    return [score_suite(suite, scorer, options) for suite in suites]
+    return [score_suite(suite, blank_scorer(suite, scorer), options) for suite in suites]
+
+
+def blank_scorer(suite: PairSuite | GymSuite, scorer: SentenceScorer) -> SentenceScorer:
+    """§7: gevalm's blank is the varied word, so a masked LM scores its word PLL there (the
+    paper's own measure for a one-token word), whatever `--pll` says for whole sentences."""
+    if suite.format != "gevalm" or not scorer.method.startswith("pll-"):
+        return scorer
+    from ..backends.masked import MaskedPLL
+
+    return scorer.with_pll("word") if isinstance(scorer, MaskedPLL) else scorer
 
 
 def skip_reason(suite: PairSuite | GymSuite) -> str:

@@ -9,15 +9,33 @@ from ..backends.sentences import SentenceScorer
 
 
 def score_pairs(pairs: pl.DataFrame, scorer: SentenceScorer) -> pl.DataFrame:
-    """The pairs with `score_good`, `score_bad` (log-probabilities) and `right` (a tie is not right)."""
+    """The pairs with `score_good`, `score_bad` (log-probabilities) and `right` (a tie is not right);
+    where the layout knows the varied word (`start`, `end_good`, `end_bad`), its span goes with
+    each sentence: a masked LM scoring word PLL scores that word (§7, gevalm's blank)."""
+    good_keys: list[tuple[str, tuple[int, int] | None]]
+    bad_keys: list[tuple[str, tuple[int, int] | None]]
+    if "start" in pairs.columns:
+        start = pairs["start"].to_list()
+        good_keys = list(
+            zip(pairs["sentence_good"], zip(start, pairs["end_good"], strict=True), strict=True)
+        )
+        bad_keys = list(
+            zip(pairs["sentence_bad"], zip(start, pairs["end_bad"], strict=True), strict=True)
+        )
+    else:
+        good_keys = [(t, None) for t in pairs["sentence_good"]]
+        bad_keys = [(t, None) for t in pairs["sentence_bad"]]
     # A CLAMS True sentence serves several pairs: each distinct sentence is scored once.
-    texts = list(dict.fromkeys([*pairs["sentence_good"], *pairs["sentence_bad"]]))
-    scores = np.asarray(scorer.sentence_scores(texts), dtype=np.float64)
-    if scores.shape != (len(texts),):
-        raise ValueError(f"the scorer gave {scores.shape} scores for {len(texts)} sentences")
-    lookup = dict(zip(texts, scores.tolist(), strict=True))
-    good = np.array([lookup[t] for t in pairs["sentence_good"]], dtype=np.float64)
-    bad = np.array([lookup[t] for t in pairs["sentence_bad"]], dtype=np.float64)
+    keys = list(dict.fromkeys([*good_keys, *bad_keys]))
+    spans = [span for _, span in keys if span is not None] if "start" in pairs.columns else None
+    texts = [t for t, _ in keys]
+    found = scorer.sentence_scores(texts) if spans is None else scorer.sentence_scores(texts, spans)
+    scores = np.asarray(found, dtype=np.float64)
+    if scores.shape != (len(keys),):
+        raise ValueError(f"the scorer gave {scores.shape} scores for {len(keys)} sentences")
+    lookup = dict(zip(keys, scores.tolist(), strict=True))
+    good = np.array([lookup[k] for k in good_keys], dtype=np.float64)
+    bad = np.array([lookup[k] for k in bad_keys], dtype=np.float64)
     return pairs.with_columns(
         pl.Series("score_good", good), pl.Series("score_bad", bad), pl.Series("right", good > bad)
     )
