@@ -31,6 +31,7 @@ from ..output.results import (
 )
 from . import stats
 from .figures import BASELINE, SPECS, all_figures, prepare, system_order
+from .heatmaps import write_heat_maps
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -436,6 +437,7 @@ def render(
     tables: dict[str, pl.DataFrame],
     summaries: dict[str, pl.DataFrame],
     source: str,
+    heat_maps: Sequence[str] = (),
 ) -> str:
     """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
     overall, by_lang, by_type = summaries["overall"], summaries["lang"], summaries["lang_type"]
@@ -543,7 +545,21 @@ def render(
             "the difference is <code>a</code> minus <code>b</code>.</p>",
             html_table(differences),
         ]
-    out += ["<h3>Per language and agreement type</h3>", html_table(by_type), "<h2>Figures</h2>"]
+    out += ["<h3>Per language and agreement type</h3>", html_table(by_type)]
+    if heat_maps:
+        out += [
+            "<h3>Languages × types, per system</h3>",
+            "<p>One heat map per reading: a panel per system, a row per language, a column per "
+            "agreement type; balanced accuracy in the cell (accuracy where it cannot be balanced), "
+            "n beneath. The same per system and language: "
+            "<a href='systems_by_language.csv'>systems_by_language.csv</a>.</p>",
+        ]
+        out += [
+            f"<figure><img src='{name}.png' alt='{name}'><figcaption>{name} — data: "
+            f"<a href='{name}.csv'>{name}.csv</a></figcaption></figure>"
+            for name in heat_maps
+        ]
+    out += ["<h2>Figures</h2>"]
     for spec in SPECS:
         if spec.name in tables:
             out.append(
@@ -564,9 +580,10 @@ def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tables = all_figures(frame, out)
+    heat_maps = write_heat_maps(frame, out)
     summaries = summary_tables(frame, tables)
     write_csv(summaries["lang_type"], out / "summary.csv")
-    page = render(frame, load_manifests(results), tables, summaries, str(results))
+    page = render(frame, load_manifests(results), tables, summaries, str(results), heat_maps)
     return write_text(page, out / "index.html")
 
 

@@ -1,0 +1,94 @@
+"""Results at scale: per reading, a heat map of languages × agreement types with one panel per
+system (balanced accuracy in the cells, n beneath), and a system × language table; readable for
+30 languages and 6 systems, where a bar per (system, language) is not."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ud_agree.atomic import atomic_write, write_csv
+from ud_agree.schemas.corpus import TYPES
+
+from ..output.results import grouped_accuracy, with_system
+from .figures import system_order
+
+CELL_INCHES = 0.55  # a cell: room for "93" and "n 1.2k" in small type
+
+
+def heat_table(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """reading, system, lang, type, n, accuracy, balanced accuracy (§6)."""
+    systems = with_system(frame).collect()
+    table = grouped_accuracy(systems, ["reading", "system", "lang", "type"])
+    keep = ["reading", "system", "lang", "type", "n", "accuracy", "balanced_accuracy"]
+    return table.select([c for c in keep if c in table.columns])
+
+
+def system_language_table(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """Balanced accuracy (accuracy where it cannot be balanced) per system (rows) and language
+    (columns), one table per reading stacked: the report's table at scale."""
+    systems = with_system(frame).collect()
+    table = grouped_accuracy(systems, ["reading", "system", "lang"])
+    shown = pl.when(pl.col("balanced_accuracy").is_nan()).then(pl.col("accuracy"))
+    table = table.with_columns(shown.otherwise(pl.col("balanced_accuracy")).round(3).alias("cell"))
+    wide = table.pivot(on="lang", index=["reading", "system"], values="cell", sort_columns=True)
+    return wide.sort("reading", "system")
+
+
+def _label(n: int) -> str:
+    return f"n {n / 1000:.1f}k" if n >= 1000 else f"n {n}"
+
+
+def heat_figure(table: pl.DataFrame, reading: str) -> Figure:
+    """One reading: a panel per system, rows languages, columns types."""
+    rows = table.filter(pl.col("reading") == reading)
+    systems = system_order(rows["system"].unique().to_list())
+    langs = sorted(rows["lang"].unique().to_list())
+    types = [t for t in TYPES if t in set(rows["type"])]
+    width = max(4.0, len(types) * CELL_INCHES + 1.2)
+    height = max(2.5, len(langs) * CELL_INCHES * 0.75 + 1.2)
+    fig = Figure(figsize=(width * len(systems), height), constrained_layout=True)
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, len(systems), squeeze=False)[0]
+    for ax, system in zip(axes, systems, strict=True):
+        cells = np.full((len(langs), len(types)), np.nan)
+        counts = np.zeros((len(langs), len(types)), dtype=np.int64)
+        for row in rows.filter(pl.col("system") == system).iter_rows(named=True):
+            i, j = langs.index(row["lang"]), types.index(row["type"])
+            value = row.get("balanced_accuracy")
+            cells[i, j] = row["accuracy"] if value is None or np.isnan(value) else value
+            counts[i, j] = row["n"]
+        ax.imshow(cells, vmin=0.5, vmax=1.0, cmap="viridis", aspect="auto")
+        for i in range(len(langs)):
+            for j in range(len(types)):
+                if counts[i, j]:
+                    text = f"{100 * cells[i, j]:.0f}\n{_label(int(counts[i, j]))}"
+                    ax.text(j, i, text, ha="center", va="center", fontsize=6,
+                            color="white" if cells[i, j] < 0.8 else "black")  # fmt: skip
+        ax.set_xticks(range(len(types)), [t.replace("-", "-\n") for t in types], fontsize=7)
+        ax.set_yticks(range(len(langs)), langs, fontsize=7)
+        ax.set_title(system, fontsize=8)
+    fig.suptitle(
+        f"Balanced accuracy (%, §6; accuracy where it cannot be balanced), {reading} reading",
+        fontsize=9,
+    )
+    return fig
+
+
+def write_heat_maps(frame: pl.DataFrame | pl.LazyFrame, out: Path) -> list[str]:
+    """`heatmap_<reading>.png` (+ CSV) per reading and `systems_by_language.csv`; the names."""
+    table = heat_table(frame)
+    names = []
+    for reading in sorted(table["reading"].unique().to_list()):
+        name = f"heatmap_{reading.replace('-', '_')}"
+        fig = heat_figure(table, reading)
+        atomic_write(out / f"{name}.png", partial(fig.savefig, format="png"))
+        write_csv(table.filter(pl.col("reading") == reading), out / f"{name}.csv")
+        names.append(name)
+    write_csv(system_language_table(frame), out / "systems_by_language.csv")
+    return names
