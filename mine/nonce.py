@@ -279,7 +279,10 @@ def nonce_pairs(
         "treebank", "sent_id", "target_id", "controller_id", "target_surface",
         "controller_surface", "agreeing",
     ).unique(["treebank", "sent_id", "target_id", "controller_id"])  # fmt: skip
-    located = pairs.join(members, on=["treebank", "sent_id", "target_id", "controller_id"])
+    # In the pairs' order: variants come out in a reproducible order.
+    located = pairs.join(
+        members, on=["treebank", "sent_id", "target_id", "controller_id"], maintain_order="left"
+    )
     by_sentence: dict[tuple[str, str], list[Pair]] = defaultdict(list)
     for row in located.iter_rows(named=True):
         target, controller = row.pop("target_surface"), row.pop("controller_surface")

@@ -112,12 +112,35 @@ def write_nonce(
 
 
 def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) -> dict:
-    """Build a language's lexicon, then stream its files' tables (and their pairs) into its
-    Parquet files, one file at a time; write the manifest."""
-    ordered = [run.results[job.label] for job in run.jobs]
+    """Build a language's lexicon, stream its files' tables (and their pairs) into its Parquet
+    files, then write its lexicon and its manifest."""
     lexicon = build_lexicon(run.language.key, run.lexicon_counts, run.unimorph, mapping)
     out_dir = options.out / run.language.key
-    parts = out_dir / SPILL
+    written = write_tables(run, options, lexicon, out_dir)
+    write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
+    if not options.pairs:  # a stale pairs.parquet would be read as this corpus's
+        (out_dir / "pairs.parquet").unlink(missing_ok=True)
+    shutil.rmtree(out_dir / SPILL, ignore_errors=True)
+    manifest = language_manifest(run, options, lexicon, written)
+    write_json(manifest, out_dir / "manifest.json")
+    return manifest
+
+
+@dataclass
+class Written:
+    """What a language's tables hold, for its manifest."""
+
+    sentences: int
+    relations: int
+    by_type: Counter
+    pairs_by_type: Counter
+    nonce_by_type: Counter
+    pair_skips: Counter
+
+
+def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir: Path) -> Written:
+    """Stream the spilled files' relations and sentences into the language's tables, and their
+    pairs (and nonce variants) into `pairs.parquet`, a batch of files at a time."""
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
@@ -125,7 +148,7 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = run.pair_skips.copy()
-    n_sentences = n_relations = n_pairs = 0
+    n_sentences = n_relations = 0
     nonce: Counter = Counter()
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
@@ -172,14 +195,17 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             n_sentences += sentences.num_rows
             n_relations += relations.num_rows
         write_pairs()
-        n_pairs = sum(pairs_by_type.values())
         if options.pairs and options.nonce:
             nonce, skips = write_nonce(run, options, lexicon, originals, members, pairs_out)
             pair_skips.update(skips)
-    write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
-    if not options.pairs:  # a stale pairs.parquet would be read as this corpus's
-        (out_dir / "pairs.parquet").unlink(missing_ok=True)
-    shutil.rmtree(parts, ignore_errors=True)
+    return Written(n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips)
+
+
+def language_manifest(
+    run: LanguageRun, options: Options, lexicon: pa.Table, written: Written
+) -> dict:
+    """What a language's output is: its options, inputs and every count."""
+    ordered = [run.results[job.label] for job in run.jobs]
     drops: Counter = Counter()
     agree: Counter = Counter()
     disagree: Counter = Counter()
@@ -217,10 +243,10 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
         ],
         "counts": {
             "treebanks": sorted({tb.name for tb in run.treebanks}),
-            "sentences": n_sentences,
+            "sentences": written.sentences,
             "words": sum(r.words for r in ordered),
-            "relations": n_relations,
-            "relations_by_type": {t: by_type.get(t, 0) for t in TYPES},
+            "relations": written.relations,
+            "relations_by_type": {t: written.by_type.get(t, 0) for t in TYPES},
             "lexicon": lexicon.num_rows,
             "lexicon_forms": len(set(lexicon.column("form").to_pylist())),
             "drops": {reason: drops.get(reason, 0) for reason in DROP_REASONS},
@@ -228,15 +254,14 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             "candidates_disagree": {t: disagree.get(t, 0) for t in TYPES},
             "malformed": len(malformed),
             "duplicate_sent_ids": sum(r.duplicate_sent_ids for r in ordered),
-            "pairs": n_pairs,
-            "pairs_by_type": {t: pairs_by_type.get(t, 0) for t in TYPES},
-            "nonce_pairs": sum(nonce.values()),
-            "nonce_pairs_by_type": {t: nonce.get(t, 0) for t in TYPES},
-            "pair_skips": {reason: pair_skips.get(reason, 0) for reason in PAIR_SKIPS},
+            "pairs": sum(written.pairs_by_type.values()),
+            "pairs_by_type": {t: written.pairs_by_type.get(t, 0) for t in TYPES},
+            "nonce_pairs": sum(written.nonce_by_type.values()),
+            "nonce_pairs_by_type": {t: written.nonce_by_type.get(t, 0) for t in TYPES},
+            "pair_skips": {reason: written.pair_skips.get(reason, 0) for reason in PAIR_SKIPS},
         },
         "malformed": malformed,
     }
-    write_json(manifest, out_dir / "manifest.json")
     return manifest
 
 
