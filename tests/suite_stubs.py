@@ -33,7 +33,10 @@ class OracleScorer:
     def preferred(self, text: str) -> bool:
         return (text in self.good) != self.reverse
 
-    def sentence_scores(self, texts: Sequence[str]) -> np.ndarray:
+    def sentence_scores(
+        self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
+    ) -> np.ndarray:
+        # Causal, as the protocol says: spans never restrict a causal score.
         self.calls.append(list(texts))
         return np.array([0.0 if self.preferred(t) else -5.0 for t in texts])
 
@@ -58,7 +61,9 @@ class HashScorer:
     tokenizer = None
     forwards = 0
 
-    def sentence_scores(self, texts: Sequence[str]) -> np.ndarray:
+    def sentence_scores(
+        self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
+    ) -> np.ndarray:
         return np.array([score_of(t) for t in texts])
 
     def token_scores(self, texts: Sequence[str]) -> list[TokenScores]:

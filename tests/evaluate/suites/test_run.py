@@ -86,11 +86,11 @@ class FailingScorer(HashScorer):
     def __init__(self, calls_before_failing: int):
         self.left = calls_before_failing
 
-    def sentence_scores(self, texts):
+    def sentence_scores(self, texts, spans=None):
         if self.left == 0:
             raise Interrupted
         self.left -= 1
-        return super().sentence_scores(texts)
+        return super().sentence_scores(texts, spans)
 
     def token_scores(self, texts):
         if self.left == 0:
