@@ -225,34 +225,55 @@ class MaskedPLL:
     def sentence_scores(
         self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
     ) -> np.ndarray:
-        """PLL of each text: of the word at `spans[i]` (word PLL), or of every token."""
+        """PLL of each text: of the word at `spans[i]` (word PLL), or of every token (sentence
+        PLL, words as the tokenizer pre-tokenizes them, as minicons' `within_word_l2r`)."""
         if self.pll == "word" and spans is None:
             raise ValueError("word PLL needs the span of the word to score")
-        keys = [
-            (t, tuple(spans[i]) if self.pll == "word" and spans else None)
-            for i, t in enumerate(texts)
-        ]
+        if self.pll == "word":
+            assert spans is not None
+            return self._scores(texts, [tuple(s) for s in spans], [None] * len(texts))
+        return self._scores(texts, [None] * len(texts), [None] * len(texts))
+
+    def sentence_scores_of_words(
+        self, texts: Sequence[str], words: Sequence[Sequence[tuple[int, int]] | None]
+    ) -> np.ndarray:
+        """Sentence PLL with each text's words given (the UD surface words of the corpus's pairs,
+        DESIGN.md §5); a None entry takes the tokenizer's words."""
+        given = [None if w is None else tuple(tuple(s) for s in w) for w in words]
+        return self._scores(texts, [None] * len(texts), given)
+
+    def _scores(
+        self, texts: Sequence[str], spans: Sequence[tuple | None], words: Sequence[tuple | None]
+    ) -> np.ndarray:
+        """Sum of PLL terms per text; each distinct (text, span, words) is scored once."""
+        keys = list(zip(texts, spans, words, strict=True))
         index: dict[tuple, int] = {}
         where = np.asarray([index.setdefault(k, len(index)) for k in keys], dtype=np.int64)
         distinct = list(index)
-        per_token = self._token_logprobs([t for t, _ in distinct], [span for _, span in distinct])
+        per_token = self._token_logprobs(
+            [t for t, _, _ in distinct], [s for _, s, _ in distinct], [w for _, _, w in distinct]
+        )
         return np.asarray([float(lp.sum()) for _, lp in per_token])[where]
 
     def token_scores(self, texts: Sequence[str]) -> list[TokenScores]:
         """Every token's within-word PLL term, with its character span."""
         return [
-            TokenScores(spans, lp) for spans, lp in self._token_logprobs(texts, [None] * len(texts))
+            TokenScores(spans, lp)
+            for spans, lp in self._token_logprobs(texts, [None] * len(texts), [None] * len(texts))
         ]
 
     def _token_logprobs(
-        self, texts: Sequence[str], words: Sequence[tuple[int, int] | None]
+        self,
+        texts: Sequence[str],
+        words: Sequence[tuple[int, int] | None],
+        known: Sequence[Sequence[tuple[int, int]] | None] | None = None,
     ) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
         """Per text: scored tokens' spans and PLL terms (only the word's tokens when one is given)."""
         import torch
 
         from .models import mask_logits
 
-        plan = pll_copies(self.tokenizer, texts, words, self.window)
+        plan = pll_copies(self.tokenizer, texts, words, self.window, known)
         self.windowed += plan.windowed
         self.forwards += len(plan.copies)
         values = torch.zeros(len(plan.copies), dtype=torch.float64, device=self.device)
@@ -288,9 +309,14 @@ class PllCopies:
 
 
 def pll_copies(
-    tokenizer: Any, texts: Sequence[str], words: Sequence[tuple[int, int] | None], limit: int
+    tokenizer: Any,
+    texts: Sequence[str],
+    words: Sequence[tuple[int, int] | None],
+    limit: int,
+    known: Sequence[Sequence[tuple[int, int]] | None] | None = None,
 ) -> PllCopies:
-    """Copy j of a word masks its tokens j… (the within-word rule): each predicts token j."""
+    """Copy j of a word masks its tokens j… (the within-word rule): each predicts token j. The
+    words: `words[i]` alone (word PLL), else `known[i]` (given spans), else the tokenizer's own."""
     batch = tokenizer(
         list(texts),
         add_special_tokens=True,
@@ -312,7 +338,9 @@ def pll_copies(
             strict=True,
         )
     ):
-        groups = token_words(offsets, special, text, word)
+        given = known[text_index] if known is not None else None
+        word_ids = batch.word_ids(text_index) if batch.is_fast else None
+        groups = token_words(offsets, special, text, word, given, word_ids)
         scored.append([tuple(offsets[k]) for group in groups for k in group])
         windowed += len(ids) > limit
         for group in groups:
@@ -340,13 +368,24 @@ def token_words(
     special: Sequence[int],
     text: str,
     word: tuple[int, int] | None,
+    given: Sequence[tuple[int, int]] | None = None,
+    word_ids: Sequence[int | None] | None = None,
 ) -> list[list[int]]:
-    """Token positions grouped by word, in order: the tokens of the span `word`, or of every
-    whitespace-separated word of the text. A token without characters (a lone `▁`) goes with
-    the token after it."""
+    """Token positions grouped by word, in order (DESIGN.md §5): the tokens of the span `word`;
+    else of each span of `given` (the UD surface words); else of each word of the tokenizer's
+    pre-tokenization (`word_ids`, what minicons uses); else of each whitespace-separated chunk (a
+    slow tokenizer). A token without characters (a lone `▁`) goes with the token after it."""
+    if word is None and given is None and word_ids is not None:
+        by_id: dict[int, list[int]] = {}
+        for k, (w, is_special) in enumerate(zip(word_ids, special, strict=True)):
+            if w is not None and not is_special:
+                by_id.setdefault(w, []).append(k)
+        return [by_id[w] for w in sorted(by_id, key=lambda w: by_id[w][0])]
     chunks: list[tuple[int, int]] = []
     if word is not None:
         chunks = [word]
+    elif given is not None:
+        chunks = [tuple(c) for c in given if c[1] > c[0]]  # type: ignore[misc]
     else:
         start = None
         for i, ch in enumerate(text + " "):

@@ -7,10 +7,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from ud_agree.surface import Span, word_spans
+
 from ..corpus import Corpus
 from ..options import Options
 from .loading import load_scorer
-from .sentences import SentenceScorer
+from .sentences import KnownWordsScorer, SentenceScorer
 
 
 class SentencePairs:
@@ -53,5 +55,40 @@ class SentencePairs:
         spans = list(zip(pairs["start"], pairs["end_good"], strict=True)) + list(
             zip(pairs["start"], pairs["end_bad"], strict=True)
         )
-        scores = np.asarray(self.scorer.sentence_scores(texts, spans), dtype=np.float64)
+        if self.scorer.method == "pll-sentence" and isinstance(self.scorer, KnownWordsScorer):
+            found = self.scorer.sentence_scores_of_words(texts, pair_words(pairs))
+        else:
+            found = self.scorer.sentence_scores(texts, spans)
+        scores = np.asarray(found, dtype=np.float64)
         return scores[: pairs.height], scores[pairs.height :]
+
+
+def pair_words(pairs: pl.DataFrame) -> list[list[Span] | None]:
+    """The surface words' spans in each good, then each bad sentence (DESIGN.md §5: sentence
+    PLL's words are UD's for the corpus's pairs; a nonce variant's are its original's, replaced).
+    None where the sentence cannot be split so (no `words` known): the tokenizer's words."""
+    good: list[list[Span] | None] = []
+    bad: list[list[Span] | None] = []
+    if "words" not in pairs.columns:
+        return [None] * (2 * pairs.height)
+    for words, space_after, text, start, end_good, end_bad in pairs.select(
+        "words", "space_after", "sentence_good", "start", "end_good", "end_bad"
+    ).iter_rows():
+        spans = None if words is None else word_spans(text, words, space_after)
+        if spans is None or (start, end_good) not in spans:
+            good.append(None)
+            bad.append(None)
+            continue
+        shift = end_bad - end_good
+        good.append(spans)
+        bad.append(
+            [
+                (a, end_bad)
+                if (a, b) == (start, end_good)
+                else (a + shift, b + shift)
+                if a >= end_good
+                else (a, b)
+                for a, b in spans
+            ]
+        )
+    return good + bad

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -44,4 +44,17 @@ class SentenceScorer(Protocol):
 
     def facts(self) -> dict[str, Any]:
         """What the manifest records: BOS used, window, device, dtype, random weights…"""
+        ...
+
+
+@runtime_checkable
+class KnownWordsScorer(Protocol):
+    """A sentence-PLL scorer that can be told each text's words (DESIGN.md §5: the corpus's pairs
+    use their UD surface words; without them a masked LM uses its tokenizer's own words)."""
+
+    def sentence_scores_of_words(
+        self, texts: Sequence[str], words: Sequence[Sequence[tuple[int, int]] | None]
+    ) -> np.ndarray:
+        """Sentence PLL of each text, the within-word rule over `words[i]` (character spans of its
+        words; None: the tokenizer's words)."""
         ...

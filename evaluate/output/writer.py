@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,69 +9,41 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from ud_agree.atomic import write_parquet
-from ud_agree.errors import MachineError
 from ud_agree.schemas.results import ITEM_KEY, RESULTS
 
 from ..options import RESUME_OPTIONS, Options, UsageError, model_label
+from .chunks import ChunkFolder
+
+
+def chunk_folder(folder: Path) -> ChunkFolder:
+    """A run's chunks, `results-NNNNN.parquet`."""
+    return ChunkFolder(folder, "results")
 
 
 def chunk_paths(folder: Path) -> list[Path]:
     """Existing result chunks, in order."""
-    return sorted(folder.glob("results-*.parquet"))
+    return chunk_folder(folder).paths()
 
 
 def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl.DataFrame | None:
     """Make the folder; without --resume old chunks go; with it, check options and return done keys."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise MachineError.of(error, folder) from None
+    chunks = chunk_folder(folder)
+    chunks.prepare(options.resume, also=("summary.csv", "summary.md"))
     if not options.resume:
-        for path in [*chunk_paths(folder), folder / "summary.csv", folder / "summary.md"]:
-            path.unlink(missing_ok=True)
         return None
-    manifest_path = folder / "manifest.json"
-    if manifest_path.exists():
-        try:
-            old = json.loads(manifest_path.read_text())
-        except (OSError, ValueError):
-            raise UsageError(
-                f"--resume: {manifest_path} is unreadable; run without --resume"
-            ) from None
+    old = chunks.manifest()
+    if old is not None:
         before = old.get("options", {})
-        changed = [k for k in RESUME_OPTIONS if k in before and before[k] != getattr(options, k)]
-        if changed:
-            raise UsageError(
-                f"--resume: results in {folder} were made with other options ({', '.join(changed)}); "
-                "use another --out or run without --resume"
-            )
+        chunks.check_settings(before, vars(options), RESUME_OPTIONS, "options")
         if corpus_sha and old.get("corpus_manifest_sha256") not in (None, corpus_sha):
             raise UsageError(f"--resume: the corpus changed since the results in {folder}")
-    paths = chunk_paths(folder)
-    if not paths:
-        return None
-    if any("varied" not in pl.read_parquet_schema(p) for p in paths[:1]):
+    paths = chunks.paths()
+    if paths and "varied" not in pl.read_parquet_schema(paths[0]):
         raise UsageError(
             f"--resume: results in {folder} were written by ud-agree 0.2.0 or earlier (no `varied` "
             "column); run without --resume"
         )
-    done = []
-    for path in paths:
-        try:
-            done.append(pl.read_parquet(path, columns=list(ITEM_KEY)))
-        except (pl.exceptions.PolarsError, OSError):
-            raise UsageError(
-                f"--resume: results chunk {path} is unreadable; delete it and resume, or run "
-                "without --resume"
-            ) from None
-    return pl.concat(done)
-
-
-def next_chunk_number(folder: Path) -> int:
-    """One past the highest existing chunk number."""
-    numbers = [int(p.stem.split("-")[1]) for p in chunk_paths(folder)]
-    return max(numbers, default=-1) + 1
+    return chunks.read(ITEM_KEY)
 
 
 def result_table(items: pl.DataFrame, scores: dict[str, np.ndarray], options: Options) -> pa.Table:
@@ -105,7 +76,8 @@ class ChunkWriter:
 
     def __init__(self, folder: Path, options: Options):
         self.folder, self.options = folder, options
-        self.number = next_chunk_number(folder)
+        self.chunks = chunk_folder(folder)
+        self.number = self.chunks.next_number()
         self.rows: list[np.ndarray] = []
         self.scores: dict[str, list] = {}
         self.pending = 0
@@ -129,7 +101,7 @@ class ChunkWriter:
         rows = np.concatenate(self.rows)
         scores = {k: _concatenate(v) for k, v in self.scores.items()}
         table = result_table(items[rows], scores, self.options)
-        write_parquet(table, self.folder / f"results-{self.number:05d}.parquet")
+        self.chunks.write(table, self.number)
         self.number += 1
         self.written += len(rows)
         self.rows, self.scores, self.pending = [], {}, 0

@@ -138,6 +138,12 @@ def test_word_tokens_are_grouped_by_span_or_whitespace():
     assert token_words(offsets, special, text, (0, 5)) == [[1, 2]]
     # The empty token at 8 goes with the token after it, inside the word "xyz".
     assert token_words(offsets, special, text, None) == [[1, 2], [3], [4, 5]]
+    # Given words (UD surface words) split "Lesch" in two; the tokenizer's words group by id.
+    assert token_words(offsets, special, text, None, [(0, 2), (2, 5), (6, 11)]) == [
+        [1], [2], [3, 4, 5]
+    ]  # fmt: skip
+    word_ids = [None, 0, 0, 1, 2, 2, None]
+    assert token_words(offsets, special, text, None, None, word_ids) == [[1, 2], [3], [4, 5]]
 
 
 def loop_pll(model, tokenizer, text: str, span: tuple[int, int] | None) -> float:
@@ -146,7 +152,11 @@ def loop_pll(model, tokenizer, text: str, span: tuple[int, int] | None) -> float
         text, return_offsets_mapping=True, return_special_tokens_mask=True, add_special_tokens=True
     )
     ids = encoded["input_ids"]
-    groups = token_words(encoded["offset_mapping"], encoded["special_tokens_mask"], text, span)
+    # Sentence PLL: the tokenizer's own words (DESIGN.md §5, minicons' within_word_l2r).
+    word_ids = encoded.word_ids() if span is None else None
+    groups = token_words(
+        encoded["offset_mapping"], encoded["special_tokens_mask"], text, span, None, word_ids
+    )
     total = 0.0
     for group in groups:
         for j, position in enumerate(group):

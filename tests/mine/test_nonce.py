@@ -240,3 +240,18 @@ def test_a_replaced_word_takes_the_capitalisation_of_the_word_it_replaces(tmp_pa
     nonce = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("variant") != "original"))
     first_words = {text.split(" ")[0] for text in nonce["sentence_good"]}
     assert first_words and first_words <= {"Petit", "Gros"}  # other lemmas, capitalised
+
+
+def test_a_nonce_sentence_splits_into_its_originals_surface_words(tmp_path):
+    # DESIGN §5: sentence PLL of a nonce variant runs over its surface words, found from the
+    # original's words and spacing.
+    from ud_agree.surface import word_spans
+
+    pairs, _, sentences = mine(tmp_path, CHAT, *OTHERS)
+    original = sentences["s1"]
+    nonce = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("variant") != "original"))
+    assert nonce.height
+    for text, start, end in nonce.select("sentence_good", "start", "end_good").iter_rows():
+        spans = word_spans(text, original.words, original.space_after)
+        assert spans is not None and (start, end) in spans
+        assert [text[a:b] for a, b in spans] == words_of(text)
