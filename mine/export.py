@@ -14,11 +14,8 @@ The miner never imports torch or transformers, nor the evaluator.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -26,28 +23,13 @@ import polars as pl
 
 from ud_agree.atomic import write_text
 from ud_agree.errors import OneLineParser, run_main
+from ud_agree.formats import blimp, clams, multiblimp
+from ud_agree.formats.pairs_table import ExportError, pairs_by_language, read_pairs
 
-from .pairs_file import PAIR_COLUMNS, ExportError, read_pairs
 from .resources import read_rows
 
 LAYOUTS = ("multiblimp", "blimp", "clams")
-FOLDERS = ("lm-eval", "hf")  # folders for the field's tools (mine/folders.py)
-
-# ud-agree's columns written beside a layout's own (the sentences are the layout's columns).
-ID_COLUMNS = tuple(c for c in PAIR_COLUMNS if c not in ("sentence_good", "sentence_bad"))
-
-# MultiBLiMP names phenomena <construction>-<feature>: SV-# is subject-verb number agreement,
-# SP-G subject-predicate gender. DN (determiner-noun) and AN (adjective-noun) are ud-agree's own.
-CONSTRUCTION = {"subject-verb": "SV", "predicative": "SP", "determiner": "DN", "attributive": "AN"}
-FEATURE_MARK = {"Number": "#", "Person": "P", "Gender": "G", "Case": "C"}
-
-# BLiMP's `linguistics_term` of agreement paradigms; the two adjective types are ud-agree's own.
-BLIMP_TERM = {
-    "subject-verb": "subject_verb_agreement",
-    "determiner": "determiner_noun_agreement",
-    "attributive": "adjective_noun_agreement",
-    "predicative": "subject_predicate_agreement",
-}
+FOLDERS = ("lm-eval", "hf")  # folders for the field's tools (ud_agree/formats/lm_eval.py, hf.py)
 
 
 @cache
@@ -64,76 +46,11 @@ def unimorph_tag(feature: str, value: str) -> str:
     return unimorph_tags().get((feature, value), value)
 
 
-def to_multiblimp(pairs: pl.DataFrame) -> str:
-    """MultiBLiMP's TSV: its columns first, then ud-agree's (quoted as pandas would quote)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter="\t", lineterminator="\n")
-    head = ["sen", "wrong_sen", "prefix", "phenomenon", "grammatical_feature"]
-    head += ["ungrammatical_feature", "feature_vals"]
-    writer.writerow([*head, *ID_COLUMNS])
-    for row in pairs.iter_rows(named=True):
-        good = unimorph_tag(row["feature"], row["good_value"])
-        bad = unimorph_tag(row["feature"], row["bad_value"])
-        phenomenon = (
-            f"{CONSTRUCTION.get(row['type'], row['type'])}-"
-            f"{FEATURE_MARK.get(row['feature'], row['feature'])}"
-        )
-        own = [
-            row["sentence_good"],
-            row["sentence_bad"],
-            row["sentence_good"][: row["start"]].rstrip(),
-            phenomenon,
-            good,
-            bad,
-            f"{good} -> {bad}",
-        ]
-        writer.writerow([*own, *("" if row[c] is None else row[c] for c in ID_COLUMNS)])
-    return buffer.getvalue()
-
-
-def to_blimp(pairs: pl.DataFrame) -> str:
-    """BLiMP's JSON lines: one paradigm (UID) per language, type and feature; pairID counts within it."""
-    lines: list[str] = []
-    counters: dict[str, int] = {}
-    for row in pairs.iter_rows(named=True):
-        term = BLIMP_TERM.get(row["type"], row["type"])
-        uid = f"{row['lang']}_{term}_{row['feature'].lower()}"
-        if row["variant"] != "original":  # nonce variants (§9) are paradigms of their own
-            uid += "_nonce"
-        counters[uid] = counters.get(uid, -1) + 1
-        record = {
-            "sentence_good": row["sentence_good"],
-            "sentence_bad": row["sentence_bad"],
-            "field": "morphology",
-            "linguistics_term": term,
-            "UID": uid,
-            "simple_LM_method": True,
-            # The varied word may come before its controller: a prefix method would not see it.
-            "one_prefix_method": False,
-            "two_prefix_method": False,
-            "lexically_identical": False,
-            "pairID": str(counters[uid]),
-        }
-        record.update({c: row[c] for c in ID_COLUMNS})
-        lines.append(json.dumps(record, ensure_ascii=False))
-    return "".join(line + "\n" for line in lines)
-
-
-def to_clams(pairs: pl.DataFrame) -> str:
-    """CLAMS text: a True line, then the False line of each consecutive pair with that good sentence."""
-    lines, previous = [], None
-    for good, bad in pairs.select("sentence_good", "sentence_bad").iter_rows():
-        for sentence in (good, bad):
-            if "\t" in sentence or "\n" in sentence:
-                raise ExportError(f"a sentence holds a TAB or a line break: {sentence[:40]!r}")
-        if good != previous:
-            lines.append(f"True\t{good}")
-            previous = good
-        lines.append(f"False\t{bad}")
-    return "".join(line + "\n" for line in lines)
-
-
-WRITERS = {"multiblimp": to_multiblimp, "blimp": to_blimp, "clams": to_clams}
+WRITERS: dict[str, Callable[[pl.DataFrame], str]] = {
+    "multiblimp": lambda pairs: multiblimp.write(pairs, unimorph_tag),
+    "blimp": blimp.write,
+    "clams": clams.write,
+}
 
 
 def export(pairs_path: str | Path, layout: str, out: str | Path) -> int:
@@ -171,14 +88,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
 
     def body() -> int:
         if args.format in FOLDERS:
-            from .folders import pairs_by_language, write_hf, write_lm_eval
+            from ud_agree.formats import hf, lm_eval
 
             pairs = pairs_by_language(args.pairs)
             corpus = args.pairs if args.pairs.is_dir() else args.pairs.parent.parent
             n = (
-                write_lm_eval(pairs, args.out)
+                lm_eval.write(pairs, args.out)
                 if args.format == "lm-eval"
-                else write_hf(pairs, args.out, corpus)
+                else hf.write(pairs, args.out, corpus)
             )
             print(f"wrote {n} pairs of {len(pairs)} language(s) to {args.out} ({args.format})")
             return 0

@@ -10,28 +10,34 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
+from ud_agree.formats import blimp, clams, gevalm, multiblimp
+from ud_agree.formats.lines import (
+    Record,
+    as_text,
+    container,
+    delimited_rows,
+    first_content_line,
+    jsonl_rows,
+    parquet_rows,
+    read_lines,
+)
+from ud_agree.formats.problems import Malformed, Problems, SuiteFormatError
 from ud_agree.schemas.suites import COLUMNS
 
-from .problems import Malformed, Problems, SuiteFormatError
 from .syntaxgym import read_syntaxgym
 
 FORMATS = ("blimp", "clams", "gevalm", "multiblimp", "syntaxgym", "table")
-MASK = "[MASK]"  # gevalm's blank (DESIGN.md §7)
 # The character spans of the varied word, when a layout knows it (gevalm): a masked LM scores it.
 SPAN_COLUMNS = ("start", "end_good", "end_bad")
 
 # (good, bad, condition) columns that a layout names itself; the first pair found in a table wins.
-KNOWN_COLUMNS = {
-    "blimp": ("sentence_good", "sentence_bad", "UID"),
-    "multiblimp": ("sen", "wrong_sen", "phenomenon"),
-}
+KNOWN_COLUMNS = {"blimp": blimp.COLUMNS, "multiblimp": multiblimp.COLUMNS}
 
 # The result columns a pair row carries before the suite's own metadata (DESIGN.md §3).
 PAIR_COLUMNS = ("suite", "format", "pair_id", "line", "condition", "sentence_good", "sentence_bad")
@@ -53,82 +59,6 @@ class PairSuite:
     def size(self) -> int:
         """Number of pairs read."""
         return self.pairs.height
-
-
-@dataclass
-class Record:
-    """A pair as read, before it becomes a row: its line, sentences, condition and metadata."""
-
-    line: int
-    good: str
-    bad: str
-    condition: str | None
-    meta: dict[str, str | None]
-    span: tuple[int, int, int] | None = None  # start, end in the good and in the bad sentence
-
-
-class Undecodable(str):
-    """A line that is not UTF-8 (already reported), decoded with replacement characters."""
-
-
-def read_lines(path: Path, problems: Problems) -> list[str]:
-    """The file's lines without line ends; a line that is not UTF-8 is reported (`Undecodable`)."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise SuiteFormatError(f"cannot read {path}: {error.strerror}") from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    lines: list[str] = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        raw = raw.removesuffix(b"\r")
-        try:
-            lines.append(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            problems.add(number, "not valid UTF-8")
-            lines.append(Undecodable(raw.decode("utf-8", errors="replace")))
-    if lines and lines[-1] == "":
-        lines.pop()  # the empty string after the final newline is no line
-    return lines
-
-
-def as_text(value: Any) -> str | None:
-    """A metadata value as a string column entry: strings as they are, others as JSON."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
-def first_content_line(path: Path) -> str:
-    """The first non-blank line of a file (for detecting its layout), '' if none."""
-    try:
-        with path.open("rb") as handle:
-            for raw in handle:
-                text = raw.decode("utf-8", errors="replace").lstrip("\ufeff").strip("\r\n")
-                if text.strip():
-                    return text
-    except OSError as error:
-        raise SuiteFormatError(f"cannot read {path}: {error.strerror}") from None
-    return ""
-
-
-def container(path: Path) -> str:
-    """How a table is stored: parquet, jsonl, tsv or csv (by extension, else by content)."""
-    suffix = path.suffix.lower()
-    if suffix == ".parquet":
-        return "parquet"
-    if suffix in (".jsonl", ".ndjson", ".json"):
-        return "jsonl"
-    if suffix in (".tsv", ".tab"):
-        return "tsv"
-    if suffix == ".csv":
-        return "csv"
-    head = first_content_line(path)
-    if head.lstrip().startswith("{"):
-        return "jsonl"
-    return "tsv" if "\t" in head else "csv"
 
 
 def detect_format(path: Path) -> str:
@@ -154,7 +84,7 @@ def detect_format(path: Path) -> str:
 
 def _format_of_columns(columns: Iterable[str]) -> str:
     names = set(columns)
-    if {"text_masked", "candidates"} <= names:
+    if names >= gevalm.KEYS:
         return "gevalm"
     for name, (good, bad, _) in KNOWN_COLUMNS.items():
         if good in names and bad in names:
@@ -202,77 +132,6 @@ def condition_column(columns: list[str], good: str, condition: str | None) -> st
         if good == known_good and known_condition in columns:
             return known_condition
     return None
-
-
-def jsonl_rows(lines: list[str], problems: Problems) -> Iterator[tuple[int, dict]]:
-    """(line, object) of each JSON-lines record; blank lines skipped, bad ones reported."""
-    for number, text in enumerate(lines, start=1):
-        if isinstance(text, Undecodable) or not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except json.JSONDecodeError as error:
-            problems.add(number, f"not valid JSON ({error.msg})")
-            continue
-        if not isinstance(row, dict):
-            problems.add(number, "not a JSON object")
-            continue
-        yield number, row
-
-
-def delimited_rows(
-    lines: list[str], delimiter: str, problems: Problems
-) -> tuple[list[str], Iterator[tuple[int, dict]]]:
-    """Header and (line, row) of a CSV/TSV file; quoted fields as pandas writes them."""
-    # An undecodable line (already reported) reads as a blank line, which csv skips.
-    blank = (("" if isinstance(t, Undecodable) else t) + "\n" for t in lines)
-    reader = csv.reader(blank, delimiter=delimiter)
-    header: list[str] = []
-    for fields in reader:
-        if any(f.strip() for f in fields):
-            header = unique_names(fields)
-            break
-    start = reader.line_num
-
-    def rows() -> Iterator[tuple[int, dict]]:
-        before = start
-        try:
-            for fields in reader:
-                line, before = before + 1, reader.line_num
-                if not any(f.strip() for f in fields):
-                    continue
-                if len(fields) != len(header):
-                    problems.add(line, f"{len(fields)} fields where the header has {len(header)}")
-                    continue
-                yield (
-                    line,
-                    {k: (v if v != "" else None) for k, v in zip(header, fields, strict=True)},
-                )
-        except csv.Error as error:  # e.g. a NUL byte: csv cannot go on after it
-            problems.add(reader.line_num, f"unreadable ({error}); the rest of the file is skipped")
-
-    return header, rows()
-
-
-def unique_names(header: list[str]) -> list[str]:
-    """Header names made unique and non-empty (pandas' unnamed index column becomes `column_1`)."""
-    names: list[str] = []
-    for i, name in enumerate(header, start=1):
-        name = name.strip() or f"column_{i}"
-        base, n = name, 2
-        while name in names:
-            name, n = f"{base}_{n}", n + 1
-        names.append(name)
-    return names
-
-
-def parquet_rows(path: Path) -> tuple[list[str], Iterator[tuple[int, dict]]]:
-    """Columns and (row number, row) of a Parquet table; row numbers stand in for lines."""
-    try:
-        frame = pl.read_parquet(path)
-    except (pl.exceptions.PolarsError, OSError) as error:
-        raise SuiteFormatError(f"{path}: not a readable Parquet file ({error})") from None
-    return frame.columns, enumerate(frame.iter_rows(named=True), start=1)
 
 
 def records(
@@ -334,60 +193,6 @@ def read_table(
     return records(rows, good, bad, label, problems)
 
 
-def read_clams(path: Path, problems: Problems) -> list[Record]:
-    """CLAMS / LM_syneval text: each `False<TAB>s` line pairs with the `True<TAB>s` line before it."""
-    out: list[Record] = []
-    good: tuple[int, str | None] | None = None  # (line, sentence); sentence None: that line was bad
-    for number, text in enumerate(read_lines(path, problems), start=1):
-        if isinstance(text, Undecodable):
-            if not text.startswith("False\t"):  # maybe a True line: its False lines have no partner
-                good = (number, None)
-            continue
-        if not text.strip():
-            continue
-        fields = text.split("\t")
-        label = fields[0].strip()
-        sentence = fields[1].strip() if len(fields) == 2 else ""
-        if len(fields) != 2 or label not in ("True", "False") or not sentence:
-            problems.add(number, "expected True<TAB>sentence or False<TAB>sentence")
-            if label != "False":  # a broken True line leaves its False lines without a partner
-                good = (number, None)
-            continue
-        if label == "True":
-            good = (number, sentence)
-        elif good is None:
-            problems.add(number, "a False line with no True line before it")
-        elif good[1] is None:
-            problems.add(number, f"its True line ({good[0]}) is malformed")
-        else:
-            out.append(Record(number, good[1], sentence, path.stem, {"true_line": str(good[0])}))
-    return out
-
-
-def read_gevalm(path: Path, problems: Problems) -> list[Record]:
-    """gevalm JSON lines (Zaczynska et al. 2020): `text_masked` with one `[MASK]`, `candidates`
-    the correct word then the incorrect one, `case` the condition; each put in the blank."""
-    found = []
-    for number, row in jsonl_rows(read_lines(path, problems), problems):
-        masked, candidates = row.get("text_masked"), row.get("candidates")
-        if not isinstance(masked, str) or masked.count(MASK) != 1:
-            problems.add(number, f"`text_masked` must hold one {MASK}")
-            continue
-        if not (isinstance(candidates, list) and len(candidates) == 2
-                and all(isinstance(c, str) and c for c in candidates)):  # fmt: skip
-            problems.add(number, "`candidates` must be [correct, incorrect]")
-            continue
-        start = masked.index(MASK)
-        good, bad = (masked[:start] + c + masked[start + len(MASK) :] for c in candidates)
-        meta = {
-            k: as_text(v) for k, v in row.items() if k not in ("text_masked", "candidates", "case")
-        }
-        meta |= {"correct": candidates[0], "incorrect": candidates[1]}
-        span = (start, start + len(candidates[0]), start + len(candidates[1]))
-        found.append(Record(number, good, bad, as_text(row.get("case")), meta, span))
-    return found
-
-
 def pairs_frame(suite: str, fmt: str, found: list[Record]) -> pl.DataFrame:
     """PAIR_COLUMNS and the metadata columns (strings, in order of first appearance)."""
     names = list(dict.fromkeys(k for r in found for k in r.meta))
@@ -440,9 +245,9 @@ def read_suite(
     if fmt == "syntaxgym":
         return read_syntaxgym(path, problems, name)
     if fmt == "clams":
-        found = read_clams(path, problems)
+        found = clams.read(path, problems)
     elif fmt == "gevalm":
-        found = read_gevalm(path, problems)
+        found = gevalm.read(path, problems)
     else:
         found = read_table(path, fmt, good, bad, condition, problems)
     return PairSuite(name, path, fmt, pairs_frame(name, fmt, found), problems.found)

@@ -17,6 +17,7 @@ from tqdm import tqdm
 from ud_agree import __version__
 from ud_agree.atomic import write_csv, write_json
 from ud_agree.errors import MachineError, UserError
+from ud_agree.formats.problems import SuiteFormatError
 from ud_agree.hold import hold
 
 from ..backends.sentences import SentenceScorer
@@ -29,7 +30,6 @@ from .output import (
     run_folder,
     write_chunk,
 )
-from .problems import SuiteFormatError
 from .read import PairSuite, read_suite
 from .score import score_pairs
 from .summary import empty_summary, summarize_suite

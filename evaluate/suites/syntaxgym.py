@@ -21,10 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ud_agree.formats.problems import Malformed, Problems, SuiteFormatError
+
 from ..backends.sentences import SentenceScorer, TokenScores
 from . import formula
 from .formula import Node
-from .problems import Malformed, Problems, SuiteFormatError
 
 
 @dataclass(frozen=True)

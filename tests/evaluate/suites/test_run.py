@@ -11,11 +11,11 @@ import ud_agree.evaluate.backends
 from ud_agree.evaluate import load_results
 from ud_agree.evaluate.suites import load_suite_results
 from ud_agree.evaluate.suites.cli import main
-from ud_agree.evaluate.suites.problems import SuiteFormatError
 from ud_agree.evaluate.suites.read import read_suite
 from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
 
 from tests.suite_stubs import BLIMP_ROWS, CLAMS, SUITES, HashScorer, OracleScorer, factory, write
+from ud_agree.formats.problems import SuiteFormatError
 from ud_agree.schemas.suites import COLUMNS
 
 

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from ud_agree.evaluate.backends.sentences import TokenScores
 from ud_agree.evaluate.suites import formula
-from ud_agree.evaluate.suites.problems import MalformedInput
 from ud_agree.evaluate.suites.read import read_suite
 from ud_agree.evaluate.suites.syntaxgym import Condition, GymSuite, region_surprisals, score_items
 
 from tests.paths import needs_models
 from tests.suite_stubs import BITS, SYNTAXGYM_SUITE, OracleScorer, write
+from ud_agree.formats.problems import MalformedInput
 
 SURPRISALS = {("a", 1): 3.0, ("a", 2): 2.0, ("b", 1): 1.0, ("b", 2): 5.0}
 

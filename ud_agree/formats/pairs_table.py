@@ -1,4 +1,4 @@
-"""Reading a `pairs.parquet` to export it (DESIGN.md §3), for every layout and folder."""
+"""Reading ud-agree's `pairs.parquet` to write it in a peer's layout (DESIGN.md §3)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from ud_agree.schemas.corpus import PAIRS
 
 # The `pairs` table's columns (DESIGN.md §3).
 PAIR_COLUMNS = tuple(PAIRS.names)
+# ud-agree's columns written beside a layout's own (the sentences are the layout's columns).
+ID_COLUMNS = tuple(c for c in PAIR_COLUMNS if c not in ("sentence_good", "sentence_bad"))
 
 
 class ExportError(UserError):
@@ -32,3 +34,20 @@ def read_pairs(path: str | Path) -> pl.DataFrame:
     if "variant" not in pairs.columns:  # mined before nonce variants (§9): original pairs only
         pairs = pairs.with_columns(pl.lit("original").alias("variant"))
     return pairs
+
+
+def pairs_by_language(path: str | Path) -> dict[str, pl.DataFrame]:
+    """The pairs of a corpus folder (`<lang>/pairs.parquet` each) or of one pairs table."""
+    path = Path(path)
+    if path.is_dir():
+        tables = sorted(path.glob("*/pairs.parquet"))
+        if not tables:
+            raise ExportError(f"{path} holds no <lang>/pairs.parquet: mine it with pairs")
+        frames = [read_pairs(table) for table in tables]
+    else:
+        frames = [read_pairs(path)]
+    found: dict[str, pl.DataFrame] = {}
+    for frame in frames:
+        for (lang,), part in frame.partition_by("lang", as_dict=True, maintain_order=True).items():
+            found[str(lang)] = part
+    return found

@@ -1,9 +1,6 @@
-"""ud-agree's minimal pairs as folders the field's tools read: an lm-evaluation-harness task
-folder (one task per language × type, × original/nonce, a group per language) and a Hugging Face
-dataset folder (a config per language, split `test`, with its card).
-
-Neither tool is imported here: the folders are plain files (YAML, JSON lines, Parquet, Markdown).
-"""
+"""A Hugging Face datasets folder of ud-agree's pairs: a config per language (Parquet, split
+`test`) and a dataset card (YAML `configs:`, features, the source treebanks' licenses, counts,
+citation). Written only: `datasets.load_dataset(folder, lang)` reads it; datasets is not imported."""
 
 from __future__ import annotations
 
@@ -16,113 +13,6 @@ import polars as pl
 
 from ud_agree.atomic import write_parquet, write_text
 from ud_agree.schemas.corpus import PAIRS, TYPES
-
-from .pairs_file import ExportError, read_pairs
-
-# lm-eval's loader for a task's JSON lines, beside its YAML (`!function` imports it from there),
-# so that the folder can be moved anywhere.
-LOADER = '''"""Loads a ud-agree task's JSON lines from this folder (written by python -m mine.export)."""
-
-import os
-
-import datasets
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def load(data_file, **kwargs):
-    """The task's pairs as a dataset with one split, `test`."""
-    return datasets.load_dataset("json", data_files={"test": os.path.join(HERE, data_file)})
-'''
-
-TASK = """task: {task}
-custom_dataset: !function ud_agree_data.load
-dataset_kwargs:
-  data_file: {data}
-output_type: multiple_choice
-test_split: test
-doc_to_text: ""
-doc_to_target: 0
-doc_to_choice: "{{{{[sentence_good, sentence_bad]}}}}"
-target_delimiter: ""
-num_fewshot: 0
-metric_list:
-  - metric: acc
-    aggregation: mean
-    higher_is_better: true
-metadata:
-  version: 1.0
-"""
-
-GROUP = """group: {group}
-task:
-{tasks}
-aggregate_metric_list:
-  - metric: acc
-    aggregation: mean
-    weight_by_size: true
-metadata:
-  version: 1.0
-"""
-
-
-def pairs_by_language(path: str | Path) -> dict[str, pl.DataFrame]:
-    """The pairs of a corpus folder (`<lang>/pairs.parquet` each) or of one pairs table."""
-    path = Path(path)
-    if path.is_dir():
-        tables = sorted(path.glob("*/pairs.parquet"))
-        if not tables:
-            raise ExportError(f"{path} holds no <lang>/pairs.parquet: mine it with pairs")
-        frames = [read_pairs(table) for table in tables]
-    else:
-        frames = [read_pairs(path)]
-    found: dict[str, pl.DataFrame] = {}
-    for frame in frames:
-        for (lang,), part in frame.partition_by("lang", as_dict=True, maintain_order=True).items():
-            found[str(lang)] = part
-    return found
-
-
-def task_name(*parts: str) -> str:
-    """An lm-eval task name: `ud_agree_fr_subject_verb`."""
-    return "_".join(
-        re.sub(r"[^0-9A-Za-z]+", "_", p).strip("_").lower() for p in ("ud_agree", *parts)
-    )
-
-
-def write_lm_eval(pairs: dict[str, pl.DataFrame], out: Path) -> int:
-    """An lm-eval task folder; the number of pairs written. Original pairs form the group
-    `ud_agree_<lang>`, nonce variants (§9, all K together) `ud_agree_<lang>_nonce`."""
-    write_text(LOADER, out / "ud_agree_data.py")
-    written = 0
-    for lang, frame in pairs.items():
-        groups: dict[str, list[str]] = {}
-        kinds = frame.with_columns(
-            pl.when(pl.col("variant") == "original")
-            .then(pl.lit("original"))
-            .otherwise(pl.lit("nonce"))
-            .alias("kind")
-        )
-        for kind in ("original", "nonce"):
-            for kind_type in TYPES:
-                rows = kinds.filter((pl.col("kind") == kind) & (pl.col("type") == kind_type))
-                if not rows.height:
-                    continue
-                suffix = () if kind == "original" else ("nonce",)
-                task = task_name(lang, kind_type, *suffix)
-                data = f"{task}.jsonl"
-                lines = (
-                    json.dumps(r, ensure_ascii=False)
-                    for r in rows.drop("kind").iter_rows(named=True)
-                )
-                write_text("".join(line + "\n" for line in lines), out / data)
-                write_text(TASK.format(task=task, data=data), out / f"{task}.yaml")
-                groups.setdefault(task_name(lang, *suffix), []).append(task)
-                written += rows.height
-        for group, tasks in groups.items():
-            listed = "".join(f"  - {t}\n" for t in tasks).rstrip("\n")
-            write_text(GROUP.format(group=group, tasks=listed), out / f"_{group}.yaml")
-    return written
 
 
 def treebank_licenses(manifest: dict) -> dict[str, str]:
@@ -203,7 +93,7 @@ Cite the UD release and treebanks you mined, and:
 """
 
 
-def write_hf(pairs: dict[str, pl.DataFrame], out: Path, corpus: Path | None = None) -> int:
+def write(pairs: dict[str, pl.DataFrame], out: Path, corpus: Path | None = None) -> int:
     """A Hugging Face dataset folder: `<lang>/test.parquet` per config and a card `README.md`
     whose YAML names the configs; the number of pairs written."""
     configs, counts, licenses = [], [], []
