@@ -34,7 +34,9 @@ def atomic_file(path: str | Path) -> Iterator[IO[bytes]]:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as error:
-        raise MachineError.of(error, error.filename or path) from None
+        # The user knows the target, not our temporary name (a folder that failed is named).
+        named = path if error.filename in (None, str(temporary)) else error.filename
+        raise MachineError.of(error, named) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle

@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from ud_agree.atomic import write_csv, write_text
-from ud_agree.errors import OneLineParser, UserError, run_main
+from ud_agree.errors import MachineError, OneLineParser, UserError, run_main
 from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
 from ud_agree.schemas.results import ITEM_KEY
 
@@ -599,8 +599,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
             index = build_report(args.results, args.out)
         except FileNotFoundError as error:
             raise UserError(str(error)) from None
-        except (pl.exceptions.PolarsError, OSError, ValueError) as error:
-            reason = getattr(error, "strerror", None) or str(error).splitlines()[0]
+        except OSError as error:  # the machine's fault (a full or read-only disk): exit 1
+            raise MachineError.of(error, error.filename or args.out) from None
+        except (pl.exceptions.PolarsError, ValueError) as error:
+            reason = str(error).splitlines()[0]
             raise UserError(f"cannot build a report from {args.results}: {reason}") from None
         print(index)
         return 0

@@ -22,6 +22,7 @@ from ud_agree.mine.cli import main as mine_main
 from ud_agree.mine.export import main as export_main
 
 import ud_agree.atomic
+import ud_agree.errors
 from tests.paths import PUD, SAMPLE, UD
 from ud_agree.hold import NAME, HeldError, acquire, hold, is_stale
 from ud_agree.schemas.results import ITEM_KEY
@@ -275,3 +276,30 @@ def test_an_unreadable_chunk_is_named_when_resuming_and_when_reading(corpus, tmp
     assert f"results chunk {chunk} is unreadable" in one_line(capsys)
     with pytest.raises(UserError, match=f"results chunk {chunk} is unreadable"):
         load_results(tmp_path / "r")
+
+
+def test_a_temporary_that_cannot_be_created_is_named_by_its_target(tmp_path, monkeypatch):
+    real = os.open
+
+    def refuse(path, flags, mode=0o777, **kwargs):
+        if str(path).endswith(".tmp"):
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real(path, flags, mode, **kwargs)
+
+    monkeypatch.setattr(ud_agree.atomic.os, "open", refuse)
+    target = tmp_path / "p.jsonl"
+    with pytest.raises(ud_agree.errors.MachineError) as caught:
+        ud_agree.atomic.write_bytes(b"x", target)
+    assert str(caught.value) == f"read-only file system on {target}"
+
+
+def test_a_report_that_cannot_be_written_is_the_machines_fault(corpus, tmp_path, capsys):
+    from ud_agree.evaluate.report.html import main as report_main
+
+    assert evaluate(corpus, tmp_path / "results") == 0
+    capsys.readouterr()
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    assert report_main([str(tmp_path / "results"), "--out", str(in_the_way / "report")]) == 1
+    line = one_line(capsys)
+    assert "not a directory" in line and str(in_the_way) in line
