@@ -13,11 +13,11 @@ import polars as pl
 import pytest
 from ud_agree.evaluate.suites.read import read_suite
 from ud_agree.evaluate.suites.score import score_pairs
-from ud_agree.formats.pairs_table import PAIR_COLUMNS
 from ud_agree.mine.export import main
 
 from tests.paths import ROOT
 from tests.suite_stubs import HashScorer, score_of
+from ud_agree.formats.pairs_table import PAIR_COLUMNS
 
 # lang, sent_id, type, target, controller, feature, good value, bad value, lemma, upos,
 # good form, bad form, good sentence, bad sentence (the varied word is the first difference).
