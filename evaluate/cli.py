@@ -24,6 +24,34 @@ DESCRIPTION = (
 )
 
 
+def model_arguments(p: argparse.ArgumentParser) -> None:
+    """Where and how a model runs: the evaluator's and the suites' options alike."""
+    p.add_argument(
+        "--device",
+        choices=CHOICES["device"],
+        default="auto",
+        help="where the model runs (auto: cuda when there is one)",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=32,
+        help="inputs per forward pass (a row cap with --max-tokens; default: 32)",
+    )
+    p.add_argument(
+        "--dtype",
+        choices=CHOICES["dtype"],
+        default="float32",
+        help="compute precision (autocast; float32 unless asked)",
+    )
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        default=None,
+        help="token budget per batch (padded length × rows), with --batch-size as a row cap",
+    )
+
+
 def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
     """Options of the evaluator (DESIGN.md §1.5)."""
     p = OneLineParser(prog=prog, description=DESCRIPTION)
@@ -76,18 +104,7 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         default=10,
         help="class-average: skip items with fewer correct or incorrect candidates (default: 10)",
     )
-    p.add_argument(
-        "--device",
-        choices=CHOICES["device"],
-        default="auto",
-        help="where the model runs (auto: cuda when there is one)",
-    )
-    p.add_argument(
-        "--batch-size",
-        type=int,
-        default=32,
-        help="inputs per forward pass (a row cap with --max-tokens; default: 32)",
-    )
+    model_arguments(p)
     p.add_argument("--limit", type=int, default=None, help="score only the first N eligible items")
     p.add_argument("--out", default="results", help="results folder (default: results)")
     p.add_argument(
@@ -112,18 +129,6 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         choices=CHOICES["pll"],
         default="word",
         help="masked LMs in the pair reading: PLL of the varied word, or of the whole sentence",
-    )
-    p.add_argument(
-        "--dtype",
-        choices=CHOICES["dtype"],
-        default="float32",
-        help="compute precision (autocast; float32 unless asked)",
-    )
-    p.add_argument(
-        "--max-tokens",
-        type=int,
-        default=None,
-        help="token budget per batch (padded length × rows), with --batch-size as a row cap",
     )
     p.add_argument("--chunk-size", type=int, default=4096, help="items per results chunk")
     p.add_argument(

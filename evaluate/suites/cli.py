@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from ud_agree.errors import OneLineParser, run_main
 
+from ..cli import model_arguments
 from .read import FORMATS
 
 
@@ -44,22 +45,7 @@ def parser(prog: str = "python -m evaluate.suite") -> argparse.ArgumentParser:
         default="sentence",
         help="masked LMs: pseudo-log-likelihood of the whole sentence (the only one suites allow)",
     )
-    p.add_argument(
-        "--device",
-        choices=("auto", "cpu", "cuda"),
-        default="auto",
-        help="where the model runs (auto: cuda when there is one)",
-    )
-    p.add_argument(
-        "--batch-size",
-        type=int,
-        default=32,
-        help="inputs per forward pass (a row cap with --max-tokens; default: 32)",
-    )
-    p.add_argument("--max-tokens", type=int, default=None, help="token budget per batch")
-    p.add_argument(
-        "--dtype", choices=("float32", "bfloat16", "float16"), default="float32", help="autocast"
-    )
+    model_arguments(p)
     p.add_argument("--out", default="results", help="results root (default: results)")
     p.add_argument(
         "--resume", action="store_true", help="keep the chunks already written and go on"
