@@ -16,8 +16,8 @@ from ..options import TINY_RANDOM, Options, name_of
 from ..output.writer import ChunkWriter
 from ..readings.candidates import build_candidates, whole_word_vocab
 from ..readings.decide import Splits, decide
-from ..readings.items import Encoded, encode, masked_text, window
 from .batching import length_batches, pad
+from .encoding import Encoded, encode, masked_text, window
 from .sentences import TokenScores
 
 if TYPE_CHECKING:

@@ -4,10 +4,13 @@ frequency baseline."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import polars as pl
+
+from ud_agree.schemas.corpus import SENTENCE_KEY
 
 from ..backends import open_backend
 from ..corpus import Corpus
@@ -15,7 +18,28 @@ from ..options import Options
 from ..output.writer import ChunkWriter
 from .candidates import coverage
 from .decide import attach_splits, enough_candidates
-from .items import build_items
+from .items import expand_roles
+
+
+def build_items(corpus: Corpus, roles: Sequence[str]) -> tuple[pl.DataFrame, dict[str, int]]:
+    """Items joined to their sentence's words; same-surface-word and sentence-less ones counted out."""
+    counts: dict[str, int] = {"relations": corpus.relations.height}
+    items = expand_roles(corpus.relations, roles).with_row_index("item")
+    counts["items_built"] = items.height
+    same = pl.col("target_surface") == pl.col("controller_surface")
+    counts["same-surface-word"] = items.filter(same).height
+    items = items.filter(~same)
+    sentence_cols = ["lang", "treebank", "sent_id", "words"]
+    if "space_after" in corpus.sentences.columns:
+        sentence_cols.append("space_after")
+    sentences = corpus.sentences.select(sentence_cols).unique(list(SENTENCE_KEY))
+    joined = items.join(sentences, on=list(SENTENCE_KEY), how="left")
+    missing = joined["words"].is_null()
+    counts["missing-sentence"] = int(missing.sum())
+    joined = joined.filter(~missing).sort("item")
+    if "space_after" not in joined.columns:
+        joined = joined.with_columns(pl.lit(None, dtype=pl.List(pl.Boolean)).alias("space_after"))
+    return joined, counts
 
 
 class ClassAverage:

@@ -10,16 +10,40 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ud_agree.schemas.corpus import SENTENCE_KEY
+from ud_agree.schemas.corpus import RELATION_KEY, ROLES, SENTENCE_KEY
 from ud_agree.surface import surface_text
 
 from ..backends import PairScorer, SentenceScorer, open_pair_scorer
 from ..backends.frequency import pair_counts
 from ..corpus import Corpus
-from ..options import Options
+from ..options import Options, UsageError
 from ..output.writer import ChunkWriter
 from .decide import congruence
-from .items import build_pair_items
+from .items import expand_roles
+
+
+def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
+    """One item per minimal pair (§4), with its relation's measures and the varied word's values."""
+    if corpus.pairs is None:
+        raise UsageError(
+            "the corpus has no pairs.parquet; mine it again with this version, without --no-pairs"
+        )
+    pairs = corpus.pairs.rename({"varied": "masked"})
+    counts: dict[str, int] = {"pairs": pairs.height}
+    relations = expand_roles(corpus.relations, ROLES).drop("lemma", "upos", "type")
+    on = [*RELATION_KEY, "masked"]
+    items = pairs.join(relations, on=on, how="inner").with_columns(
+        pl.col("good_form").alias("form"),
+        # §6: a pair's contrast is its varied feature, its value the good form's value of it.
+        pl.format("{}={}", "feature", "good_value").alias("value"),
+    )
+    counts["missing-relation"] = pairs.height - items.height
+    # Results name the re-inflected word's role `varied`; `masked` is the class-average reading's.
+    items = items.rename({"masked": "varied"})
+    items = items.sort([*RELATION_KEY, "varied", "feature", "bad_value", "variant"])
+    items = items.with_row_index("item")
+    counts["items_built"] = items.height
+    return items, counts
 
 
 class PairReading:

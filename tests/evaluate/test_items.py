@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ud_agree.evaluate.readings.items import encode, masked_text, window
+from ud_agree.evaluate.backends.encoding import encode, masked_text, window
 
 transformers = pytest.importorskip("transformers")
 from tests.paths import FAMILIES, needs_models  # noqa: E402

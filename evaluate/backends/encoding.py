@@ -1,0 +1,98 @@
+"""Encoding items for a masked LM (DESIGN.md §1.4–1.5): masked sentences from surface words, the
+window around the mask, the distance in tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ud_agree.surface import surface_text
+
+
+def masked_text(
+    words: Sequence[str],
+    space_after: Sequence[bool] | None,
+    masked: Sequence[int],
+    mask_token: str,
+) -> tuple[str, list[tuple[int, int]]]:
+    """Sentence text with the surface words at `masked` replaced by the mask; char span of every word."""
+    return surface_text(words, space_after, dict.fromkeys(masked, mask_token))
+
+
+def first_token_at(offsets: Sequence[tuple[int, int]], span: tuple[int, int]) -> int:
+    """Index of the first non-special token overlapping a character span (-1 if none)."""
+    start, end = span
+    for k, (a, b) in enumerate(offsets):
+        if b > a and b > start and a < end:
+            return k
+    return -1
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Token ids of masked sentences with the scored mask position and the token distance."""
+
+    input_ids: list[list[int]]
+    mask_position: np.ndarray
+    distance_tokens: np.ndarray
+    windowed: np.ndarray  # bool: the sentence was cut to the model's window
+
+
+def window(ids: list[int], position: int, limit: int) -> tuple[list[int], int]:
+    """Cut [CLS] body [SEP] to `limit` tokens keeping the position near the middle; new position."""
+    if len(ids) <= limit:
+        return ids, position
+    head, body, tail = ids[:1], ids[1:-1], ids[-1:]
+    room = limit - 2
+    start = min(max(position - 1 - room // 2, 0), len(body) - room)
+    return head + body[start : start + room] + tail, position - start
+
+
+def encode(
+    tokenizer,
+    texts: Sequence[str],
+    masked_spans: Sequence[tuple[int, int]],
+    other_spans: Sequence[tuple[int, int]],
+    mask_ordinals: Sequence[int],
+    limit: int,
+) -> Encoded:
+    """Tokenize masked texts; the scored mask is the `mask_ordinals[i]`-th mask token of text i."""
+    # verbose=False: long sentences are windowed below, so the length warning would mislead.
+    batch = tokenizer(
+        list(texts),
+        add_special_tokens=True,
+        return_offsets_mapping=True,
+        truncation=False,
+        verbose=False,
+    )
+    mask_id = tokenizer.mask_token_id
+    all_ids, positions, distances, cut = [], [], [], []
+    for ids, offsets, span, other, ordinal in zip(
+        batch["input_ids"],
+        batch["offset_mapping"],
+        masked_spans,
+        other_spans,
+        mask_ordinals,
+        strict=True,
+    ):
+        # The mask token whose characters overlap the masked word; by rank if offsets disagree.
+        mask_at = [k for k, t in enumerate(ids) if t == mask_id]
+        inside = [k for k in mask_at if offsets[k][1] > span[0] and offsets[k][0] < span[1]]
+        if inside:
+            position = inside[0]
+        else:
+            position = mask_at[ordinal] if ordinal < len(mask_at) else first_token_at(offsets, span)
+        other_at = first_token_at(offsets, other)
+        distances.append(abs(position - other_at) if other_at >= 0 else -1)
+        cut.append(len(ids) > limit)
+        ids, position = window(list(ids), position, limit)
+        all_ids.append(ids)
+        positions.append(position)
+    return Encoded(
+        input_ids=all_ids,
+        mask_position=np.asarray(positions, dtype=np.int64),
+        distance_tokens=np.asarray(distances, dtype=np.int64),
+        windowed=np.asarray(cut, dtype=bool),
+    )
