@@ -431,19 +431,10 @@ def pooled_runs(manifests: list[dict[str, Any]]) -> list[list[str]]:
     return [runs for runs in groups.values() if len(runs) > 1]
 
 
-def render(
-    frame: pl.DataFrame,
-    manifests: list[dict[str, Any]],
-    tables: dict[str, pl.DataFrame],
-    summaries: dict[str, pl.DataFrame],
-    source: str,
-    heat_maps: Sequence[str] = (),
-) -> str:
-    """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
-    overall, by_lang, by_type = summaries["overall"], summaries["lang"], summaries["lang_type"]
-    control = context_control_table(frame)
-    gap = baseline_gap_table(frame)
-    out = [
+def _opening(frame: pl.DataFrame, source: str) -> list[str]:
+    """The title and what accuracy and balanced accuracy mean."""
+    out: list[str] = []
+    out += [
         "<!doctype html><html><head><meta charset='utf-8'><title>ud-agree report</title>",
         f"<style>{CSS}</style></head><body>",
         "<h1>ud-agree report</h1>",
@@ -458,6 +449,12 @@ def render(
         "majority value (singular) scores 50% rather than the majority's share. Intervals are 95% "
         "bootstrap intervals resampling sentences.</p>",
     ]
+    return out
+
+
+def _warnings(frame: pl.DataFrame, manifests: list[dict[str, Any]]) -> list[str]:
+    """Random weights, pooled runs, no frequency baseline."""
+    out: list[str] = []
     if any(m.get("random_weights") is True for m in manifests):
         out.append(
             "<p class='warning'>Some runs used a model with random weights: their accuracy says nothing about a trained model.</p>"
@@ -475,6 +472,12 @@ def render(
             "<p class='warning'>No frequency baseline in these results: run "
             "<code>python -m evaluate --model frequency</code> to see whether a model beats a frequency heuristic.</p>"
         )
+    return out
+
+
+def _summary(frame: pl.DataFrame, overall: pl.DataFrame, by_lang: pl.DataFrame) -> list[str]:
+    """Accuracy overall, where frequency points the wrong way, per language."""
+    out: list[str] = []
     headline = incongruent_table(frame)
     out += [
         "<h2>Summary</h2>",
@@ -487,6 +490,14 @@ def render(
         "<h3>Per language</h3>",
         html_table(by_lang),
     ]
+    return out
+
+
+def _controls(frame: pl.DataFrame) -> list[str]:
+    """The controls per model; nonce vs original; baseline, context, readings, models compared."""
+    out: list[str] = []
+    control = context_control_table(frame)
+    gap = baseline_gap_table(frame)
     nonce = nonce_table(frame)
     out += [
         "<h2>Controls</h2>",
@@ -545,7 +556,12 @@ def render(
             "the difference is <code>a</code> minus <code>b</code>.</p>",
             html_table(differences),
         ]
-    out += ["<h3>Per language and agreement type</h3>", html_table(by_type)]
+    return out
+
+
+def _heat_maps(heat_maps: Sequence[str]) -> list[str]:
+    """Languages × types per system, one figure per reading."""
+    out: list[str] = []
     if heat_maps:
         out += [
             "<h3>Languages × types, per system</h3>",
@@ -559,6 +575,12 @@ def render(
             f"<a href='{name}.csv'>{name}.csv</a></figcaption></figure>"
             for name in heat_maps
         ]
+    return out
+
+
+def _figures(tables: dict[str, pl.DataFrame]) -> list[str]:
+    """The breakdown figures with their data."""
+    out: list[str] = []
     out += ["<h2>Figures</h2>"]
     for spec in SPECS:
         if spec.name in tables:
@@ -567,8 +589,31 @@ def render(
                 f"<figcaption>{html.escape(spec.title)} — data: <a href='{spec.name}.csv'>{spec.name}.csv</a>"
                 "</figcaption></figure>"
             )
-    out += ["<h2>Runs: options, model, coverage and skips</h2>", manifests_section(manifests)]
-    out.append("</body></html>")
+    return out
+
+
+def render(
+    frame: pl.DataFrame,
+    manifests: list[dict[str, Any]],
+    tables: dict[str, pl.DataFrame],
+    summaries: dict[str, pl.DataFrame],
+    source: str,
+    heat_maps: Sequence[str] = (),
+) -> str:
+    """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
+    out = [
+        *_opening(frame, source),
+        *_warnings(frame, manifests),
+        *_summary(frame, summaries["overall"], summaries["lang"]),
+        *_controls(frame),
+        "<h3>Per language and agreement type</h3>",
+        html_table(summaries["lang_type"]),
+        *_heat_maps(heat_maps),
+        *_figures(tables),
+        "<h2>Runs: options, model, coverage and skips</h2>",
+        manifests_section(manifests),
+        "</body></html>",
+    ]
     return "\n".join(out)
 
 
