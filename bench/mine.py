@@ -8,9 +8,11 @@ the largest file and a language's lexicon, not by the release).
 
 Decompresses the treebanks first (DESIGN.md: benchmarks time every side on the same plain
 files), then times, in fresh processes, `python -m mine` (lexicon and minimal pairs, UniMorph
-where the shared data has it), `python -m mine --no-pairs` (relations, sentences, lexicon) and
-a loop that only parses every file with `conllu.parse_incr`. Prints the best wall time of each,
-the ratios to the parse (goal ≤ 0.25 for the rules and lexicon) and each side's peak memory.
+where the shared data has it), `python -m mine --no-pairs` (relations, sentences, lexicon),
+`python -m mine --nonce 3` (pairs and their nonce variants, DESIGN.md §9) and a loop that only
+parses every file with `conllu.parse_incr`. Prints the best wall time of each, the ratios to the
+parse (goal ≤ 0.25 for the default command with pairs; no goal with --nonce) and each side's
+peak memory.
 """
 
 from __future__ import annotations
@@ -116,6 +118,9 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="every language of --ud-dir")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each side; the best is kept")
     parser.add_argument(
+        "--nonce", type=int, default=3, help="K of the timed --nonce K line (0: not timed)"
+    )
+    parser.add_argument(
         "--jobs", type=int, default=None, help="passed to python -m mine (default: its own)"
     )
     args = parser.parse_args()
@@ -140,11 +145,14 @@ def main() -> None:
             mine += ["--jobs", str(args.jobs)]
         parse = [sys.executable, "-c", CONLLU_PARSE, *map(str, files)]
         bare = [*mine, "--no-pairs"]
-        mine_runs, bare_runs, parse_runs, printed = [], [], [], []
+        nonce = [*mine, "--nonce", str(args.nonce)]
+        mine_runs, bare_runs, nonce_runs, parse_runs, printed = [], [], [], [], []
         # Interleave the sides so that a noisy machine slows them alike.
         for _ in range(args.repeat):
             mine_runs.append(timed(mine))
             bare_runs.append(timed(bare))
+            if args.nonce:
+                nonce_runs.append(timed(nonce))
             parse_runs.append(timed(parse, printed))
         words = int(printed[-1].strip())
         mine_wall = min(w for w, _ in mine_runs)
@@ -153,12 +161,20 @@ def main() -> None:
         for label, runs in (
             ("python -m mine (pairs included):  ", mine_runs),
             ("python -m mine --no-pairs:        ", bare_runs),
+            (f"python -m mine --nonce {args.nonce}:        ", nonce_runs),
             ("conllu.parse_incr only:           ", parse_runs),
         ):
+            if not runs:
+                continue
             wall, memory = min(w for w, _ in runs), max(m for _, m in runs)
             print(f"{label} {wall:6.2f} s   peak memory {memory:6.0f} MiB")
         print(f"ratio mine --no-pairs / conllu:    {bare_wall / parse_wall:6.3f}   (goal <= 0.25)")
-        print(f"ratio mine with pairs / conllu:    {mine_wall / parse_wall:6.3f}")
+        print(f"ratio mine with pairs / conllu:    {mine_wall / parse_wall:6.3f}   (goal <= 0.25)")
+        if nonce_runs:
+            nonce_wall = min(w for w, _ in nonce_runs)
+            print(
+                f"ratio mine --nonce {args.nonce} / conllu:     {nonce_wall / parse_wall:6.3f}   (no goal)"
+            )
         print(
             f"{words:,} words: mine {1e6 * mine_wall / words:.2f} µs/word, "
             f"conllu {1e6 * parse_wall / words:.2f} µs/word (wall, all cores)"
