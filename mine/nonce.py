@@ -10,9 +10,11 @@ word, so a rerun, a shard or another machine gives the same sentences.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -70,7 +72,8 @@ def filler_pool(lexicon: pa.Table | pl.DataFrame) -> dict[Cell, list[Filler]]:
     ).iter_rows():
         key = tuple(frozenset(v for v in values.split(",") if v) for values in bundle)
         pool[(upos, key, feats)].append(Filler(lemma, form))
-    return dict(pool)
+    # In lemma order (as Python compares them): `stream` finds a word's own lemma by bisection.
+    return {cell: sorted(fillers, key=attrgetter("lemma")) for cell, fillers in pool.items()}
 
 
 def draws(seed: int, treebank: str, sent_id: str, variant: int, word: int) -> np.random.Generator:
@@ -134,9 +137,13 @@ def own_words(sentence: Sentence) -> dict[int, Word]:
     return words
 
 
-def candidates(pool: dict[Cell, list[Filler]], word: Word) -> list[Filler]:
-    """Fillers for a word: its cell's lemmas but its own."""
-    return [f for f in pool.get((word.upos, word.bundle, word.feats), ()) if f.lemma != word.lemma]
+def _without_own(pool: dict[Cell, list[Filler]], word: Word) -> tuple[list[Filler], int, int]:
+    """A word's cell, the position of its own lemma there (or -1) and how many other lemmas it
+    holds: the word's candidates without building their list (a cell may hold thousands)."""
+    cell = pool.get((word.upos, word.bundle, word.feats), [])
+    at = bisect_left(cell, word.lemma, key=attrgetter("lemma"))
+    own = at if at < len(cell) and cell[at].lemma == word.lemma else -1
+    return cell, own, len(cell) - (own >= 0)
 
 
 def stream(
@@ -145,11 +152,13 @@ def stream(
     """Up to MAX_DRAWS draws for a word, uniform over lemmas; a draw whose first sound differs
     from the word's is drawn again: the words around it were written for that sound (*l'homme*
     never becomes *l'chat*, nor *la table* *la image*, nor *a dog* *a apple*)."""
-    fillers = candidates(pool, word)
-    if not fillers:
+    cell, own, count = _without_own(pool, word)
+    if not count:
         return
     for _ in range(MAX_DRAWS):
-        filler = fillers[int(rng.integers(len(fillers)))]
+        drawn = int(rng.integers(count))
+        # The i-th of the cell's other lemmas: the cell's i-th, or the next past the word's own.
+        filler = cell[drawn + (0 <= own <= drawn)]
         if sound(filler.form) == sound(word.form):
             yield filler
 

@@ -255,3 +255,21 @@ def test_a_nonce_sentence_splits_into_its_originals_surface_words(tmp_path):
         spans = word_spans(text, original.words, original.space_after)
         assert spans is not None and (start, end) in spans
         assert [text[a:b] for a, b in spans] == words_of(text)
+
+
+def test_draws_are_uniform_over_the_cells_other_lemmas_and_skip_the_words_own():
+    import numpy as np
+    from ud_agree.mine.nonce import Filler, Word, stream
+
+    bundle = (frozenset({"Sing"}), frozenset({"Masc"}), frozenset(), frozenset())
+    cell = [Filler(lemma, lemma) for lemma in ("ane", "ours", "oie", "ibis", "aigle")]
+    pool = {("NOUN", bundle, "_"): sorted(cell, key=lambda f: f.lemma)}
+    for own in ("aigle", "ibis", "ours", "elan"):  # first, middle, last, not in the cell
+        word = Word(0, own, own, "NOUN", bundle, "_", False)
+        others = [f for f in pool[("NOUN", bundle, "_")] if f.lemma != own]
+        for seed in range(20):
+            drawn = list(stream(pool, word, np.random.default_rng(seed)))
+            rng = np.random.default_rng(seed)
+            expected = [others[int(rng.integers(len(others)))] for _ in range(20)]
+            assert drawn == expected  # every form starts with a vowel, like the word: all kept
+            assert own not in {f.lemma for f in drawn}
