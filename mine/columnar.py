@@ -5,7 +5,7 @@ range, integers (ID, HEAD) are parsed eight bytes at a time, UPOS and DEPREL are
 8-byte words, and Arrow copies out only the string columns the tables need (FEATS strings are
 dictionary-encoded, so Python meets each distinct FEATS once). Reading and validation (§1.0)
 and surface words (§1.4) are done here for all sentences of the file at once; the rules of
-DESIGN.md §1.1–1.3 are `mine.rules`, run over all words of the file at once. Python runs only
+DESIGN.md §1.1–1.3 are `mine.rules.relations`, run over all words of the file at once. Python runs only
 for the rare odd line: integers of more than 8 digits, and suspect sentences, which
 `mine.read.parse_sentence` re-reads to name their fault. Bytes that are not UTF-8 are replaced
 by `?` (same length, so offsets and lines stay) and their sentences are malformed.
@@ -29,7 +29,6 @@ import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import FEATURES, RELATIONS_MINED, SENTENCES, TYPES
 
-from . import rules
 from .extract import FileJob, FileResult, strict_error
 from .lexicon import LEXICON_UPOS
 from .read import (
@@ -42,7 +41,8 @@ from .read import (
     read_bytes,
     stem,
 )
-from .rules import UPOS, Facts, Features, Words
+from .rules import relations as rules
+from .rules.relations import UPOS, Facts, Features, Words
 
 __all__ = ["FileJob", "FileResult", "mine_file_columnar"]
 

@@ -26,9 +26,10 @@ from ud_agree.surface import surface_text
 
 from .features import parse_feats
 from .lexicon import other_feats
-from .pairs import APOSTROPHES, VOWELS, BadForm, Bundle, Member, Paradigms, ambiguous
-from .pairs import choose_bad_form as bad_form_of
+from .paradigms import APOSTROPHES, BadForm, Bundle, Member, Paradigms
 from .read import Sentence, parse, read_bytes, stem
+from .rules.pairs import VOWELS, ambiguous
+from .rules.pairs import choose_bad_form as bad_form_of
 
 CONTENT_UPOS = ("NOUN", "PROPN", "ADJ", "VERB", "ADV")
 MAX_DRAWS = 20  # §9: a varied word's replacement is drawn at most this often

@@ -1,13 +1,12 @@
 """Minimal pairs (DESIGN.md §4): a kept relation's sentence as written, and the same sentence with
-one member re-inflected so that it disagrees — a form of the same lemma from the lexicon."""
+one member re-inflected so that it disagrees — a form of the same lemma from the lexicon. The
+rules are `rules/pairs.py`; here they run over a file's relations (joins, one question asked
+once per language)."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections import Counter
 from functools import cache
-from typing import NamedTuple
 
 import numpy as np
 import polars as pl
@@ -18,219 +17,24 @@ from ud_agree.schemas.corpus import FEATURES, PAIRS, ROLES
 
 from .languages import ValueSets
 from .lexicon import other_feats
+from .paradigms import (
+    APOSTROPHES,
+    CELL_COLUMNS,
+    LIST_COLUMNS,
+    BadForm,
+    Member,
+    Paradigms,
+    value_set,
+)
+from .rules.pairs import (
+    ambiguous,
+    breaks_elision,
+    capitalised_like,
+    choose_bad_form,
+    relation_skip_reason,
+)
 
-Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
-APOSTROPHES = ("'", "\u2019")
-_LISTS = [f.lower() for f in FEATURES]  # the lexicon's and relations' columns of FEATURES
 VARY_CHOICES = {"target": ("target",), "controller": ("controller",), "both": ROLES[::-1]}
-
-
-class LexiconRow(NamedTuple):  # a tuple: built for every row of a language's paradigms
-    """One lexicon row of a (lemma, upos) paradigm."""
-
-    form: str
-    bundle: Bundle
-    feats: str | None  # other FEATS; None when unknown (such a row is never a bad form)
-    occurrences: int  # `count`, which a tuple's method owns
-    source: str
-
-
-@dataclass(frozen=True)
-class Member:
-    """The member of a relation that is varied, or the other one."""
-
-    form: str
-    lemma: str
-    upos: str
-    bundle: Bundle
-    feats: str  # other FEATS of the word in its sentence
-    surface: int
-    in_mwt: bool
-
-
-@dataclass(frozen=True)
-class BadForm:
-    """The chosen bad form (lower-cased key), its summed count and its source."""
-
-    key: str
-    count: int
-    source: str
-
-
-class Paradigms:
-    """The lexicon indexed for §4: rows per paradigm cell, bundles per (form, lemma, upos), and the
-    values each (upos, feature) attests; values compared through the language's value sets."""
-
-    def __init__(
-        self,
-        lexicon: pa.Table,
-        value_sets: ValueSets | None = None,
-        lemmas: Iterable[tuple[str, str]] | None = None,
-    ) -> None:
-        """`lemmas`: the (lemma, upos) of every word that pairs will read, when known; the rest
-        of the lexicon (most of a large UniMorph file) is then never indexed."""
-        self.value_sets = value_sets or {}
-        # Rows that can be a bad form, by what §4 asks of one: (lemma, upos, bundle, other FEATS).
-        self.forms: dict[tuple[str, str, Bundle, str | None], list[LexiconRow]] = defaultdict(list)
-        self.bundles: dict[tuple[str, str, str], set[Bundle]] = defaultdict(set)
-        frame = pl.DataFrame(lexicon)
-        self.attested = {
-            (upos, slot): tuple(values)
-            for slot, name in enumerate(_LISTS)
-            for upos, values in frame.select("upos", pl.col(name).alias("v"))
-            .explode("v")
-            .drop_nulls("v")
-            .group_by("upos")
-            .agg(pl.col("v").unique().sort())
-            .iter_rows()
-        }
-        if "typo_count" not in frame.columns:
-            frame = frame.with_columns(pl.lit(0).alias("typo_count"))
-        if lemmas is not None:
-            wanted = pl.DataFrame(
-                list(set(lemmas)), schema={"lemma": pl.String, "upos": pl.String}, orient="row"
-            )
-            frame = frame.join(wanted, on=["lemma", "upos"], how="semi")
-        keys = [pl.col(n).list.sort().list.join(",").fill_null("") for n in _LISTS]
-        columns: list[str | pl.Expr] = ["form", "lemma", "upos", pl.concat_list(keys)]
-        columns += ["feats", "count", "source"]
-        interned: dict[tuple[str, ...], Bundle] = {}
-        for form, lemma, upos, values, feats, count, source, typo in frame.select(
-            *columns, "typo_count"
-        ).iter_rows():
-            values = tuple(values)
-            if (bundle := interned.get(values)) is None:
-                bundle = interned[values] = tuple(_set(v) for v in values)
-            # A form only ever seen as a typo is no bad form, nor is an elided one.
-            if not (count and typo == count) and not form.endswith(APOSTROPHES):
-                row = LexiconRow(form, bundle, feats, count or 0, source)
-                self.forms[(lemma, upos, bundle, feats)].append(row)
-            self.bundles[(form.lower(), lemma, upos)].add(bundle)
-        # The paradigm cells that hold a possible bad form: a question about any other cell is
-        # answered `no-form` without asking Python (most are, in languages with many cases).
-        cells = [
-            (lemma, upos, *(",".join(sorted(values)) for values in bundle), feats)
-            for lemma, upos, bundle, feats in self.forms
-        ]
-        self.cells = pl.DataFrame(
-            cells, schema=[*_CELL], orient="row", infer_schema_length=None
-        ).cast(pl.String)
-        # Answers already given, per distinct question: they recur across a language's files.
-        self.chosen: dict[tuple, BadForm | str] = {}
-        self.ambiguity: dict[tuple, bool] = {}
-        self.expanded: dict[tuple[int, frozenset[str]], frozenset[str]] = {}
-
-    def expand(self, slot: int, values: Iterable[str]) -> frozenset[str]:
-        """The values a set stands for when compared (§1.2: Norwegian Com = {Masc, Fem})."""
-        values = frozenset(values)
-        if (slot, values) not in self.expanded:
-            sets = self.value_sets.get(FEATURES[slot], {})
-            self.expanded[(slot, values)] = frozenset(x for v in values for x in sets.get(v, (v,)))
-        return self.expanded[(slot, values)]
-
-    def meet(self, slot: int, a: Iterable[str], b: Iterable[str]) -> bool:
-        """Whether two value sets share a value, once expanded."""
-        return bool(self.expand(slot, a) & self.expand(slot, b))
-
-
-def could_be_correct(
-    paradigms: Paradigms, bundle: Bundle, wanted: Bundle, slots: Sequence[int]
-) -> bool:
-    """A bundle that meets the wanted values on every agreeing feature: the form could agree."""
-    return all(bundle[s] and paradigms.meet(s, bundle[s], wanted[s]) for s in slots)
-
-
-def choose_bad_form(
-    paradigms: Paradigms, word: Member, slot: int, value: str, slots: tuple[int, ...]
-) -> BadForm | str:
-    """The bad form for `word` with feature `slot` set to `value` (§4), or why there is none."""
-    lemma, upos, bundle, key = word.lemma, word.upos, word.bundle, word.form.lower()
-    wanted = (*bundle[:slot], frozenset({value}), *bundle[slot + 1 :])
-    found: dict[str, list[LexiconRow]] = defaultdict(list)
-    # Same other inflection (never *étaient* for *est*), and no elided form.
-    for row in paradigms.forms.get((lemma, upos, wanted, word.feats), ()):
-        found[row.form.lower()].append(row)
-    if not found:
-        return "no-form"
-    # The word's own spelling (*sheep*), or a form that also has a bundle agreeing on every
-    # agreeing feature, could be correct: no violation.
-    usable = [
-        (form, rows)
-        for form, rows in found.items()
-        if form != key
-        and not any(
-            could_be_correct(paradigms, other, bundle, slots)
-            for other in paradigms.bundles[(form, lemma, upos)]
-        )
-    ]
-    if not usable:
-        return "syncretic"
-    form, rows = min(usable, key=lambda item: (-sum(r.occurrences for r in item[1]), item[0]))
-    sources = {r.source for r in rows}
-    source = "both" if "both" in sources or len(sources) > 1 else sources.pop()
-    return BadForm(form, sum(r.occurrences for r in rows), source)
-
-
-def ambiguous(paradigms: Paradigms, other: Member, slot: int, value: str) -> bool:
-    """Whether the other member could carry the bad value: in its sentence, or as another bundle
-    of its own form (*le prix augmentent*: *prix* is singular and plural)."""
-    if paradigms.meet(slot, other.bundle[slot], (value,)):
-        return True
-    known = paradigms.bundles.get((other.form.lower(), other.lemma, other.upos), ())
-    return any(paradigms.meet(slot, b[slot], (value,)) for b in known)
-
-
-def capitalised_like(form: pl.Expr, model: pl.Expr) -> pl.Expr:
-    """`form` with `model`'s capitalisation: all upper (two letters or more), first letter
-    upper, or lower-cased."""
-    first = model.str.slice(0, 1)
-    all_upper = (
-        (model.str.len_chars() > 1)
-        & (model == model.str.to_uppercase())
-        & (model != model.str.to_lowercase())
-    )
-    first_upper = (first == first.str.to_uppercase()) & (first != first.str.to_lowercase())
-    return (
-        pl.when(all_upper)
-        .then(form.str.to_uppercase())
-        .when(first_upper)
-        .then(form.str.slice(0, 1).str.to_uppercase() + form.str.slice(1))
-        .otherwise(form)
-    )
-
-
-def relation_skip_reason() -> pl.Expr:
-    """The first reason of §4 about the varied word or its relation (null: go on), in order."""
-    return (
-        pl.when(pl.col("values").list.len() > 1)
-        .then(pl.lit("multi-valued"))
-        .when(pl.col("lemma").is_in(["", "_"]) | pl.col("lemma").is_null())
-        .then(pl.lit("no-lemma"))
-        .when(pl.col("in_mwt"))
-        .then(pl.lit("in-mwt"))  # re-contracting *du* is language-specific
-        .when(pl.col("coordinated"))
-        .then(pl.lit("coordinated"))  # the verb may agree with the whole coordination
-        .when(_elided(pl.col("form")))
-        .then(pl.lit("elision"))  # *l'* depends on the next word's sound, not on agreement
-        .when(pl.col("duplicate"))
-        .then(pl.lit("duplicate-sent-id"))  # a join on the sentence would be ambiguous
-        .when(pl.col("text").is_null())
-        .then(pl.lit("missing-sentence"))
-    )
-
-
-VOWELS = "aeiouyàâäéèêëíìîïóòôöúùûüœæh"
-
-
-def breaks_elision() -> pl.Expr:
-    """The word before is elided onto this one (*s'est*) and the bad form does not begin with a
-    sound that allows it (*s'sont*): the pair would break elision, not agreement."""
-    vowel = lambda form: form.str.slice(0, 1).str.to_lowercase().is_in(list(VOWELS))  # noqa: E731
-    return pl.col("after_elided") & (vowel(pl.col("form")) != vowel(pl.col("bad_form")))
-
-
-def _elided(form: pl.Expr) -> pl.Expr:
-    return form.str.ends_with(APOSTROPHES[0]) | form.str.ends_with(APOSTROPHES[1])
 
 
 def build_pairs(
@@ -330,7 +134,7 @@ _CHOICE = [
     "key",
     "lemma",
     "upos",
-    *(f"k_{n}" for n in _LISTS),
+    *(f"k_{n}" for n in LIST_COLUMNS),
     "feats",
     "feature",
     "bad_value",
@@ -339,17 +143,9 @@ _CHOICE = [
 _AMBIGUITY = ["o_key", "o_lemma", "o_upos", "k_o_values", "feature", "bad_value"]
 
 
-@cache  # a few hundred distinct strings, met hundreds of thousands of times
-def _set(joined: str | None) -> frozenset[str]:
-    return frozenset(v for v in (joined or "").split(",") if v)
-
-
 @cache
 def _slots(agreeing: str) -> tuple[int, ...]:
     return tuple(FEATURES.index(f) for f in agreeing.split(","))
-
-
-_CELL = ["lemma", "upos", *(f"cell_{n}" for n in _LISTS), "feats"]
 
 
 def _wanted_cell() -> list[pl.Expr]:
@@ -360,7 +156,7 @@ def _wanted_cell() -> list[pl.Expr]:
         .then(pl.col("bad_value"))
         .otherwise(pl.col(name).list.unique().list.sort().list.join(",").fill_null(""))
         .alias(f"cell_{name}")
-        for feature, name in zip(FEATURES, _LISTS, strict=True)
+        for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     ]
 
 
@@ -368,14 +164,14 @@ def _bad_forms(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
     """Per distinct question that the lexicon has a cell for: the bad form's key, count and
     source, or why there is none (the others are `no-form`)."""
     asked = tries.with_columns(_wanted_cell()).join(
-        paradigms.cells, on=_CELL, how="semi", nulls_equal=True
+        paradigms.cells, on=CELL_COLUMNS, how="semi", nulls_equal=True
     )
     rows = []
     for question in asked.select(_CHOICE).unique().iter_rows():
         found = paradigms.chosen.get(question)
         if found is None:
             key, lemma, upos, *values, feats, feature, value, agreeing = question
-            bundle = tuple(_set(v) for v in values)
+            bundle = tuple(value_set(v) for v in values)
             word = Member(key, lemma, upos, bundle, feats, 0, False)
             found = choose_bad_form(
                 paradigms, word, FEATURES.index(feature), value, _slots(agreeing)
@@ -404,7 +200,7 @@ def _ambiguity(tries: pl.DataFrame, paradigms: Paradigms) -> pl.DataFrame:
         if question not in paradigms.ambiguity:
             key, lemma, upos, values, feature, value = question
             slot = FEATURES.index(feature)
-            bundle = tuple(_set(values) if s == slot else frozenset() for s in range(4))
+            bundle = tuple(value_set(values) if s == slot else frozenset() for s in range(4))
             other = Member(key, lemma, upos, bundle, "", 0, False)
             paradigms.ambiguity[question] = ambiguous(paradigms, other, slot, value)
         rows.append((*question, paradigms.ambiguity[question]))
@@ -430,14 +226,14 @@ def _attempts(
                 pl.col(f"{role}_form").alias("form"),
                 pl.col(f"{role}_lemma").alias("lemma"),
                 pl.col(f"{role}_upos").alias("upos"),
-                *(pl.col(f"{role}_{name}").alias(name) for name in _LISTS),
+                *(pl.col(f"{role}_{name}").alias(name) for name in LIST_COLUMNS),
                 pl.col(f"{role}_feats").fill_null("").alias("raw_feats"),
                 pl.col(f"{role}_surface").alias("surface"),
                 pl.col(f"in_mwt_{role}").alias("in_mwt"),
                 pl.col(f"{other}_form").str.to_lowercase().alias("o_key"),
                 pl.col(f"{other}_lemma").alias("o_lemma"),
                 pl.col(f"{other}_upos").alias("o_upos"),
-                *(pl.col(f"{other}_{name}").alias(f"o_{name}") for name in _LISTS),
+                *(pl.col(f"{other}_{name}").alias(f"o_{name}") for name in LIST_COLUMNS),
                 pl.col("coordinated").fill_null(False),
                 "agreeing",
             )
@@ -454,7 +250,7 @@ def _attempts(
         pl.col("form").str.to_lowercase().alias("key"),
         pl.col("raw_feats").replace_strict(feats, return_dtype=pl.String).alias("feats"),
         pl.col("agreeing").list.join(",").alias("k_agreeing"),
-        *(pl.col(n).list.sort().list.join(",").alias(f"k_{n}") for n in _LISTS),
+        *(pl.col(n).list.sort().list.join(",").alias(f"k_{n}") for n in LIST_COLUMNS),
     )
     frame = frame.with_columns(pl.col("o_values").list.sort().list.join(",").alias("k_o_values"))
     frame = frame.join(texts, on=["treebank", "sent_id"], how="left")

@@ -37,7 +37,8 @@ from .extract import FileJob, FileResult
 from .languages import load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
-from .pairs import Paradigms, pairs_from_attempts, prepare_attempts
+from .pairs import pairs_from_attempts, prepare_attempts
+from .paradigms import Paradigms
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent
 

@@ -7,7 +7,7 @@ subject rule, the verb-form rule, agreement and the drop reasons of §1.2, and e
 measure of §1.3. `relations` runs them in turn. What differs between languages (valid types,
 participle agreement, value sets) is data handed in (`Facts`, `Features.build`), never looked
 up here. The readable sentence-by-sentence oracle these functions are tested against lives in
-`tests/reference/`.
+`tests/reference/`. The rules of §4 (minimal pairs) are `rules/pairs.py`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import pyarrow as pa
 
 from ud_agree.schemas.corpus import FEATURES, TYPES
 
-from .features import parse_feats
-from .languages import ValueSets
+from ..features import parse_feats
+from ..languages import ValueSets
 
 # UPOS classes the rules read (0: any other tag).
 UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX")

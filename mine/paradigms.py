@@ -1,0 +1,139 @@
+"""The lexicon indexed for DESIGN.md §4: a lemma's paradigm cells, the bundles of each form, the
+values each UPOS attests; and the members of a relation as the §4 rules read them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+import polars as pl
+import pyarrow as pa
+
+from ud_agree.schemas.corpus import FEATURES
+
+from .languages import ValueSets
+
+Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
+APOSTROPHES = ("'", "\u2019")
+LIST_COLUMNS = [f.lower() for f in FEATURES]  # the lexicon's and relations' columns of FEATURES
+
+
+class LexiconRow(NamedTuple):  # a tuple: built for every row of a language's paradigms
+    """One lexicon row of a (lemma, upos) paradigm."""
+
+    form: str
+    bundle: Bundle
+    feats: str | None  # other FEATS; None when unknown (such a row is never a bad form)
+    occurrences: int  # `count`, which a tuple's method owns
+    source: str
+
+
+@dataclass(frozen=True)
+class Member:
+    """The member of a relation that is varied, or the other one."""
+
+    form: str
+    lemma: str
+    upos: str
+    bundle: Bundle
+    feats: str  # other FEATS of the word in its sentence
+    surface: int
+    in_mwt: bool
+
+
+@dataclass(frozen=True)
+class BadForm:
+    """The chosen bad form (lower-cased key), its summed count and its source."""
+
+    key: str
+    count: int
+    source: str
+
+
+class Paradigms:
+    """The lexicon indexed for §4: rows per paradigm cell, bundles per (form, lemma, upos), and the
+    values each (upos, feature) attests; values compared through the language's value sets."""
+
+    def __init__(
+        self,
+        lexicon: pa.Table,
+        value_sets: ValueSets | None = None,
+        lemmas: Iterable[tuple[str, str]] | None = None,
+    ) -> None:
+        """`lemmas`: the (lemma, upos) of every word that pairs will read, when known; the rest
+        of the lexicon (most of a large UniMorph file) is then never indexed."""
+        self.value_sets = value_sets or {}
+        # Rows that can be a bad form, by what §4 asks of one: (lemma, upos, bundle, other FEATS).
+        self.forms: dict[tuple[str, str, Bundle, str | None], list[LexiconRow]] = defaultdict(list)
+        self.bundles: dict[tuple[str, str, str], set[Bundle]] = defaultdict(set)
+        frame = pl.DataFrame(lexicon)
+        self.attested = {
+            (upos, slot): tuple(values)
+            for slot, name in enumerate(LIST_COLUMNS)
+            for upos, values in frame.select("upos", pl.col(name).alias("v"))
+            .explode("v")
+            .drop_nulls("v")
+            .group_by("upos")
+            .agg(pl.col("v").unique().sort())
+            .iter_rows()
+        }
+        if "typo_count" not in frame.columns:
+            frame = frame.with_columns(pl.lit(0).alias("typo_count"))
+        if lemmas is not None:
+            wanted = pl.DataFrame(
+                list(set(lemmas)), schema={"lemma": pl.String, "upos": pl.String}, orient="row"
+            )
+            frame = frame.join(wanted, on=["lemma", "upos"], how="semi")
+        keys = [pl.col(n).list.sort().list.join(",").fill_null("") for n in LIST_COLUMNS]
+        columns: list[str | pl.Expr] = ["form", "lemma", "upos", pl.concat_list(keys)]
+        columns += ["feats", "count", "source"]
+        interned: dict[tuple[str, ...], Bundle] = {}
+        for form, lemma, upos, values, feats, count, source, typo in frame.select(
+            *columns, "typo_count"
+        ).iter_rows():
+            values = tuple(values)
+            if (bundle := interned.get(values)) is None:
+                bundle = interned[values] = tuple(value_set(v) for v in values)
+            # A form only ever seen as a typo is no bad form, nor is an elided one.
+            if not (count and typo == count) and not form.endswith(APOSTROPHES):
+                row = LexiconRow(form, bundle, feats, count or 0, source)
+                self.forms[(lemma, upos, bundle, feats)].append(row)
+            self.bundles[(form.lower(), lemma, upos)].add(bundle)
+        # The paradigm cells that hold a possible bad form: a question about any other cell is
+        # answered `no-form` without asking Python (most are, in languages with many cases).
+        cells = [
+            (lemma, upos, *(",".join(sorted(values)) for values in bundle), feats)
+            for lemma, upos, bundle, feats in self.forms
+        ]
+        self.cells = pl.DataFrame(
+            cells, schema=[*CELL_COLUMNS], orient="row", infer_schema_length=None
+        ).cast(pl.String)
+        # Answers already given, per distinct question: they recur across a language's files.
+        self.chosen: dict[tuple, BadForm | str] = {}
+        self.ambiguity: dict[tuple, bool] = {}
+        self.expanded: dict[tuple[int, frozenset[str]], frozenset[str]] = {}
+
+    def expand(self, slot: int, values: Iterable[str]) -> frozenset[str]:
+        """The values a set stands for when compared (§1.2: Norwegian Com = {Masc, Fem})."""
+        values = frozenset(values)
+        if (slot, values) not in self.expanded:
+            sets = self.value_sets.get(FEATURES[slot], {})
+            self.expanded[(slot, values)] = frozenset(x for v in values for x in sets.get(v, (v,)))
+        return self.expanded[(slot, values)]
+
+    def meet(self, slot: int, a: Iterable[str], b: Iterable[str]) -> bool:
+        """Whether two value sets share a value, once expanded."""
+        return bool(self.expand(slot, a) & self.expand(slot, b))
+
+
+@cache  # a few hundred distinct strings, met hundreds of thousands of times
+def value_set(joined: str | None) -> frozenset[str]:
+    """A `,`-joined value set (a join key) as a set."""
+    return frozenset(v for v in (joined or "").split(",") if v)
+
+
+# A paradigm cell as join keys (value sets `,`-joined), as `Paradigms.cells` holds them.
+CELL_COLUMNS = ["lemma", "upos", *(f"cell_{n}" for n in LIST_COLUMNS), "feats"]
