@@ -300,13 +300,90 @@ class _Rows:
         return _Rows(self.buf, self.line_start[keep], self.line_end[keep], self.tab_at[keep])
 
 
+@dataclass
+class _Lines:
+    """A file's lines (start and end byte) and TABs (positions, the first of each line, count)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    tabs: np.ndarray
+    tabs_before: np.ndarray
+    n_tabs: np.ndarray
+
+
+@dataclass
+class _Spans:
+    """Sentences as read.parse finds them: first and last line, and which lines are comments or
+    token lines."""
+
+    first: np.ndarray
+    last: np.ndarray
+    comment: np.ndarray
+    token: np.ndarray
+
+
+@dataclass
+class _TokenRows:
+    """The token lines of ten fields, each row's sentence, and the sentences found malformed so
+    far (`invalid`: bytes that are not UTF-8; `suspect`: any fault Python will name)."""
+
+    rows: _Rows
+    lines: np.ndarray  # every token line, ten fields or not
+    row_sent: np.ndarray
+    suspect: np.ndarray
+    invalid: np.ndarray
+
+
+@dataclass
+class _Ids:
+    """Per token row: its ID as a word (integer), a multiword range, or neither (empty node)."""
+
+    word_id: np.ndarray
+    is_word: np.ndarray
+    is_range: np.ndarray
+    range_end: np.ndarray
+
+
 def _mine(job: FileJob, data: bytes, invalid_at: np.ndarray, result: FileResult) -> None:
     """Fill result from the file's bytes (BOM and CRs removed, invalid UTF-8 replaced; its
     sequences start at invalid_at)."""
     buf = _Bytes(data)
-    u8 = buf.u8
+    lines = _scan_lines(buf)
+    spans = _sentence_spans(buf, lines)
+    if spans is None:
+        _finish(job, result, None)
+        return
+    tokens = _token_rows(buf, lines, spans, invalid_at)
+    ids = _read_ids(buf, tokens)
+    head_word, w_sent = _check_trees(buf, tokens, ids, len(spans.first))
+    file_stem = stem(job.path)
+    _name_faults(job, buf, lines, spans, tokens, file_stem, result)
+    good = ~tokens.suspect
+    good_sent = np.flatnonzero(good)
+    kept_rows = good[tokens.row_sent]
+    kept_words = good[w_sent]
+    renumber = np.cumsum(kept_words) - 1
+    heads = head_word[kept_words]
+    sent_ids = _sent_ids(
+        buf, spans.comment, lines.start, lines.end, spans.first, tokens.lines, file_stem
+    )
+    table = _Table(
+        rows=tokens.rows.subset(kept_rows),
+        row_sent=(np.cumsum(good) - 1)[tokens.row_sent[kept_rows]],
+        is_word=ids.is_word[kept_rows],
+        is_range=ids.is_range[kept_rows],
+        range_end=ids.range_end[kept_rows],
+        word_id=ids.word_id[kept_rows],
+        heads=np.where(heads >= 0, renumber[np.maximum(heads, 0)], -1),
+        sent_id=sent_ids.take(pa.array(good_sent)),
+        line=spans.first[good_sent] + 1,
+    )
+    _finish(job, result, table)
 
-    # Lines and TABs: one scan for bytes below 11 (other control bytes are rare).
+
+def _scan_lines(buf: _Bytes) -> _Lines:
+    """Lines and TABs: one scan for bytes below 11 (other control bytes are rare)."""
+    u8 = buf.u8
     pos = np.flatnonzero(u8 < 11)
     kind = u8[pos]
     is_nl = kind == _NL
@@ -316,18 +393,25 @@ def _mine(job: FileJob, data: bytes, invalid_at: np.ndarray, result: FileResult)
     nl_index = np.flatnonzero(is_nl)
     newlines = pos[nl_index]
     tabs = pos[~is_nl]
-    line_start = np.concatenate([[0], newlines + 1])
-    line_end = np.concatenate([newlines, [len(data)]])
     tabs_before = np.concatenate([[0], nl_index - np.arange(len(nl_index))])
-    n_tabs = np.diff(np.concatenate([tabs_before, [len(tabs)]]))
+    return _Lines(
+        start=np.concatenate([[0], newlines + 1]),
+        end=np.concatenate([newlines, [len(u8)]]),
+        tabs=tabs,
+        tabs_before=tabs_before,
+        n_tabs=np.diff(np.concatenate([tabs_before, [len(tabs)]])),
+    )
 
-    # Sentences as read.parse finds them: runs of lines between empty lines, trimmed of
-    # whitespace-only lines at both ends, with at least one line not starting with "#".
+
+def _sentence_spans(buf: _Bytes, lines: _Lines) -> _Spans | None:
+    """Sentences as read.parse finds them: runs of lines between empty lines, trimmed of
+    whitespace-only lines at both ends, with at least one line not starting with "#"; None when
+    the file holds none."""
+    line_start, line_end = lines.start, lines.end
     empty = line_end == line_start
     if empty.all():
-        _finish(job, result, None)
-        return
-    first_byte = u8[np.minimum(line_start, len(data) - 1)]
+        return None
+    first_byte = buf.u8[np.minimum(line_start, len(buf.u8) - 1)]
     comment = ~empty & (first_byte == _HASH)
     space_only = empty.copy()
     for i in np.flatnonzero(~empty & _MAYBE_SPACE[first_byte]):
@@ -344,38 +428,43 @@ def _mine(job: FileJob, data: bytes, invalid_at: np.ndarray, result: FileResult)
     token = (np.cumsum(in_body[:-1]) > 0) & ~comment
     token_cum = np.concatenate([[0], np.cumsum(token)])
     is_sentence = token_cum[body_last + 1] > token_cum[body_first]
-    s_first, s_last = body_first[is_sentence], body_last[is_sentence]
-    n_sent = len(s_first)
-    if n_sent == 0:
-        _finish(job, result, None)
-        return
+    if not is_sentence.any():
+        return None
+    return _Spans(body_first[is_sentence], body_last[is_sentence], comment, token)
 
-    token_lines = np.flatnonzero(token)
-    tok_sent = np.searchsorted(s_first, token_lines, "right") - 1
+
+def _token_rows(buf: _Bytes, lines: _Lines, spans: _Spans, invalid_at: np.ndarray) -> _TokenRows:
+    """Token lines of ten fields; a sentence with another line, or with bytes that are not
+    UTF-8 (a fault before any other, as read.parse finds it), is suspect."""
+    n_sent = len(spans.first)
+    token_lines = np.flatnonzero(spans.token)
+    tok_sent = np.searchsorted(spans.first, token_lines, "right") - 1
     suspect = np.zeros(n_sent, bool)  # malformed: Python names the fault
-    # A sentence with bytes that are not UTF-8 is malformed before any other fault (read.parse).
     invalid = np.zeros(n_sent, bool)
     if len(invalid_at):
-        owner = np.searchsorted(line_start[s_first], invalid_at, "right") - 1
-        inside = (owner >= 0) & (invalid_at < line_end[s_last[np.maximum(owner, 0)]])
+        owner = np.searchsorted(lines.start[spans.first], invalid_at, "right") - 1
+        inside = (owner >= 0) & (invalid_at < lines.end[spans.last[np.maximum(owner, 0)]])
         invalid[owner[inside]] = True
         suspect |= invalid
-    ten = n_tabs[token_lines] == 9
+    ten = lines.n_tabs[token_lines] == 9
     suspect[tok_sent[~ten]] = True
-    lines = token_lines[ten]
-    row_sent = tok_sent[ten]
-    if len(tabs) == 9 * len(lines):
-        tab_at = tabs.reshape(-1, 9)  # usual case: no TAB outside the token rows
+    rows_at = token_lines[ten]
+    if len(lines.tabs) == 9 * len(rows_at):
+        tab_at = lines.tabs.reshape(-1, 9)  # usual case: no TAB outside the token rows
     else:
-        tab_at = tabs[tabs_before[lines][:, None] + np.arange(9)]
-    rows = _Rows(buf, line_start[lines], line_end[lines], tab_at)
+        tab_at = lines.tabs[lines.tabs_before[rows_at][:, None] + np.arange(9)]
+    rows = _Rows(buf, lines.start[rows_at], lines.end[rows_at], tab_at)
+    return _TokenRows(rows, token_lines, tok_sent[ten], suspect, invalid)
 
-    # IDs: integers are words, ranges a-b multiword tokens, decimals a.b empty nodes; the
-    # rest (malformed, or integers of more than 8 digits) is read in Python as read.py does.
-    ids = rows.field(0)
+
+def _read_ids(buf: _Bytes, tokens: _TokenRows) -> _Ids:
+    """IDs: integers are words, ranges a-b multiword tokens, decimals a.b empty nodes; the rest
+    (malformed, or integers of more than 8 digits) is read in Python as read.py does."""
+    ids = tokens.rows.field(0)
+    n_rows = len(tokens.row_sent)
     word_id, is_word = ids.uint()
-    is_range = np.zeros(len(lines), bool)
-    range_end = np.zeros(len(lines), np.int64)
+    is_range = np.zeros(n_rows, bool)
+    range_end = np.zeros(n_rows, np.int64)
     other = np.flatnonzero(~is_word)
     odd = np.ones(len(other), bool)
     if len(other):
@@ -391,7 +480,7 @@ def _mine(job: FileJob, data: bytes, invalid_at: np.ndarray, result: FileResult)
             if int(token_id) < MAX_ID:
                 is_word[i], word_id[i] = True, np.int64(token_id)
             else:
-                suspect[row_sent[i]] = True  # an ID of 2^31 or more (read.parse_sentence)
+                tokens.suspect[tokens.row_sent[i]] = True  # an ID ≥ 2^31 (read.parse_sentence)
             continue
         start, dash, last = token_id.partition("-")
         if dash and is_integer(start) and is_integer(last):
@@ -400,15 +489,22 @@ def _mine(job: FileJob, data: bytes, invalid_at: np.ndarray, result: FileResult)
             continue
         major, dot, minor = token_id.partition(".")
         if not (dot and is_integer(major) and is_integer(minor)):
-            suspect[row_sent[i]] = True
+            tokens.suspect[tokens.row_sent[i]] = True
+    return _Ids(word_id, is_word, is_range, range_end)
 
-    # Words: HEADs and the tree (read.tree_fault), checked for all sentences at once.
-    words = np.flatnonzero(is_word)
-    w_sent = row_sent[words]
-    w_id = word_id[words]
-    head_field = rows.field(6)
+
+def _check_trees(
+    buf: _Bytes, tokens: _TokenRows, ids: _Ids, n_sent: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Words' HEADs and the tree (read.tree_fault), checked for all sentences at once: each
+    word's head word (-1: the root, or not found) and sentence; faulty sentences suspect."""
+    suspect = tokens.suspect
+    words = np.flatnonzero(ids.is_word)
+    w_sent = tokens.row_sent[words]
+    w_id = ids.word_id[words]
+    head_field = tokens.rows.field(6)
     head, head_ok = head_field.uint()
-    for row in np.flatnonzero(~head_ok & (head_field.length > _MAX_DIGITS) & is_word).tolist():
+    for row in np.flatnonzero(~head_ok & (head_field.length > _MAX_DIGITS) & ids.is_word).tolist():
         text = buf.text(head_field.start[row], head_field.end[row])
         if is_integer(text) and int(text) < MAX_ID:  # larger: no word's ID, so malformed
             head[row], head_ok[row] = np.int64(text), True
@@ -441,41 +537,31 @@ def _mine(job: FileJob, data: bytes, invalid_at: np.ndarray, result: FileResult)
             break
         parent = parent[parent]
     suspect[w_sent[parent[1:] != 0]] = True
+    return head_word, w_sent
 
-    # Python names the fault of every suspect sentence, as read.parse does.
-    file_stem = stem(job.path)
-    for s in np.flatnonzero(suspect).tolist():
-        first = int(s_first[s]) + 1
-        if invalid[s]:
+
+def _name_faults(
+    job: FileJob,
+    buf: _Bytes,
+    lines: _Lines,
+    spans: _Spans,
+    tokens: _TokenRows,
+    file_stem: str,
+    result: FileResult,
+) -> None:
+    """Python names the fault of every suspect sentence, as read.parse does (--strict: stop)."""
+    for s in np.flatnonzero(tokens.suspect).tolist():
+        first = int(spans.first[s]) + 1
+        if tokens.invalid[s]:
             parsed: Sentence | Malformed = Malformed(first, _INVALID_UTF8)
         else:
-            lines = buf.text(line_start[s_first[s]], line_end[s_last[s]]).split("\n")
-            parsed = parse_sentence(lines, first, f"{file_stem}:{s + 1}")
+            text = buf.text(lines.start[spans.first[s]], lines.end[spans.last[s]])
+            parsed = parse_sentence(text.split("\n"), first, f"{file_stem}:{s + 1}")
         if not isinstance(parsed, Malformed):
             raise AssertionError(f"{job.path}:{first}: found suspect, but read.py reads it")
         if job.strict:
             raise strict_error(job, parsed)
         result.malformed.append((parsed.line, parsed.reason))
-
-    good = ~suspect
-    good_sent = np.flatnonzero(good)
-    kept_rows = good[row_sent]
-    kept_words = good[w_sent]
-    renumber = np.cumsum(kept_words) - 1
-    heads = head_word[kept_words]
-    sent_ids = _sent_ids(buf, comment, line_start, line_end, s_first, token_lines, file_stem)
-    table = _Table(
-        rows=rows.subset(kept_rows),
-        row_sent=(np.cumsum(good) - 1)[row_sent[kept_rows]],
-        is_word=is_word[kept_rows],
-        is_range=is_range[kept_rows],
-        range_end=range_end[kept_rows],
-        word_id=word_id[kept_rows],
-        heads=np.where(heads >= 0, renumber[np.maximum(heads, 0)], -1),
-        sent_id=sent_ids.take(pa.array(good_sent)),
-        line=s_first[good_sent] + 1,
-    )
-    _finish(job, result, table)
 
 
 def _sent_ids(
