@@ -12,8 +12,9 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from operator import attrgetter
 from pathlib import Path
 
@@ -148,14 +149,16 @@ def _without_own(pool: dict[Cell, list[Filler]], word: Word) -> tuple[list[Fille
 
 
 def stream(
-    pool: dict[Cell, list[Filler]], word: Word, rng: np.random.Generator
+    pool: dict[Cell, list[Filler]], word: Word, seeded: Callable[[], np.random.Generator]
 ) -> Iterator[Filler]:
     """Up to MAX_DRAWS draws for a word, uniform over lemmas; a draw whose first sound differs
     from the word's is drawn again: the words around it were written for that sound (*l'homme*
-    never becomes *l'chat*, nor *la table* *la image*, nor *a dog* *a apple*)."""
+    never becomes *l'chat*, nor *la table* *la image*, nor *a dog* *a apple*). The generator is
+    seeded only for a word that has other lemmas (seeding costs more than a draw)."""
     cell, own, count = _without_own(pool, word)
     if not count:
         return
+    rng = seeded()
     for _ in range(MAX_DRAWS):
         drawn = int(rng.integers(count))
         # The i-th of the cell's other lemmas: the cell's i-th, or the next past the word's own.
@@ -172,7 +175,8 @@ def shared_replacements(
     chosen = {}
     for surface, word in words.items():
         if word.upos in CONTENT_UPOS:
-            first = next(stream(pool, word, draws(seed, *key, k, surface)), None)
+            seeded = partial(draws, seed, *key, k, surface)
+            first = next(stream(pool, word, seeded), None)
             if first is not None:
                 chosen[surface] = first
     return chosen
@@ -219,7 +223,8 @@ def nonce_variant(
     if ambiguous(paradigms, other_member, slot, value):
         return None
     if varied.upos in CONTENT_UPOS:
-        options: Iterator[Filler] = stream(pool, varied, draws(seed, *key, k, pair.varied))
+        seeded = partial(draws, seed, *key, k, pair.varied)
+        options: Iterator[Filler] = stream(pool, varied, seeded)
     else:  # a DET or PRON member stays, and so does its bad form (§4 on the same word)
         options = iter([Filler(varied.lemma, varied.form)])
     for filler in options:

@@ -268,7 +268,7 @@ def test_draws_are_uniform_over_the_cells_other_lemmas_and_skip_the_words_own():
         word = Word(0, own, own, "NOUN", bundle, "_", False)
         others = [f for f in pool[("NOUN", bundle, "_")] if f.lemma != own]
         for seed in range(20):
-            drawn = list(stream(pool, word, np.random.default_rng(seed)))
+            drawn = list(stream(pool, word, lambda seed=seed: np.random.default_rng(seed)))
             rng = np.random.default_rng(seed)
             expected = [others[int(rng.integers(len(others)))] for _ in range(20)]
             assert drawn == expected  # every form starts with a vowel, like the word: all kept
