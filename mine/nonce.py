@@ -167,19 +167,46 @@ def stream(
             yield filler
 
 
-def shared_replacements(
-    pool: dict[Cell, list[Filler]], words: dict[int, Word], seed: int, key: tuple[str, str], k: int
-) -> dict[int, Filler]:
-    """The replacements of one variant of a sentence that every pair of it shares: each content
-    word's first usable draw (a word with none stays)."""
-    chosen = {}
-    for surface, word in words.items():
-        if word.upos in CONTENT_UPOS:
-            seeded = partial(draws, seed, *key, k, surface)
-            first = next(stream(pool, word, seeded), None)
-            if first is not None:
-                chosen[surface] = first
-    return chosen
+class Variant:
+    """Variant k of a sentence (§9): each content word's stream of draws (kept, so that a pair
+    varying that word replays it rather than seeding it again), the replacements every pair of
+    the variant shares (each word's first usable draw; a word with none stays), and the text
+    with them."""
+
+    def __init__(
+        self,
+        pool: dict[Cell, list[Filler]],
+        sentence: Sentence,
+        words: dict[int, Word],
+        seed: int,
+        key: tuple[str, str],
+        k: int,
+    ) -> None:
+        self.pool, self.words, self.seed, self.key, self.k = pool, words, seed, key, k
+        self._streams: dict[int, tuple[list[Filler], Iterator[Filler]]] = {}
+        self.shared = {}
+        for surface, word in words.items():
+            if word.upos in CONTENT_UPOS:
+                first = next(self.draws_for(surface), None)
+                if first is not None:
+                    self.shared[surface] = first
+        replaced = {
+            surface: capitalised_like(f.form, sentence.words[surface])
+            for surface, f in self.shared.items()
+        }
+        self.text, self.spans = surface_text(sentence.words, sentence.space_after, replaced)
+
+    def draws_for(self, surface: int) -> Iterator[Filler]:
+        """The word's usable draws (`stream`), drawn once and replayed after."""
+        if surface not in self._streams:
+            seeded = partial(draws, self.seed, *self.key, self.k, surface)
+            self._streams[surface] = ([], stream(self.pool, self.words[surface], seeded))
+        seen, live = self._streams[surface]
+        for filler in seen:
+            yield filler
+        for filler in live:
+            seen.append(filler)
+            yield filler
 
 
 @dataclass(frozen=True)
@@ -192,25 +219,15 @@ class Pair:
     slots: tuple[int, ...]  # the relation's agreeing features, as FEATURES indices
 
 
-def nonce_variant(
-    pair: Pair,
-    sentence: Sentence,
-    words: dict[int, Word],
-    shared: dict[int, Filler],
-    pool: dict[Cell, list[Filler]],
-    paradigms: Paradigms,
-    seed: int,
-    k: int,
-) -> dict | None:
+def nonce_variant(pair: Pair, variant: Variant, paradigms: Paradigms) -> dict | None:
     """Variant k of a pair (§9), or None when no replacement of the varied word has a bad form."""
     row = pair.row
     slot = FEATURES.index(row["feature"])
     value = row["bad_value"]
-    key = (row["treebank"], row["sent_id"])
-    varied, other = words.get(pair.varied), words.get(pair.other)
+    varied, other = variant.words.get(pair.varied), variant.words.get(pair.other)
     if varied is None or other is None:
         return None
-    other_filler = shared.get(pair.other)
+    other_filler = variant.shared.get(pair.other)
     other_member = Member(
         other_filler.form if other_filler else other.form,
         other_filler.lemma if other_filler else other.lemma,
@@ -223,8 +240,7 @@ def nonce_variant(
     if ambiguous(paradigms, other_member, slot, value):
         return None
     if varied.upos in CONTENT_UPOS:
-        seeded = partial(draws, seed, *key, k, pair.varied)
-        options: Iterator[Filler] = stream(pool, varied, seeded)
+        options: Iterator[Filler] = variant.draws_for(pair.varied)
     else:  # a DET or PRON member stays, and so does its bad form (§4 on the same word)
         options = iter([Filler(varied.lemma, varied.form)])
     for filler in options:
@@ -238,27 +254,16 @@ def nonce_variant(
         bad = capitalised_like(found.key, good)
         if varied.after_elided and sound(good) != sound(bad):
             continue  # the pair would break elision, not agreement (§4's `elision`)
-        return _row(pair, sentence, shared, filler, good, bad, found, k)
+        return _row(pair, variant, filler, good, bad, found)
     return None
 
 
-def _row(
-    pair: Pair,
-    sentence: Sentence,
-    shared: dict[int, Filler],
-    filler: Filler,
-    good: str,
-    bad: str,
-    found: BadForm,
-    k: int,
-) -> dict:
+def _row(pair: Pair, variant: Variant, filler: Filler, good: str, bad: str, found: BadForm) -> dict:
     """The pairs row of a variant: the nonce good sentence and the bad one beside it."""
-    replaced = {
-        surface: capitalised_like(f.form, sentence.words[surface]) for surface, f in shared.items()
-    }
-    replaced[pair.varied] = good
-    text, spans = surface_text(sentence.words, sentence.space_after, replaced)
-    start, end = spans[pair.varied]
+    # The variant's text with the varied word's own replacement (it may be a later draw).
+    start, end = variant.spans[pair.varied]
+    text = variant.text[:start] + good + variant.text[end:]
+    end = start + len(good)
     return {
         **pair.row,
         "lemma": filler.lemma,
@@ -271,7 +276,7 @@ def _row(
         "start": start,
         "end_good": end,
         "end_bad": start + len(bad),
-        "variant": f"nonce-{k}",
+        "variant": f"nonce-{variant.k}",
     }
 
 
@@ -314,11 +319,9 @@ def nonce_pairs(
                     continue
                 words = own_words(sentence)
                 for k in range(1, count + 1):
-                    shared = shared_replacements(pool, words, seed, key, k)
+                    variant = Variant(pool, sentence, words, seed, key, k)
                     for pair in by_sentence.pop(key) if k == count else by_sentence[key]:
-                        made = nonce_variant(
-                            pair, sentence, words, shared, pool, paradigms, seed, k
-                        )
+                        made = nonce_variant(pair, variant, paradigms)
                         if made is None:
                             skips["no-nonce"] += 1
                         else:
