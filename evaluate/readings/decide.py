@@ -153,7 +153,10 @@ def class_average_congruence(candidates: CandidateSet, splits: Splits) -> np.nda
     get an item of this key right over the same candidates?"""
     if not len(splits.keys):
         return np.zeros(0, dtype=object)
-    decisions = frequency_decisions(candidates, splits.correct, splits.incorrect)
+    # A key with no candidate on one side has a NaN mean (`tie`); its items are then skipped
+    # as too-few-candidates, so the label is never read.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        decisions = frequency_decisions(candidates, splits.correct, splits.incorrect)
     return congruence(decisions.p_correct, decisions.p_incorrect)
 
 
