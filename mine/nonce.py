@@ -59,6 +59,7 @@ def filler_pool(lexicon: pa.Table | pl.DataFrame) -> dict[Cell, list[Filler]]:
         & pl.col("feats").is_not_null()
         & ~pl.col("form").str.ends_with(APOSTROPHES[0])
         & ~pl.col("form").str.ends_with(APOSTROPHES[1])
+        & ~pl.col("form").str.contains(r"\s")  # §9 keeps the spacing
     )
     keys = [pl.col(n).list.unique().list.sort().list.join(",").fill_null("") for n in _LISTS]
     best = (

@@ -273,3 +273,23 @@ def test_draws_are_uniform_over_the_cells_other_lemmas_and_skip_the_words_own():
             expected = [others[int(rng.integers(len(others)))] for _ in range(20)]
             assert drawn == expected  # every form starts with a vowel, like the word: all kept
             assert own not in {f.lemma for f in drawn}
+
+
+def test_forms_with_a_space_or_elided_are_never_fillers():
+    from ud_agree.mine.nonce import filler_pool
+
+    rows = [  # one cell, NOUN Masc Sing: three lemmas, two of them unusable
+        ("chat", "chat", 3),
+        ("pomme de terre", "pomme de terre", 2),
+        ("l'", "le", 5),
+    ]
+    lexicon = pl.DataFrame(
+        [
+            {"form": form, "lemma": lemma, "upos": "NOUN", "count": count, "feats": "_",
+             "number": ["Sing"], "gender": ["Masc"], "case": None, "person": None}
+            for form, lemma, count in rows
+        ],
+        schema_overrides={"case": pl.List(pl.String), "person": pl.List(pl.String)},
+    )  # fmt: skip
+    pool = filler_pool(lexicon)
+    assert [f.form for fillers in pool.values() for f in fillers] == ["chat"]
