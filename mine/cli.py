@@ -9,9 +9,8 @@ from pathlib import Path
 
 from ud_agree.errors import OneLineParser, run_main
 
-from .plan import Options, release_root
-from .run import mine_languages
-from .summary import summary
+from .options import Options
+from .pool import start_pool_server
 
 
 def parser(prog: str = "python -m mine") -> OneLineParser:
@@ -105,6 +104,8 @@ def parse_args(argv: list[str] | None, prog: str = "python -m mine") -> Options:
 def main(argv: list[str] | None = None, prog: str = "python -m mine") -> int:
     """Entry point; returns the exit code (2 on user errors and, under --strict, malformed input)."""
     options = parse_args(argv, prog)
+    if options.jobs > 1:
+        start_pool_server()
     return run_main(
         lambda: _run(options),
         "interrupted: languages already written are complete; rerun to resume",
@@ -112,6 +113,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m mine") -> int:
 
 
 def _run(options: Options) -> int:
+    from .plan import release_root
+    from .run import mine_languages
+    from .summary import summary
+
     def warn(message: str) -> None:
         print(f"warning: {message}", file=sys.stderr)
 

@@ -137,3 +137,74 @@ def value_set(joined: str | None) -> frozenset[str]:
 
 # A paradigm cell as join keys (value sets `,`-joined), as `Paradigms.cells` holds them.
 CELL_COLUMNS = ["lemma", "upos", *(f"cell_{n}" for n in LIST_COLUMNS), "feats"]
+
+
+def expanded(values: pl.Expr, feature: str, value_sets: ValueSets) -> pl.Expr:
+    """A list column of one feature's values, each value replaced by those it stands for (§1.2:
+    Norwegian Com = {Masc, Fem}), as `Paradigms.expand` does for one set."""
+    stands_for = value_sets.get(feature)
+    if not stands_for:
+        return values
+    joined = {value: ",".join(sorted(many)) for value, many in stands_for.items()}
+    return (
+        values.list.eval(pl.element().replace(joined))
+        .list.join(",")
+        .str.split(",")
+        .list.eval(pl.element().filter(pl.element() != ""))
+    )
+
+
+def set_key(values: pl.Expr) -> pl.Expr:
+    """A sorted list of distinct values (the lexicon's and the relations' value sets) as a set's
+    join key: `,`-joined, without the empty value (`""` when none), as `value_set` reads it."""
+    return values.list.join(",").str.strip_chars_start(",").fill_null("")
+
+
+class ParadigmFrames:
+    """The lexicon indexed as tables, for the §4 rules run over columns (`rules/pairs.py`):
+    the rows that can be a bad form by paradigm cell, every bundle of each (form, lemma, upos)
+    with its values expanded through the value sets, and the values each (upos, feature) attests.
+    The same index as `Paradigms`, without a Python object per row."""
+
+    def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
+        """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets)."""
+        self.value_sets = value_sets or {}
+        frame = pl.DataFrame(lexicon)
+        if "typo_count" not in frame.columns:
+            frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))
+        frame = frame.with_columns(pl.col("form").str.to_lowercase().alias("form_key"))
+        self.attested = (
+            pl.concat(
+                frame.select("upos", pl.lit(feature).alias("feature"), pl.col(name).alias("v"))
+                for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+            )
+            .explode("v")
+            .drop_nulls("v")
+            .unique()
+            .group_by("upos", "feature")
+            .agg(pl.col("v").sort().alias("bad_value"))
+        )
+        # A form only ever seen as a typo is no bad form, nor is an elided one.
+        count = pl.col("count").fill_null(0)
+        usable = ~((count > 0) & (pl.col("typo_count") == count)) & ~(
+            pl.col("form").str.ends_with(APOSTROPHES[0])
+            | pl.col("form").str.ends_with(APOSTROPHES[1])
+        )
+        self.forms = frame.filter(usable & pl.col("feats").is_not_null()).select(
+            "lemma",
+            "upos",
+            *(set_key(pl.col(name)).alias(f"cell_{name}") for name in LIST_COLUMNS),
+            "feats",
+            pl.col("form_key").alias("bad_key"),
+            count.alias("bad_count"),
+            "source",
+        )
+        self.bundles = frame.select(
+            "form_key",
+            "lemma",
+            "upos",
+            *(
+                expanded(pl.col(name), feature, self.value_sets).alias(f"b_{name}")
+                for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+            ),
+        ).unique()

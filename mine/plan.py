@@ -26,25 +26,7 @@ from .languages import (
     select,
 )
 from .lexicon import unimorph_files
-
-
-@dataclass
-class Options:
-    """What a mining run was asked to do."""
-
-    ud_dir: Path
-    out: Path = Path("corpus")
-    langs: list[str] | None = None
-    unimorph_dirs: list[Path] = field(default_factory=list)
-    all_types: bool = False
-    strict: bool = False
-    jobs: int = 1
-    force: bool = False
-    progress: bool = True
-    vary: str = "target"  # target | controller | both: which member pairs re-inflect (§4)
-    pairs: bool = True  # False: no pairs.parquet (--no-pairs)
-    nonce: int = 0  # §9: nonce variants per pair (--nonce K)
-    seed: int = 0  # §9: seed of the nonce draws
+from .options import Options
 
 
 def default_unimorph_dirs() -> list[Path]:
@@ -92,13 +74,11 @@ class LanguageRun:
     results: dict[str, FileResult] = field(default_factory=dict)  # counts; tables are spilled
     lexicon_counts: Counter = field(default_factory=Counter)
     pair_skips: Counter = field(default_factory=Counter)  # those decided file by file
-    pair_lemmas: set[tuple[str, str]] = field(default_factory=set)  # what pairs' attempts read
 
     def release(self) -> None:
         """Drop what a finished language's tables were built from."""
         self.results.clear()
         self.lexicon_counts.clear()
-        self.pair_lemmas.clear()
 
 
 def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRun], list[str]]:

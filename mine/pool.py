@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import multiprocessing
+import multiprocessing.forkserver
 import os
 import signal
 import sys
@@ -31,6 +33,26 @@ def die_with_parent() -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="ud-agree parent watch", daemon=True).start()
+
+
+def pool_context() -> multiprocessing.context.BaseContext:
+    """Workers forked from a clean server process: a fork of a process whose polars (or torch)
+    thread pool is running can hang in the child; `spawn` would re-import for every worker."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # `pool` first: the fork server then dies with the miner (and so, in turn, do the workers).
+    context.set_forkserver_preload(
+        [f"{__package__}.pool", f"{__package__}.columnar", f"{__package__}.run"]
+    )
+    return context
+
+
+def start_pool_server() -> None:
+    """Start the fork server now, so that its imports (polars, pyarrow, the miner) run on another
+    core while this process imports its own, not after."""
+    if pool_context().get_start_method() == "forkserver":
+        multiprocessing.forkserver.ensure_running()
 
 
 def in_forkserver() -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import shutil
 import sys
 import time
@@ -38,40 +37,44 @@ from .languages import load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
 from .pairs import pairs_from_attempts, prepare_attempts
-from .paradigms import Paradigms
+from .paradigms import ParadigmFrames, Paradigms
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
-from .pool import die_with_parent
+from .pool import die_with_parent, pool_context
 
 
-def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult, PairFacts]:
-    """Mine one file (in a worker) and write its tables, and its pairs' attempts (unless `vary`
-    is None: no pairs), where its language's finishing reads them (`prefix`); return its counts,
-    pair skips and the lemmas its attempts read."""
+def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult, Counter]:
+    """Mine one file (in a worker) and spill its tables, and its pairs' attempts (unless `vary`
+    is None: no pairs), where its language's finishing reads them (`prefix`); return its counts
+    and the pair skips decided file by file."""
     result = mine_file_columnar(job)
-    facts = PairFacts(Counter(), set())
+    skips: Counter = Counter()
     try:
         prefix.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(result.relations, f"{prefix}.relations.parquet")
-        pq.write_table(result.sentences, f"{prefix}.sentences.parquet")
+        spill(result.relations, prefix, "relations")
+        spill(result.sentences, prefix, "sentences")
         if vary is not None:
-            attempts, facts.skips = prepare_attempts(result.relations, result.sentences, vary)
-            attempts.write_parquet(f"{prefix}.attempts.parquet")
+            attempts, skips = prepare_attempts(result.relations, result.sentences, vary)
+            spill(attempts.to_arrow(), prefix, "attempts")
     except OSError as error:  # pyarrow names no file: the spill folder is where it went wrong
         raise MachineError.of(error, error.filename or prefix.parent) from None
-    if vary is not None:
-        # Both members: a bad form's paradigm, and the other member's for its ambiguity.
-        facts.lemmas.update(attempts.select("lemma", "upos").iter_rows())
-        facts.lemmas.update(attempts.select("o_lemma", "o_upos").iter_rows())
     result.relations = result.sentences = None
-    return result, facts
+    return result, skips
 
 
-@dataclass
-class PairFacts:
-    """What a file's attempts at pairs tell its language's finishing, beside the spilled table."""
+def spill(table: pa.Table, prefix: Path, name: str) -> None:
+    """Write a file's table where its language's finishing reads it: Arrow IPC, uncompressed
+    (read once, soon, on the same machine: encoding Parquet would cost more than the disk)."""
+    with (
+        pa.OSFile(f"{prefix}.{name}.arrow", "wb") as sink,
+        pa.ipc.new_file(sink, table.schema) as writer,
+    ):
+        writer.write_table(table)
 
-    skips: Counter
-    lemmas: set[tuple[str, str]]  # (lemma, upos) whose paradigms the attempts read
+
+def unspill(prefix: Path, name: str) -> pa.Table:
+    """A spilled table, read whole."""
+    with pa.OSFile(f"{prefix}.{name}.arrow", "rb") as source:
+        return pa.ipc.open_file(source).read_all()
 
 
 def part(options: Options, run: LanguageRun, index: int) -> Path:
@@ -145,7 +148,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
-        paradigms = Paradigms(lexicon, value_sets, run.pair_lemmas)
+        frames = ParadigmFrames(lexicon, value_sets)
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = run.pair_skips.copy()
@@ -164,23 +167,28 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 pq.ParquetWriter(pairs_file, PAIRS, compression="snappy")
             )
         batch: list[pl.DataFrame] = []
+        texts: list[pa.ChunkedArray] = []  # the batch's sentences, which its attempts index
         originals: list[pa.Table] = []  # what nonce variants are made of (§9)
         members: list[pl.DataFrame] = []
 
         def write_pairs() -> None:
             if not batch:
                 return
-            pairs, skips = pairs_from_attempts(pl.concat(batch, how="vertical_relaxed"), paradigms)
+            sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
+            pairs, skips = pairs_from_attempts(
+                pl.concat(batch, how="vertical_relaxed"), frames, sentences
+            )
             pairs_out.write_table(pairs.cast(PAIRS))
             pairs_by_type.update(pairs.column("type").to_pylist())
             pair_skips.update(skips)
             batch.clear()
+            texts.clear()
             if options.nonce:
                 originals.append(pairs)
 
         for prefix in attempts:
-            relations = pq.read_table(f"{prefix}.relations.parquet")
-            sentences = pq.read_table(f"{prefix}.sentences.parquet")
+            relations = unspill(prefix, "relations")
+            sentences = unspill(prefix, "sentences")
             relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
             by_type.update(relations.column("type").to_pylist())
@@ -189,8 +197,14 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
             if options.pairs:
-                tries = pl.read_parquet(f"{prefix}.attempts.parquet")
-                batch.append(tries.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
+                tries = pl.DataFrame(unspill(prefix, "attempts"))
+                batch.append(
+                    tries.with_columns(
+                        pl.col("rel").cast(pl.Int64) + n_relations,
+                        pl.col("sentence").cast(pl.Int64) + sum(len(t) for t in texts),
+                    )
+                )
+                texts.append(sentences.column("text").combine_chunks())
                 if sum(b.height for b in batch) >= PAIR_BATCH:
                     write_pairs()
             n_sentences += sentences.num_rows
@@ -321,15 +335,14 @@ def _mine_jobs(
         run = by_key[job.lang]
         return part(options, run, run.jobs.index(job)), options.vary if options.pairs else None
 
-    def collect(mined: tuple[FileResult, PairFacts], job: FileJob) -> LanguageRun | None:
+    def collect(mined: tuple[FileResult, Counter], job: FileJob) -> LanguageRun | None:
         """Keep a spilled file's counts; the language's run once its last file is in."""
         run = by_key[job.lang]
-        result, facts = mined
+        result, skips = mined
         run.lexicon_counts.update(result.lexicon_counts)
         result.lexicon_counts = Counter()
         run.results[job.label] = result
-        run.pair_skips.update(facts.skips)
-        run.pair_lemmas.update(facts.lemmas)
+        run.pair_skips.update(skips)
         pending[job.lang] -= 1
         progress(job.label)
         return run if pending[job.lang] == 0 else None
@@ -345,7 +358,7 @@ def _mine_jobs(
         waiting = list(reversed(jobs))
         ready: list[LanguageRun] = []
         with ProcessPoolExecutor(
-            max_workers=options.jobs, mp_context=_pool_context(), initializer=die_with_parent
+            max_workers=options.jobs, mp_context=pool_context(), initializer=die_with_parent
         ) as pool:
             running: dict[Future, FileJob | LanguageRun] = {}
             try:
@@ -372,19 +385,6 @@ def _mine_jobs(
                     process.kill()
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
-
-
-def _pool_context() -> multiprocessing.context.BaseContext:
-    """Workers forked from a clean server process: a fork of a process whose polars (or torch)
-    thread pool is running can hang in the child; `spawn` would re-import for every worker."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    # `pool` first: the fork server then dies with the miner (and so, in turn, do the workers).
-    context.set_forkserver_preload(
-        [f"{__package__}.pool", f"{__package__}.columnar", f"{__package__}.run"]
-    )
-    return context
 
 
 def _progress(total: int, enabled: bool) -> Callable[[str | None], None]:

@@ -5,11 +5,24 @@ one question are plain functions; the rules about a relation are column expressi
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import polars as pl
 
-from ..paradigms import APOSTROPHES, BadForm, Bundle, LexiconRow, Member, Paradigms
+from ud_agree.schemas.corpus import FEATURES
+
+from ..paradigms import (
+    APOSTROPHES,
+    CELL_COLUMNS,
+    LIST_COLUMNS,
+    BadForm,
+    Bundle,
+    LexiconRow,
+    Member,
+    ParadigmFrames,
+    Paradigms,
+    expanded,
+)
 
 
 def could_be_correct(
@@ -59,6 +72,129 @@ def ambiguous(paradigms: Paradigms, other: Member, slot: int, value: str) -> boo
     return any(paradigms.meet(slot, b[slot], (value,)) for b in known)
 
 
+# The same two rules over columns: one question a row (`qid`), every question of a batch of a
+# language's attempts at once; `tests/mine/test_pairs_columns.py` holds them equal to the
+# functions above, question by question, on real treebanks.
+
+
+def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
+    """`choose_bad_form` for each question: the word (`key`, `lemma`, `upos`, `feats`, its value
+    sets `k_<feature>`, `k_agreeing`) and the cell wanted (`cell_<feature>`). Per question whose
+    cell holds a form, `bad_key`, `bad_count`, `bad_source`, or `outcome` 'syncretic'; the
+    others (`no-form`) are left out."""
+    found = questions.select("qid", *CELL_COLUMNS).join(frames.forms, on=CELL_COLUMNS)
+    sources = pl.col("source")
+    spellings = found.group_by("qid", "bad_key").agg(
+        pl.col("bad_count").sum(),
+        pl.when((sources == "both").any() | (sources.n_unique() > 1))
+        .then(pl.lit("both"))
+        .otherwise(sources.first())
+        .alias("bad_source"),
+    )
+    word = questions.select(
+        "qid",
+        "key",
+        "lemma",
+        "upos",
+        pl.col("k_agreeing").str.split(",").alias("agreeing"),
+        *(
+            expanded(value_list(f"k_{name}"), feature, frames.value_sets).alias(f"w_{name}")
+            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+        ),
+    )
+    # A spelling with a bundle that meets the word's values on every agreeing feature could be
+    # correct (syncretism), and so could the word's own spelling.
+    could_agree = pl.all_horizontal(
+        ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
+        for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+    )
+    checked = (
+        spellings.join(word, on="qid")
+        .join(
+            frames.bundles,
+            left_on=["bad_key", "lemma", "upos"],
+            right_on=["form_key", "lemma", "upos"],
+            how="left",
+        )
+        .group_by("qid", "bad_key")
+        .agg(
+            pl.col("bad_count", "bad_source", "key").first(),
+            could_agree.fill_null(False).any().alias("could_agree"),
+        )
+    )
+    chosen = (
+        checked.filter((pl.col("bad_key") != pl.col("key")) & ~pl.col("could_agree"))
+        .sort("bad_count", "bad_key", descending=[True, False])
+        .group_by("qid", maintain_order=True)
+        .first()
+        .select(
+            "qid", "bad_key", "bad_count", "bad_source", pl.lit(None, pl.String).alias("outcome")
+        )
+    )
+    syncretic = (
+        checked.select("qid")
+        .unique()
+        .join(chosen, on="qid", how="anti")
+        .select(
+            "qid",
+            pl.lit(None, pl.String).alias("bad_key"),
+            pl.lit(None, pl.Int64).alias("bad_count"),
+            pl.lit(None, pl.String).alias("bad_source"),
+            pl.lit("syncretic").alias("outcome"),
+        )
+    )
+    return pl.concat([chosen, syncretic])
+
+
+def ambiguity_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
+    """`ambiguous` for each question: the other member (`o_key`, `o_lemma`, `o_upos`, its values
+    of the feature `k_o_values`), the `feature` and the `bad_value`; per question, `ambiguous`."""
+
+    def of_feature(expression: Callable[[str, str], pl.Expr]) -> pl.Expr:
+        return pl.coalesce(
+            pl.when(pl.col("feature") == feature).then(expression(feature, name))
+            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+        )
+
+    value_sets = frames.value_sets
+    asked = questions.select(
+        "qid",
+        "o_key",
+        "o_lemma",
+        "o_upos",
+        of_feature(lambda f, _: expanded(pl.concat_list(pl.col("bad_value")), f, value_sets)).alias(
+            "bad_set"
+        ),
+        of_feature(lambda f, _: expanded(value_list("k_o_values"), f, value_sets)).alias("own"),
+        "feature",
+    )
+    return (
+        asked.join(
+            frames.bundles,
+            left_on=["o_key", "o_lemma", "o_upos"],
+            right_on=["form_key", "lemma", "upos"],
+            how="left",
+        )
+        .group_by("qid")
+        .agg(
+            (
+                meets("own", "bad_set").fill_null(False).first()
+                | of_feature(lambda _, name: meets(f"b_{name}", "bad_set")).fill_null(False).any()
+            ).alias("ambiguous")
+        )
+    )
+
+
+def value_list(joined: str) -> pl.Expr:
+    """A `,`-joined value set (a join key) as a list."""
+    return pl.col(joined).str.split(",").list.eval(pl.element().filter(pl.element() != ""))
+
+
+def meets(a: str, b: str) -> pl.Expr:
+    """Whether two (expanded) value lists share a value."""
+    return pl.col(a).list.set_intersection(pl.col(b)).list.len() > 0
+
+
 def capitalised_like(form: pl.Expr, model: pl.Expr) -> pl.Expr:
     """`form` with `model`'s capitalisation: all upper (two letters or more), first letter
     upper, or lower-cased."""
@@ -93,7 +229,7 @@ def relation_skip_reason() -> pl.Expr:
         .then(pl.lit("elision"))  # *l'* depends on the next word's sound, not on agreement
         .when(pl.col("duplicate"))
         .then(pl.lit("duplicate-sent-id"))  # a join on the sentence would be ambiguous
-        .when(pl.col("text").is_null())
+        .when(pl.col("sentence").is_null())
         .then(pl.lit("missing-sentence"))
     )
 
