@@ -19,7 +19,6 @@ import hashlib
 import lzma
 import threading
 import zlib
-from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -30,7 +29,7 @@ import pyarrow.compute as pc
 from ud_agree.schemas.corpus import FEATURES, RELATIONS_MINED, SENTENCES, TYPES
 
 from .extract import FileJob, FileResult, strict_error
-from .lexicon import LEXICON_UPOS
+from .lexicon import COUNTS, LEXICON_UPOS
 from .read import (
     MAX_ID,
     Malformed,
@@ -82,7 +81,7 @@ def mine_file_columnar(job: FileJob) -> FileResult:
     digest: list[str] = []
     hasher = threading.Thread(target=lambda: digest.append(hashlib.sha256(raw).hexdigest()))
     hasher.start()
-    result = FileResult(job.label, "", len(raw), None, None, Counter())
+    result = FileResult(job.label, "", len(raw), None, None, COUNTS.empty_table())
     try:
         _mine(job, data, invalid_at, result)
     finally:
@@ -833,8 +832,8 @@ def _count_lexicon(
     feats_code: np.ndarray,
     feats: Features,
 ) -> None:
-    """Lexicon counts keyed (form, lemma, upos, FEATS) as mine_file keys them, keeping only the
-    words that ud_entries keeps (so ud_entries gives the same entries from fewer keys)."""
+    """Lexicon counts per (form, lemma, upos, FEATS) (COUNTS), keeping only the words that
+    ud_entries keeps (so ud_entries gives the same entries from fewer rows)."""
     chosen = np.flatnonzero(_LEXICON_CLASS[upos] & feats.has_value[feats_code])
     start, end = rows.span(1, words[chosen])
     named = (end - start != 1) | (rows.buf.u8[start] != ord("_"))  # form `_` is no form
@@ -850,12 +849,16 @@ def _count_lexicon(
         }
     )
     counted = keys.group_by(["form", "lemma", "upos", "feats"]).aggregate([([], "count_all")])
-    tags = _UPOS_NAMES[counted["upos"].to_numpy()].tolist()
-    strings = np.array(feats.strings, dtype=object)[counted["feats"].to_numpy()].tolist()
-    found = zip(
-        counted["form"].to_pylist(), counted["lemma"].to_pylist(), tags, strings, strict=True
+    result.lexicon_counts = pa.Table.from_arrays(
+        [
+            counted["form"],
+            counted["lemma"],
+            pa.array(_UPOS_NAMES[counted["upos"].to_numpy()], pa.string()),
+            pa.array(feats.strings, pa.string()).take(counted["feats"]),
+            counted["count_all"],
+        ],
+        schema=COUNTS,
     )
-    result.lexicon_counts.update(dict(zip(found, counted["count_all"].to_pylist(), strict=True)))
 
 
 def _repeat(value: str, n: int) -> pa.Array:

@@ -44,7 +44,7 @@ class FileResult:
     size: int
     relations: pa.Table  # schema RELATIONS_MINED
     sentences: pa.Table  # schema SENTENCES
-    lexicon_counts: Counter  # (form, lemma, upos, FEATS) → occurrences
+    lexicon_counts: pa.Table | None  # mine.lexicon.COUNTS: (form, lemma, upos, FEATS) → occurrences
     drops: Counter = field(default_factory=Counter)
     agree: Counter = field(default_factory=Counter)
     disagree: Counter = field(default_factory=Counter)

@@ -44,30 +44,56 @@ def other_feats(feats: str) -> str:
 _SKIPPED_FEATS = frozenset({*FEATURES, "Typo"})
 
 
-def ud_entries(counts: Counter) -> tuple[Counter, Counter]:
-    """(form, lemma, upos, FEATS) counts → (form, lemma, upos, bundle, other FEATS) counts, and
-    how many of those were `Typo=Yes` words; words with no value in F left out."""
-    entries: Counter = Counter()
-    typos: Counter = Counter()
-    bundles: dict[str, tuple[BundleKey, str, bool] | None] = {}
-    for (form, lemma, tag, feat), n in counts.items():
-        if tag not in LEXICON_UPOS or form == "_" or feat == "_":
-            continue
-        if feat not in bundles:
-            bundle = parse_feats(feat)
+# A file's UD words counted (mine.columnar), summed over a language's files by build_lexicon.
+COUNTS = pa.schema(
+    [
+        ("form", pa.string()),
+        ("lemma", pa.string()),
+        ("upos", pa.string()),
+        ("feats", pa.string()),  # FEATS as written
+        ("count", pa.int64()),
+    ]
+)
+
+
+def count_table(counts: Counter) -> pa.Table:
+    """(form, lemma, upos, FEATS) → occurrences as a table of COUNTS."""
+    columns = list(zip(*counts, strict=True)) if counts else [(), (), (), ()]
+    arrays = [pa.array(column, pa.string()) for column in columns]
+    return pa.Table.from_arrays(
+        [*arrays, pa.array(list(counts.values()), pa.int64())], schema=COUNTS
+    )
+
+
+def ud_entries(counts: pa.Table) -> pl.DataFrame:
+    """UD word counts (COUNTS, of any number of files) → one row per (form, lemma, upos, bundle,
+    other FEATS) with its `count` and `typo_count` (how many were `Typo=Yes` words); words of
+    other UPOS, form `_`, or no value in F left out. Each distinct FEATS is parsed once."""
+    frame = pl.DataFrame(counts).filter(
+        pl.col("upos").is_in(list(LEXICON_UPOS))
+        & (pl.col("form") != "_")
+        & (pl.col("feats") != "_")
+    )
+    parsed = []
+    for feats in frame.get_column("feats").unique().to_list():
+        bundle = parse_feats(feats)
+        if bundle.has_value():
             values = tuple(tuple(sorted(v)) for v in bundle.values())
-            bundles[feat] = (
-                (values, other_feats(feat), bundle.typo)  # type: ignore[assignment]
-                if bundle.has_value()
-                else None
-            )
-        known = bundles[feat]
-        if known is not None:
-            key = (form, lemma, tag, known[0], known[1])
-            entries[key] += n
-            if known[2]:
-                typos[key] += n
-    return entries, typos
+            parsed.append((feats, _bundle_string(values), other_feats(feats), bundle.typo))  # type: ignore[arg-type]
+    bundles = pl.DataFrame(
+        parsed,
+        schema={"feats": pl.String, "bundle": pl.String, "other": pl.String, "typo": pl.Boolean},
+        orient="row",
+    )
+    return (
+        frame.join(bundles, on="feats")
+        .group_by("form", "lemma", "upos", "bundle", "other")
+        .agg(
+            pl.col("count").sum(),
+            pl.col("count").filter(pl.col("typo")).sum().alias("typo_count"),
+        )
+        .rename({"other": "feats"})
+    )
 
 
 @dataclass
@@ -192,23 +218,13 @@ LEXICON_KEY = ("form", "lemma", "upos", "bundle", "feats")
 
 
 def build_lexicon(
-    lang: str, ud_counts: Counter, unimorph_paths: list[Path], mapping: UniMorphMap
+    lang: str, ud_counts: pa.Table | Counter, unimorph_paths: list[Path], mapping: UniMorphMap
 ) -> pa.Table:
-    """Lexicon table: one row per (form, lemma, upos, bundle, feats) with UD count and source."""
+    """Lexicon table: one row per (form, lemma, upos, bundle, feats) with UD count and source
+    (`ud_counts`: COUNTS, or a Counter keyed (form, lemma, upos, FEATS))."""
     key = list(LEXICON_KEY)
-    entries, typos = ud_entries(ud_counts)
-    ud = pl.DataFrame(
-        {
-            "form": [e[0] for e in entries],
-            "lemma": [e[1] for e in entries],
-            "upos": [e[2] for e in entries],
-            "bundle": [_bundle_string(e[3]) for e in entries],
-            "feats": [e[4] for e in entries],
-            "count": list(entries.values()),
-            "typo_count": [typos.get(e, 0) for e in entries],
-        },
-        schema={**dict.fromkeys(key, pl.String), "count": pl.Int64, "typo_count": pl.Int64},
-    )
+    counts = ud_counts if isinstance(ud_counts, pa.Table) else count_table(ud_counts)
+    ud = ud_entries(counts).select(*key, "count", "typo_count")
     frames = [unimorph_frame(path, mapping) for path in unimorph_paths]
     unimorph = pl.concat(frames).unique() if frames else ud.select(key).clear()
     # Unknown feats (null) match nothing: such UniMorph rows stay rows of their own.

@@ -72,13 +72,11 @@ class LanguageRun:
     fingerprint: str
     jobs: list[FileJob]
     results: dict[str, FileResult] = field(default_factory=dict)  # counts; tables are spilled
-    lexicon_counts: Counter = field(default_factory=Counter)
     pair_skips: Counter = field(default_factory=Counter)  # those decided file by file
 
     def release(self) -> None:
         """Drop what a finished language's tables were built from."""
         self.results.clear()
-        self.lexicon_counts.clear()
 
 
 def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRun], list[str]]:

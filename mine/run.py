@@ -52,12 +52,13 @@ def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult,
         prefix.parent.mkdir(parents=True, exist_ok=True)
         spill(result.relations, prefix, "relations")
         spill(result.sentences, prefix, "sentences")
+        spill(result.lexicon_counts, prefix, "lexicon")
         if vary is not None:
             attempts, skips = prepare_attempts(result.relations, result.sentences, vary)
             spill(attempts.to_arrow(), prefix, "attempts")
     except OSError as error:  # pyarrow names no file: the spill folder is where it went wrong
         raise MachineError.of(error, error.filename or prefix.parent) from None
-    result.relations = result.sentences = None
+    result.relations = result.sentences = result.lexicon_counts = None
     return result, skips
 
 
@@ -118,7 +119,8 @@ def write_nonce(
 def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) -> dict:
     """Build a language's lexicon, stream its files' tables (and their pairs) into its Parquet
     files, then write its lexicon and its manifest."""
-    lexicon = build_lexicon(run.language.key, run.lexicon_counts, run.unimorph, mapping)
+    counts = [unspill(part(options, run, index), "lexicon") for index in range(len(run.jobs))]
+    lexicon = build_lexicon(run.language.key, pa.concat_tables(counts), run.unimorph, mapping)
     out_dir = options.out / run.language.key
     written = write_tables(run, options, lexicon, out_dir)
     write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
@@ -339,8 +341,6 @@ def _mine_jobs(
         """Keep a spilled file's counts; the language's run once its last file is in."""
         run = by_key[job.lang]
         result, skips = mined
-        run.lexicon_counts.update(result.lexicon_counts)
-        result.lexicon_counts = Counter()
         run.results[job.label] = result
         run.pair_skips.update(skips)
         pending[job.lang] -= 1

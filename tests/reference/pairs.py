@@ -1,0 +1,149 @@
+"""Reference (test oracle): DESIGN.md §4 minimal pairs built one relation at a time, with the
+rules as plain functions (`mine.rules.pairs.choose_bad_form`, `ambiguous`, over the `Paradigms`
+index). The miner's pairs, decided by joins over whole tables, must equal these row for row,
+and its skip counts these counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pyarrow as pa
+from ud_agree.mine.lexicon import other_feats
+from ud_agree.mine.nonce import capitalised_like, sound
+from ud_agree.mine.paradigms import APOSTROPHES, BadForm, Member, Paradigms
+from ud_agree.mine.rules.pairs import ambiguous, choose_bad_form
+
+from ud_agree.schemas.corpus import FEATURES, PAIRS
+
+ROLE_ORDER = {
+    "target": ("target",),
+    "controller": ("controller",),
+    "both": ("target", "controller"),
+}
+
+
+def reference_pairs(
+    relations: pa.Table, sentences: pa.Table, paradigms: Paradigms, vary: str
+) -> tuple[pa.Table, Counter]:
+    """Pairs of every relation for the varied role(s), in the relations' order, and the skips."""
+    texts = sentence_index(sentences)
+    attested = attested_values(paradigms)
+    rows: list[dict[str, Any]] = []
+    skips: Counter = Counter()
+    for relation in relations.to_pylist():
+        for role in ROLE_ORDER[vary]:
+            for feature in relation["agreeing"]:
+                rows += pairs_of(relation, role, feature, texts, attested, paradigms, skips)
+    return pa.Table.from_pylist(rows, PAIRS), skips
+
+
+def sentence_index(
+    sentences: pa.Table,
+) -> dict[tuple[str, str], tuple[str, list[int], list[bool]] | None]:
+    """(treebank, sent_id) → text, each surface word's start offset and whether the word before is
+    elided onto it; None for a key that repeats."""
+    index: dict[tuple[str, str], tuple[str, list[int], list[bool]] | None] = {}
+    for row in sentences.to_pylist():
+        key = (row["treebank"], row["sent_id"])
+        if key in index:
+            index[key] = None
+            continue
+        starts, after_elided, offset = [], [], 0
+        for i, (word, space) in enumerate(zip(row["words"], row["space_after"], strict=True)):
+            starts.append(offset)
+            before = row["words"][i - 1] if i else ""
+            after_elided.append(
+                bool(i) and not row["space_after"][i - 1] and before.endswith(APOSTROPHES)
+            )
+            offset += len(word) + bool(space)
+        index[key] = (row["text"], starts, after_elided)
+    return index
+
+
+def attested_values(paradigms: Paradigms) -> dict[tuple[str, str], list[str]]:
+    """(upos, feature) → the values the lexicon attests, sorted."""
+    return {
+        (upos, FEATURES[slot]): sorted(values)
+        for (upos, slot), values in paradigms.attested.items()
+    }
+
+
+def pairs_of(
+    relation: dict[str, Any],
+    role: str,
+    feature: str,
+    texts: dict,
+    attested: dict[tuple[str, str], list[str]],
+    paradigms: Paradigms,
+    skips: Counter,
+) -> Iterator[dict[str, Any]]:
+    """The pairs of one relation varying `role` on `feature`; skips counted."""
+    other = "controller" if role == "target" else "target"
+    form, lemma, upos = (relation[f"{role}_{k}"] for k in ("form", "lemma", "upos"))
+    values = relation[f"{role}_{feature.lower()}"]
+    key = (relation["treebank"], relation["sent_id"])
+    reason = (
+        "multi-valued" if len(values) > 1
+        else "no-lemma" if lemma in ("", "_", None)
+        else "in-mwt" if relation[f"in_mwt_{role}"]
+        else "coordinated" if relation["coordinated"]
+        else "elision" if form.endswith(APOSTROPHES)
+        else "duplicate-sent-id" if key in texts and texts[key] is None
+        else "missing-sentence" if key not in texts
+        else None
+    )  # fmt: skip
+    if reason:
+        skips[reason] += 1
+        return
+    text, starts, after_elided = texts[key]
+    surface = relation[f"{role}_surface"]
+    bundle = tuple(frozenset(relation[f"{role}_{f.lower()}"]) - {""} for f in FEATURES)
+    word = Member(form, lemma, upos, bundle, other_feats(relation[f"{role}_feats"] or ""), 0, False)
+    other_member = Member(
+        relation[f"{other}_form"],
+        relation[f"{other}_lemma"],
+        relation[f"{other}_upos"],
+        tuple(frozenset(relation[f"{other}_{f.lower()}"]) - {""} for f in FEATURES),
+        "",
+        0,
+        False,
+    )
+    slot = FEATURES.index(feature)
+    agreeing = tuple(FEATURES.index(f) for f in relation["agreeing"])
+    for bad_value in attested.get((upos, feature), ()):
+        if bad_value in values:
+            continue
+        found = choose_bad_form(paradigms, word, slot, bad_value, agreeing)
+        if not isinstance(found, BadForm):
+            skips[found] += 1
+            continue
+        if ambiguous(paradigms, other_member, slot, bad_value):
+            skips[f"ambiguous-{other}"] += 1
+            continue
+        bad_form = capitalised_like(found.key, form)
+        if after_elided[surface] and sound(form) != sound(bad_form):
+            skips["elision"] += 1
+            continue
+        start = starts[surface]
+        yield {
+            **{k: relation[k] for k in ("lang", "treebank", "sent_id", "type")},
+            **{k: relation[k] for k in ("target_id", "controller_id")},
+            "varied": role,
+            "feature": feature,
+            "good_value": values[0],
+            "bad_value": bad_value,
+            "lemma": lemma,
+            "upos": upos,
+            "good_form": form,
+            "bad_form": bad_form,
+            "bad_count": found.count,
+            "bad_source": found.source,
+            "sentence_good": text,
+            "sentence_bad": text[:start] + bad_form + text[start + len(form) :],
+            "start": start,
+            "end_good": start + len(form),
+            "end_bad": start + len(bad_form),
+            "variant": "original",
+        }
