@@ -69,6 +69,15 @@ def pairs_from_attempts(
     skips: Counter = Counter()
     if attempts.height == 0:
         return PAIRS.empty_table(), skips
+    # Only the paradigms of the words varied and of the other members are read.
+    frames = frames.narrowed(
+        pl.concat(
+            [
+                attempts.select("lemma", "upos"),
+                attempts.select(pl.col("o_lemma").alias("lemma"), pl.col("o_upos").alias("upos")),
+            ]
+        )
+    )
     # Each other value that the lexicon attests for the word's UPOS is one bad value to try.
     tries = (
         attempts.join(frames.attested, on=["upos", "feature"], how="inner")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from copy import copy
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import NamedTuple
 
 import polars as pl
@@ -162,49 +163,69 @@ def set_key(values: pl.Expr) -> pl.Expr:
 
 class ParadigmFrames:
     """The lexicon indexed as tables, for the §4 rules run over columns (`rules/pairs.py`):
-    the rows that can be a bad form by paradigm cell, every bundle of each (form, lemma, upos)
-    with its values expanded through the value sets, and the values each (upos, feature) attests.
-    The same index as `Paradigms`, without a Python object per row."""
+    the rows that can be a bad form by paradigm cell (`forms`), every bundle of each (form,
+    lemma, upos) with its values expanded through the value sets (`bundles`), and the values
+    each (upos, feature) attests. The same index as `Paradigms`, without a Python object per
+    row; `narrowed` keeps the paradigms that a batch of questions reads."""
 
-    def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
+    def __init__(self, lexicon: pa.Table | pl.DataFrame, value_sets: ValueSets | None = None):
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets)."""
         self.value_sets = value_sets or {}
-        frame = pl.DataFrame(lexicon)
+        frame = lexicon if isinstance(lexicon, pl.DataFrame) else pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))
-        frame = frame.with_columns(pl.col("form").str.to_lowercase().alias("form_key"))
-        self.attested = (
-            pl.concat(
-                frame.select("upos", pl.lit(feature).alias("feature"), pl.col(name).alias("v"))
-                for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
-            )
-            .explode("v")
-            .drop_nulls("v")
-            .unique()
-            .group_by("upos", "feature")
-            .agg(pl.col("v").sort().alias("bad_value"))
+        self.lexicon = frame
+        # Values are read per distinct (upos, value set): far fewer than rows.
+        self.attested = pl.concat(
+            frame.group_by("upos")
+            .agg(pl.col(name).unique())
+            .explode(name)
+            .explode(name)
+            .drop_nulls(name)
+            .group_by("upos")
+            .agg(pl.col(name).unique().sort().alias("bad_value"))
+            .with_columns(pl.lit(feature).alias("feature"))
+            .select("upos", "feature", "bad_value")
+            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
         )
+
+    def narrowed(self, lemmas: pl.DataFrame) -> ParadigmFrames:
+        """The index of the paradigms of `lemmas` (lemma, upos) only; the values attested stay
+        the whole lexicon's."""
+        narrow = copy(self)
+        narrow.lexicon = self.lexicon.join(lemmas.unique(), on=["lemma", "upos"], how="semi")
+        narrow.__dict__.pop("forms", None)
+        narrow.__dict__.pop("bundles", None)
+        return narrow
+
+    @cached_property
+    def forms(self) -> pl.DataFrame:
+        """Rows that can be a bad form, by paradigm cell (lemma, upos, set keys, other FEATS)."""
         # A form only ever seen as a typo is no bad form, nor is an elided one.
         count = pl.col("count").fill_null(0)
         usable = ~((count > 0) & (pl.col("typo_count") == count)) & ~(
             pl.col("form").str.ends_with(APOSTROPHES[0])
             | pl.col("form").str.ends_with(APOSTROPHES[1])
         )
-        self.forms = frame.filter(usable & pl.col("feats").is_not_null()).select(
+        return self.lexicon.filter(usable & pl.col("feats").is_not_null()).select(
             "lemma",
             "upos",
             *(set_key(pl.col(name)).alias(f"cell_{name}") for name in LIST_COLUMNS),
             "feats",
-            pl.col("form_key").alias("bad_key"),
+            pl.col("form").str.to_lowercase().alias("bad_key"),
             count.alias("bad_count"),
             "source",
         )
-        self.bundles = frame.select(
-            "form_key",
+
+    @cached_property
+    def bundles(self) -> pl.DataFrame:
+        """Every bundle of each (lower-cased form, lemma, upos), values expanded (§1.2)."""
+        return self.lexicon.select(
+            pl.col("form").str.to_lowercase().alias("form_key"),
             "lemma",
             "upos",
             *(
                 expanded(pl.col(name), feature, self.value_sets).alias(f"b_{name}")
                 for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
             ),
-        ).unique()
+        )
