@@ -11,8 +11,9 @@ files), then times, in fresh processes, `python -m mine` (lexicon and minimal pa
 where the shared data has it), `python -m mine --no-pairs` (relations, sentences, lexicon),
 `python -m mine --nonce 3` (pairs and their nonce variants, DESIGN.md §9) and a loop that only
 parses every file with `conllu.parse_incr`. Prints the best wall time of each, the ratios to the
-parse (goal ≤ 0.25 for the default command with pairs; no goal with --nonce) and each side's
-peak memory.
+parse (goal ≤ 0.25 for the default command with pairs, ≤ 0.30 with --all; no goal with --nonce)
+and each side's peak memory, sampled in one more run of each side (sampling slows the miner's
+cores, not the parse's: the timed runs do not sample).
 """
 
 from __future__ import annotations
@@ -60,20 +61,25 @@ def decompress(ud_dir: Path, langs: list[str], into: Path) -> list[Path]:
     return plain
 
 
-def timed(command: list[str], output: list[str] | None = None) -> tuple[float, float]:
-    """Wall seconds and peak memory (MiB) of the command's whole process tree, sampled: its workers
-    are forked by a server process, which rusage of the command does not count."""
+def timed(
+    command: list[str], output: list[str] | None = None, sample: bool = False
+) -> tuple[float, float]:
+    """Wall seconds of the command and, when `sample`, the peak memory (MiB) of its whole process
+    tree, sampled: its workers are forked by a server process, which rusage of the command does
+    not count. Sampling /proc every 50 ms takes a share of a core, which slows a command that
+    uses every core (the miner) and not one that uses one (the parse): timings are taken in runs
+    that do not sample."""
     start = time.perf_counter()
     stdout = subprocess.PIPE if output is not None else subprocess.DEVNULL
     process = subprocess.Popen(command, stdout=stdout, cwd=ROOT, text=True)
     peak = [0]
     done = threading.Event()
 
-    def sample() -> None:
+    def sampling() -> None:
         while not done.wait(0.05):
             peak[0] = max(peak[0], tree_rss(process.pid))
 
-    sampler = threading.Thread(target=sample, daemon=True)
+    sampler = threading.Thread(target=sampling if sample else done.wait, daemon=True)
     sampler.start()
     if output is not None:
         output.append(process.stdout.read())
@@ -146,32 +152,33 @@ def main() -> None:
         parse = [sys.executable, "-c", CONLLU_PARSE, *map(str, files)]
         bare = [*mine, "--no-pairs"]
         nonce = [*mine, "--nonce", str(args.nonce)]
-        mine_runs, bare_runs, nonce_runs, parse_runs, printed = [], [], [], [], []
+        sides = {"mine": mine, "bare": bare, "parse": parse}
+        if args.nonce:
+            sides["nonce"] = nonce
+        walls: dict[str, list[float]] = {side: [] for side in sides}
+        printed: list[str] = []
         # Interleave the sides so that a noisy machine slows them alike.
         for _ in range(args.repeat):
-            mine_runs.append(timed(mine))
-            bare_runs.append(timed(bare))
-            if args.nonce:
-                nonce_runs.append(timed(nonce))
-            parse_runs.append(timed(parse, printed))
+            for side, command in sides.items():
+                walls[side].append(timed(command, printed if side == "parse" else None)[0])
+        memory = {side: timed(command, sample=True)[1] for side, command in sides.items()}
         words = int(printed[-1].strip())
-        mine_wall = min(w for w, _ in mine_runs)
-        bare_wall = min(w for w, _ in bare_runs)
-        parse_wall = min(w for w, _ in parse_runs)
-        for label, runs in (
-            ("python -m mine (pairs included):  ", mine_runs),
-            ("python -m mine --no-pairs:        ", bare_runs),
-            (f"python -m mine --nonce {args.nonce}:        ", nonce_runs),
-            ("conllu.parse_incr only:           ", parse_runs),
+        mine_wall, bare_wall, parse_wall = (min(walls[s]) for s in ("mine", "bare", "parse"))
+        for label, side in (
+            ("python -m mine (pairs included):  ", "mine"),
+            ("python -m mine --no-pairs:        ", "bare"),
+            (f"python -m mine --nonce {args.nonce}:        ", "nonce"),
+            ("conllu.parse_incr only:           ", "parse"),
         ):
-            if not runs:
-                continue
-            wall, memory = min(w for w, _ in runs), max(m for _, m in runs)
-            print(f"{label} {wall:6.2f} s   peak memory {memory:6.0f} MiB")
+            if side in sides:
+                print(f"{label} {min(walls[side]):6.2f} s   peak memory {memory[side]:6.0f} MiB")
         print(f"ratio mine --no-pairs / conllu:    {bare_wall / parse_wall:6.3f}   (goal <= 0.25)")
-        print(f"ratio mine with pairs / conllu:    {mine_wall / parse_wall:6.3f}   (goal <= 0.25)")
-        if nonce_runs:
-            nonce_wall = min(w for w, _ in nonce_runs)
+        goal = 0.30 if args.all else 0.25
+        print(
+            f"ratio mine with pairs / conllu:    {mine_wall / parse_wall:6.3f}   (goal <= {goal})"
+        )
+        if args.nonce:
+            nonce_wall = min(walls["nonce"])
             print(
                 f"ratio mine --nonce {args.nonce} / conllu:     {nonce_wall / parse_wall:6.3f}   (no goal)"
             )
@@ -183,10 +190,10 @@ def main() -> None:
             largest = max(files, key=lambda f: f.stat().st_size)
             code = largest.name.split("_")[0]
             one = [*mine[: mine.index("--lang") + 1], code, *mine[mine.index("--out") :]]
-            _, alone = timed(one)
+            _, alone = timed(one, sample=True)
             print(
                 f"peak memory mining only '{code}' (largest file {largest.stat().st_size / 2**20:.1f} MiB): "
-                f"{alone:.0f} MiB; whole release: {max(m for _, m in mine_runs):.0f} MiB"
+                f"{alone:.0f} MiB; whole release: {memory['mine']:.0f} MiB"
             )
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -78,13 +78,10 @@ def pairs_from_attempts(
             ]
         )
     )
-    # Each other value that the lexicon attests for the word's UPOS is one bad value to try.
-    tries = (
-        attempts.join(frames.attested, on=["upos", "feature"], how="inner")
-        .explode("bad_value")
-        .filter(~pl.col("values").list.contains(pl.col("bad_value")))
-    )
-    tries = tries.join(_bad_forms(tries, frames), on=_CHOICE, how="left", nulls_equal=True)
+    # The bad forms are decided per distinct word asked about (they recur), then joined.
+    asked = attempts.select(*_WORD, "values").unique(subset=_WORD).with_row_index("asked")
+    attempts = attempts.join(asked.select("asked", *_WORD), on=_WORD, nulls_equal=True)
+    tries = attempts.join(_bad_forms(asked, frames), on="asked")
     no_form = pl.col("bad_key").is_null()
     outcomes = tries.filter(no_form).get_column("outcome").fill_null("no-form")  # not asked
     skips.update(dict(outcomes.value_counts().iter_rows()))
@@ -125,16 +122,15 @@ def pairs_from_attempts(
     return table.to_arrow().cast(PAIRS), skips
 
 
-# What the choice of a bad form depends on, and what the other member's ambiguity depends on
-# (value sets as `,`-joined strings: join keys).
-_CHOICE = [
+# What the choice of a bad form depends on besides the bad value (the word asked about), and what
+# the other member's ambiguity depends on (value sets as `,`-joined strings: join keys).
+_WORD = [
     "key",
     "lemma",
     "upos",
     *(f"k_{n}" for n in LIST_COLUMNS),
     "feats",
     "feature",
-    "bad_value",
     "k_agreeing",
 ]
 _AMBIGUITY = ["o_key", "o_lemma", "o_upos", "k_o_values", "feature", "bad_value"]
@@ -152,12 +148,18 @@ def _wanted_cell() -> list[pl.Expr]:
     ]
 
 
-def _bad_forms(tries: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
-    """Per distinct question that the lexicon has a form for: the bad form's key, count and
-    source, or why there is none (the others are `no-form`)."""
-    questions = tries.select(_CHOICE).unique().with_row_index("qid")
+def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
+    """Per word asked about (`asked`) and bad value to try: the bad form's key, count and source,
+    or why there is none (`outcome`; null: `no-form`)."""
+    # Each other value that the lexicon attests for the word's UPOS is one bad value to try.
+    questions = (
+        asked.join(frames.attested, on=["upos", "feature"])
+        .explode("bad_value")
+        .filter(~pl.col("values").list.contains(pl.col("bad_value")))
+        .with_row_index("qid")
+    )
     answers = bad_forms_of(questions.with_columns(_wanted_cell()), frames)
-    return questions.join(answers, on="qid").drop("qid")
+    return questions.select("asked", "bad_value", "qid").join(answers, on="qid", how="left")
 
 
 def _ambiguity(tries: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:

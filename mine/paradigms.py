@@ -175,18 +175,16 @@ class ParadigmFrames:
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))
         self.lexicon = frame
-        # Values are read per distinct (upos, value set): far fewer than rows.
-        self.attested = pl.concat(
-            frame.group_by("upos")
-            .agg(pl.col(name).unique())
-            .explode(name)
-            .explode(name)
-            .drop_nulls(name)
-            .group_by("upos")
-            .agg(pl.col(name).unique().sort().alias("bad_value"))
-            .with_columns(pl.lit(feature).alias("feature"))
-            .select("upos", "feature", "bad_value")
-            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+        self.attested = (
+            pl.concat(
+                frame.select("upos", pl.lit(feature).alias("feature"), pl.col(name).alias("v"))
+                for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+            )
+            .explode("v")
+            .drop_nulls("v")
+            .unique()
+            .group_by("upos", "feature")
+            .agg(pl.col("v").sort().alias("bad_value"))
         )
 
     def narrowed(self, lemmas: pl.DataFrame) -> ParadigmFrames:
