@@ -1,7 +1,7 @@
 """Minimal pairs (DESIGN.md §4): a kept relation's sentence as written, and the same sentence with
 one member re-inflected so that it disagrees — a form of the same lemma from the lexicon. The
-rules are `rules/pairs.py`; here they run over a file's relations (joins, one question asked
-once per language)."""
+rules are `rules/pairs.py`; here they run over a file's relations, and over a batch of a
+language's attempts (joins: each distinct word asked about is decided once per batch)."""
 
 from __future__ import annotations
 

@@ -58,14 +58,7 @@ class Paradigms:
     """The lexicon indexed for §4: rows per paradigm cell, bundles per (form, lemma, upos), and the
     values each (upos, feature) attests; values compared through the language's value sets."""
 
-    def __init__(
-        self,
-        lexicon: pa.Table,
-        value_sets: ValueSets | None = None,
-        lemmas: Iterable[tuple[str, str]] | None = None,
-    ) -> None:
-        """`lemmas`: the (lemma, upos) of every word that pairs will read, when known; the rest
-        of the lexicon (most of a large UniMorph file) is then never indexed."""
+    def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
         self.value_sets = value_sets or {}
         # Rows that can be a bad form, by what §4 asks of one: (lemma, upos, bundle, other FEATS).
         self.forms: dict[tuple[str, str, Bundle, str | None], list[LexiconRow]] = defaultdict(list)
@@ -83,11 +76,6 @@ class Paradigms:
         }
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0).alias("typo_count"))
-        if lemmas is not None:
-            wanted = pl.DataFrame(
-                list(set(lemmas)), schema={"lemma": pl.String, "upos": pl.String}, orient="row"
-            )
-            frame = frame.join(wanted, on=["lemma", "upos"], how="semi")
         keys = [pl.col(n).list.sort().list.join(",").fill_null("") for n in LIST_COLUMNS]
         columns: list[str | pl.Expr] = ["form", "lemma", "upos", pl.concat_list(keys)]
         columns += ["feats", "count", "source"]
@@ -103,18 +91,6 @@ class Paradigms:
                 row = LexiconRow(form, bundle, feats, count or 0, source)
                 self.forms[(lemma, upos, bundle, feats)].append(row)
             self.bundles[(form.lower(), lemma, upos)].add(bundle)
-        # The paradigm cells that hold a possible bad form: a question about any other cell is
-        # answered `no-form` without asking Python (most are, in languages with many cases).
-        cells = [
-            (lemma, upos, *(",".join(sorted(values)) for values in bundle), feats)
-            for lemma, upos, bundle, feats in self.forms
-        ]
-        self.cells = pl.DataFrame(
-            cells, schema=[*CELL_COLUMNS], orient="row", infer_schema_length=None
-        ).cast(pl.String)
-        # Answers already given, per distinct question: they recur across a language's files.
-        self.chosen: dict[tuple, BadForm | str] = {}
-        self.ambiguity: dict[tuple, bool] = {}
         self.expanded: dict[tuple[int, frozenset[str]], frozenset[str]] = {}
 
     def expand(self, slot: int, values: Iterable[str]) -> frozenset[str]:
@@ -136,7 +112,7 @@ def value_set(joined: str | None) -> frozenset[str]:
     return frozenset(v for v in (joined or "").split(",") if v)
 
 
-# A paradigm cell as join keys (value sets `,`-joined), as `Paradigms.cells` holds them.
+# A paradigm cell as join keys (value sets `,`-joined), as `ParadigmFrames.forms` holds them.
 CELL_COLUMNS = ["lemma", "upos", *(f"cell_{n}" for n in LIST_COLUMNS), "feats"]
 
 

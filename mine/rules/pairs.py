@@ -73,8 +73,8 @@ def ambiguous(paradigms: Paradigms, other: Member, slot: int, value: str) -> boo
 
 
 # The same two rules over columns: one question a row (`qid`), every question of a batch of a
-# language's attempts at once; `tests/mine/test_pairs_columns.py` holds them equal to the
-# functions above, question by question, on real treebanks.
+# language's attempts at once; `tests/mine/test_pairs_reference.py` holds them equal to the
+# functions above (the same pairs and skip counts) on real treebanks.
 
 
 def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
