@@ -79,7 +79,7 @@ def ud_entries(counts: pa.Table) -> pl.DataFrame:
         bundle = parse_feats(feats)
         if bundle.has_value():
             values = tuple(tuple(sorted(v)) for v in bundle.values())
-            parsed.append((feats, _bundle_string(values), other_feats(feats), bundle.typo))  # type: ignore[arg-type]
+            parsed.append((feats, _bundle_string(values), other_feats(feats), bundle.typo))
     bundles = pl.DataFrame(
         parsed,
         schema={"feats": pl.String, "bundle": pl.String, "other": pl.String, "typo": pl.Boolean},
@@ -178,7 +178,7 @@ def unimorph_files(roots: Iterable[Path], iso3: str) -> list[Path]:
     return files
 
 
-def _bundle_string(bundle: BundleKey) -> str:
+def _bundle_string(bundle: Iterable[Values]) -> str:
     """A bundle as one hashable, joinable string: `Plur|Fem||` (values `,`-joined)."""
     return "|".join(",".join(values) for values in bundle)
 
