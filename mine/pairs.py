@@ -17,14 +17,14 @@ from ud_agree.schemas.corpus import FEATURES, PAIRS, ROLES
 
 from .languages import ValueSets
 from .lexicon import other_feats
-from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames, set_key
+from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
 from .rules.pairs import (
     ambiguity_of,
     bad_forms_of,
     breaks_elision,
     capitalised_like,
+    of_feature,
     relation_skip_reason,
-    value_list,
 )
 
 VARY_CHOICES = {"target": ("target",), "controller": ("controller",), "both": ROLES[::-1]}
@@ -142,7 +142,8 @@ def _wanted_cell() -> list[pl.Expr]:
     return [
         pl.when(pl.col("feature") == feature)
         .then(pl.when(pl.col("bad_value") != "").then(pl.col("bad_value")))  # "": no cell
-        .otherwise(set_key(value_list(f"k_{name}")))
+        # `k_` is already a sorted set joined: only an empty value, first if any, is dropped.
+        .otherwise(pl.col(f"k_{name}").str.strip_chars_start(",").fill_null(""))
         .alias(f"cell_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     ]
@@ -201,16 +202,13 @@ def _attempts(relations: pl.DataFrame, sentences: SentenceFacts, vary: str) -> p
         )
     frame = pl.concat(frames).with_columns(pl.col("agreeing").alias("feature")).explode("feature")
     frame = frame.filter(pl.col("feature").is_not_null())
-    by_feature = lambda prefix: pl.coalesce(  # noqa: E731
-        pl.when(pl.col("feature") == f).then(pl.col(f"{prefix}{f.lower()}")) for f in FEATURES
-    )
     feats = {raw: other_feats(raw) for raw in frame["raw_feats"].unique().to_list()}
     # A word's offset and elision, looked up by its index among the file's words.
     word = frame.get_column("word").fill_null(0).to_numpy()
     known = frame.get_column("word").is_not_null().to_numpy()
     return frame.select(
         *ATTEMPT_COLUMNS,
-        by_feature("").alias("values"),
+        of_feature(lambda _, name: pl.col(name)).alias("values"),
         pl.col("form").str.to_lowercase().alias("key"),
         # The relations' value lists are sorted sets (the schema's promise): joined, set keys.
         *(pl.col(n).list.join(",").alias(f"k_{n}") for n in LIST_COLUMNS),
@@ -219,7 +217,7 @@ def _attempts(relations: pl.DataFrame, sentences: SentenceFacts, vary: str) -> p
         "o_key",
         "o_lemma",
         "o_upos",
-        by_feature("o_").list.join(",").alias("k_o_values"),
+        of_feature(lambda _, name: pl.col(f"o_{name}")).list.join(",").alias("k_o_values"),
         "sentence",
         pl.Series("start", np.where(known, sentences.start[word], 0), dtype=pl.Int32),
         pl.Series("after_elided", known & sentences.after_elided[word]),

@@ -144,10 +144,10 @@ class ParadigmFrames:
     each (upos, feature) attests. The same index as `Paradigms`, without a Python object per
     row; `narrowed` keeps the paradigms that a batch of questions reads."""
 
-    def __init__(self, lexicon: pa.Table | pl.DataFrame, value_sets: ValueSets | None = None):
+    def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets)."""
         self.value_sets = value_sets or {}
-        frame = lexicon if isinstance(lexicon, pl.DataFrame) else pl.DataFrame(lexicon)
+        frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))
         self.lexicon = frame

@@ -149,13 +149,6 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
 def ambiguity_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
     """`ambiguous` for each question: the other member (`o_key`, `o_lemma`, `o_upos`, its values
     of the feature `k_o_values`), the `feature` and the `bad_value`; per question, `ambiguous`."""
-
-    def of_feature(expression: Callable[[str, str], pl.Expr]) -> pl.Expr:
-        return pl.coalesce(
-            pl.when(pl.col("feature") == feature).then(expression(feature, name))
-            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
-        )
-
     value_sets = frames.value_sets
     asked = questions.select(
         "qid",
@@ -182,6 +175,15 @@ def ambiguity_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
                 | of_feature(lambda _, name: meets(f"b_{name}", "bad_set")).fill_null(False).any()
             ).alias("ambiguous")
         )
+    )
+
+
+def of_feature(expression: Callable[[str, str], pl.Expr]) -> pl.Expr:
+    """Per row, `expression` of the row's `feature`, given the feature's name and its column
+    name (`number`, `gender`, …)."""
+    return pl.coalesce(
+        pl.when(pl.col("feature") == feature).then(expression(feature, name))
+        for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     )
 
 
