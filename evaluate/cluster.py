@@ -100,7 +100,7 @@ def plan(args: argparse.Namespace, extra: Sequence[str]) -> list[Task]:
     argv += ["--corpus", str(Path(args.corpus).resolve()), "--out", str(Path(args.out).resolve())]
     runs = options_from(evaluate_parser().parse_args([*argv, *extra]))
     return [
-        Task(replace(run, shard=str(Shard(index, args.shards)), resume=True, progress=False))
+        Task(replace(run, shard=Shard(index, args.shards), resume=True, progress=False))
         for run in runs
         for index in range(args.shards)
     ]

@@ -10,7 +10,7 @@ from typing import Literal, get_args
 from ud_agree.errors import UserError
 from ud_agree.schemas.corpus import ROLES
 
-from .sharding.spec import parse_shard, shard_folder
+from .sharding.spec import Shard, parse_shard, shard_folder
 
 FREQUENCY = "frequency"
 TINY_RANDOM = "tiny-random"
@@ -72,13 +72,20 @@ class Options:
     dtype: Dtype = "float32"
     max_tokens: int | None = None  # token budget per batch, instead of --batch-size alone
     kind: Kind | None = None  # None: read from the model's config
-    shard: str | None = None  # "K/N": only the sentences of shard K of N (evaluate.sharding)
+    # Only the sentences of shard K of N (evaluate.sharding); given as "K/N", parsed here once.
+    shard: Shard | None = None
 
     def __post_init__(self) -> None:
         for problem in option_problems(self):
             raise UsageError(problem)
-        if self.shard is not None:  # one spelling of a shard, whatever the user typed
-            object.__setattr__(self, "shard", str(parse_shard(self.shard)))
+        if isinstance(self.shard, str):
+            object.__setattr__(self, "shard", parse_shard(self.shard))
+
+    def as_record(self) -> dict[str, object]:
+        """The options as the manifest writes them (the shard spelled `K/N`)."""
+        record = {f.name: getattr(self, f.name) for f in fields(self)}
+        record["shard"] = None if self.shard is None else str(self.shard)
+        return record
 
     @property
     def roles(self) -> tuple[str, ...]:

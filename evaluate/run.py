@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from ud_agree.errors import MachineError
 from ud_agree.hold import hold
 from ud_agree.schemas.manifests import RunManifest
 
-from .backends import SentenceScorer
+from .backends import TokenScorer
 from .corpus import Corpus, read_corpus
 from .options import FREQUENCY, TINY_RANDOM, Kind, Options, model_label, out_dir
 from .output.writer import ChunkWriter, chunk_paths, prepare_folder, skip_done
@@ -33,7 +33,7 @@ class Outcome:
     counts: dict = field(default_factory=dict)
 
 
-def evaluate(options: Options, scorer: SentenceScorer | None = None) -> Outcome:
+def evaluate(options: Options, scorer: TokenScorer | None = None) -> Outcome:
     """Run one evaluation end to end and write results, manifest and summary (`scorer`: a
     sentence scorer standing in for the model in the pair reading, e.g. a test's oracle)."""
 
@@ -123,7 +123,7 @@ def _run_in(
     return Outcome(folder, manifest, summary, counts)
 
 
-def resolve_kind(options: Options, scorer: SentenceScorer | None = None) -> Options:
+def resolve_kind(options: Options, scorer: TokenScorer | None = None) -> Options:
     """Options with the model's kind filled in (masked or causal), read from its config."""
     if options.kind is not None or options.model == FREQUENCY:
         return options
@@ -145,7 +145,7 @@ def manifest_base(options: Options, corpus_sha: str | None, facts: dict[str, Any
     return {
         "tool": "ud-agree evaluate",
         "tool_version": __version__,
-        "options": {k: v for k, v in asdict(options).items() if k != "progress"},
+        "options": {k: v for k, v in options.as_record().items() if k != "progress"},
         "method": options.method,
         "model": model_label(options),
         "reading": options.reading,

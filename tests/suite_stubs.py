@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
-from ud_agree.evaluate.backends.sentences import TokenScores
+from ud_agree.evaluate.backends.api import TokenScores
 
 BITS = math.log(2)  # a token with log-probability -k·ln 2 has a surprisal of k bits
 
@@ -18,12 +18,13 @@ BITS = math.log(2)  # a token with log-probability -k·ln 2 has a surprisal of k
 class OracleScorer:
     """Prefers the sentences it is told are good (reversed: prefers every other sentence).
 
-    Whole sentences score 0 (good) or -5; each whitespace token (its leading space included, as
-    GPT-2's `Ġword`) has a surprisal of 1 bit in a good sentence and 3 bits in any other.
+    Each whitespace token (its leading space included, as GPT-2's `Ġword`) has a surprisal of 1
+    bit in a good sentence and 3 bits in any other, so a good sentence outscores a bad one of
+    fewer than three times its tokens (every pair here).
     """
 
     method = "causal"
-    tokenizer = None  # no tokenizer: the SentenceScorer protocol allows None
+    tokenizer = None  # no tokenizer: the TokenScorer protocol allows None
     forwards = 0
 
     def __init__(self, good: Iterable[str], reverse: bool = False, name: str = "oracle"):
@@ -33,14 +34,8 @@ class OracleScorer:
     def preferred(self, text: str) -> bool:
         return (text in self.good) != self.reverse
 
-    def sentence_scores(
-        self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
-    ) -> np.ndarray:
-        # Causal, as the protocol says: spans never restrict a causal score.
-        self.calls.append(list(texts))
-        return np.array([0.0 if self.preferred(t) else -5.0 for t in texts])
-
-    def token_scores(self, texts: Sequence[str]) -> list[TokenScores]:
+    def token_scores(self, texts: Sequence[str], words=None) -> list[TokenScores]:
+        # Causal, as the protocol says: words never restrict a causal score.
         self.calls.append(list(texts))
         out = []
         for text in texts:
@@ -54,19 +49,15 @@ class OracleScorer:
 
 
 class HashScorer:
-    """A scorer with arbitrary but fixed scores: a hash of the text (tests compare loops)."""
+    """A scorer with arbitrary but fixed scores: a hash of each whitespace token (tests compare
+    loops)."""
 
     method = "causal"
     name = "hash"
     tokenizer = None
     forwards = 0
 
-    def sentence_scores(
-        self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
-    ) -> np.ndarray:
-        return np.array([score_of(t) for t in texts])
-
-    def token_scores(self, texts: Sequence[str]) -> list[TokenScores]:
+    def token_scores(self, texts: Sequence[str], words=None) -> list[TokenScores]:
         out = []
         for text in texts:
             spans = [m.span() for m in re.finditer(r"\s*\S+", text)]
@@ -75,6 +66,11 @@ class HashScorer:
 
     def facts(self) -> dict:
         return {"stub": "hash"}
+
+
+def sentence_score_of(text: str) -> float:
+    """HashScorer's score of a whole text: the sum of its whitespace tokens' (leading space kept)."""
+    return sum(score_of(m.group()) for m in re.finditer(r"\s*\S+", text))
 
 
 def score_of(text: str) -> float:

@@ -32,9 +32,9 @@ if not (Path(__file__).parent / "mine").is_dir() and (_CHECKOUT / "pyproject.tom
 _PUBLIC = {
     "Corpus": "ud_agree.evaluate.corpus",
     "read_corpus": "ud_agree.evaluate.corpus",
-    "SentenceScorer": "ud_agree.evaluate.backends.sentences",
+    "SentenceScorer": "ud_agree.evaluate.backends.api",
     "load_scorer": "ud_agree.evaluate.backends",
-    "score_sentences": "ud_agree.evaluate.backends",
+    "score_sentences": "ud_agree.evaluate.readings.sums",
     "load_results": "ud_agree.evaluate.output.results",
     "load_suite_results": "ud_agree.evaluate.suites.results",
     "read_suite": "ud_agree.evaluate.suites.read",

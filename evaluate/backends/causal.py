@@ -8,7 +8,7 @@ length with explicit position ids, so neither batch size nor padding side change
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,12 +19,9 @@ from ud_agree.surface import surface_text
 
 from ..corpus import Corpus
 from ..options import Options, name_of
-from ..output.writer import ChunkWriter
-from ..readings.candidates import build_candidates, whole_word_vocab
-from ..readings.decide import Splits, decide
+from .api import FormBatch, Forms, Span, TokenScores
 from .batching import length_batches, pad
 from .models import CAUSAL, LoadedModel, load_model, load_tokenizer
-from .sentences import TokenScores
 
 # Logits are computed for this many scored positions at a time: (tokens × vocabulary) floats.
 _HEAD_CHUNK = 8192
@@ -148,24 +145,19 @@ class CausalLM:
                 out[row] = part.numpy()
         return out
 
-    def sentence_scores(
-        self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
-    ) -> np.ndarray:
-        """Log-probability of each whole text (spans are ignored: §5 scores the whole sentence)."""
+    def token_scores(
+        self, texts: Sequence[str], words: Sequence[Sequence[Span] | None] | None = None
+    ) -> list[TokenScores]:
+        """Each token's character span and log-probability given BOS and the tokens before it
+        (the first token is unscored without BOS); `words` are ignored: every token is scored."""
         distinct, where = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
-        ids, _ = self.encode(distinct.tolist())
-        scores = np.asarray([float(lp.sum()) for lp in self.token_logprobs(ids)])
-        return scores[where.ravel()]
-
-    def token_scores(self, texts: Sequence[str]) -> list[TokenScores]:
-        """Each scored token's character span and log-probability (the first one is unscored
-        without BOS)."""
-        ids, offsets = self.encode(texts)
+        ids, offsets = self.encode(distinct.tolist())
         first = 0 if self.bos is not None else 1
-        return [
+        found = [
             TokenScores(spans[first:], lp)
             for spans, lp in zip(offsets, self.token_logprobs(ids), strict=True)
         ]
+        return [found[i] for i in where.ravel()]
 
     def next_token_logits(self, sequences: Sequence[Sequence[int]]) -> torch.Tensor:
         """(N, V) logits of the token after each whole sequence, float64, on the device."""
@@ -212,35 +204,22 @@ def load_causal(options: Options, tokenizer=None) -> CausalLM:
 
 class CausalBackend:
     """Class-average reading with a causal LM (§5): the next-token distribution after the words
-    before the masked one; items whose other member is not among them are `no-left-context`."""
+    before the masked one (the reading leaves out items whose other member is not among them)."""
+
+    context = "left"
+    min_count = 0
 
     def __init__(self, options: Options, corpus: Corpus) -> None:
         self.options = options
         self.tokenizer = load_tokenizer(options.model)
         self.lm: CausalLM | None = None
-        self.candidates = build_candidates(
-            corpus.lexicon, whole_word_vocab(self.tokenizer), options.case == "fold"
-        )
+        self.forwards = 0
 
     def ready(self) -> dict[str, Any]:
         """Load the weights."""
         if self.lm is None:
             self.lm = load_causal(self.options, self.tokenizer)
         return self.lm.facts()
-
-    def usable(self, items: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, int]]:
-        """Items the next-token reading can score, and the others counted by reason."""
-        prefix = pl.col("other_surface") < pl.col("masked_surface")
-        counts = {"no-left-context": items.filter(~prefix).height}
-        items = items.filter(prefix)
-        # The candidates are word-initial tokens (with the space marker): a word glued to the one
-        # before it (SpaceAfter=No) begins with another token.
-        glued = [
-            space is not None and not space[m - 1]
-            for space, m in items.select("space_after", "masked_surface").iter_rows()
-        ]
-        counts["no-space-before"] = int(sum(glued))
-        return items.filter(~pl.Series(glued, dtype=pl.Boolean)), counts
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
         """Prefix token ids (BOS first) and the token distance from the prediction to the other word."""
@@ -266,28 +245,23 @@ class CausalBackend:
         """The prefixes of the items kept."""
         return [s for s, k in zip(encoded, keep, strict=True) if k]
 
-    def score(
-        self, items: pl.DataFrame, encoded: list[list[int]], splits: Splits, writer: ChunkWriter
-    ) -> None:
-        """Next-token logits once per distinct prefix; per-form values and decisions per item."""
+    def form_scores(
+        self, encoded: list[list[int]], forms: Forms, n_items: int
+    ) -> Iterator[FormBatch]:
+        """Next-token logits once per distinct prefix of a chunk, read over the forms."""
         from .models import FormIndex
 
         assert self.lm is not None
         device = self.lm.device
-        forms = FormIndex(self.candidates, device)
-        correct = torch.from_numpy(splits.correct).to(device)
-        incorrect = torch.from_numpy(splits.incorrect).to(device)
-        keys = items["key_index"].to_numpy()
+        index = FormIndex(forms, device)
         size = self.options.chunk_size
-        for start in range(0, items.height, size):
-            rows = np.arange(start, min(start + size, items.height))
+        for start in range(0, n_items, size):
+            rows = np.arange(start, min(start + size, n_items))
             distinct, where = _distinct([encoded[i] for i in rows])
-            writer.forwards += len(distinct)
+            self.forwards += len(distinct)
             logits = self.lm.next_token_logits(distinct)[torch.as_tensor(where, device=device)]
-            prob, logit = forms.values(logits)
-            k = torch.as_tensor(keys[rows], device=device)
-            writer.add(rows, decide(prob, logit, correct[k], incorrect[k]), items)
-        writer.flush(items)
+            prob, logit = index.values(logits)
+            yield FormBatch(rows, prob, logit)
 
 
 def _distinct(sequences: Sequence[Sequence[int]]) -> tuple[list[list[int]], np.ndarray]:

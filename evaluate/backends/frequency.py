@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -9,30 +10,33 @@ import polars as pl
 
 from ..corpus import Corpus
 from ..options import Options
-from ..output.writer import ChunkWriter
-from ..readings.candidates import build_candidates, whole_word_vocab
-from ..readings.decide import Splits, frequency_decisions
+from .api import FormBatch, Forms
+
+
+def count_shares(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The frequency baseline's distribution over forms (1, n_forms): each form's share of the
+    counts as its probability, log count as its logit, whatever the context."""
+    prob = (counts / (counts.sum() or 1.0))[None, :]
+    with np.errstate(divide="ignore"):
+        logit = np.log(counts)[None, :]
+    return prob, logit
 
 
 class FrequencyBackend:
-    """Candidates are lexicon forms with a count (UniMorph-only forms, count 0, could never win)."""
+    """The class-average reading's frequency baseline: no model, no context; with `--vocab-of`,
+    that model's tokenizer restricts the candidates and gives token distances."""
+
+    context = "none"
+    min_count = 1  # a form never seen has share 0: it could never win
+    forwards = 0
 
     def __init__(self, options: Options, corpus: Corpus) -> None:
         self.options = options
         self.tokenizer = None
-        words = None
         if options.vocab_of:
             from .models import load_tokenizer
 
             self.tokenizer = load_tokenizer(options.vocab_of)
-            words = whole_word_vocab(self.tokenizer)
-        self.candidates = build_candidates(
-            corpus.lexicon, words, options.case == "fold", min_count=1
-        )
-
-    def usable(self, items: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, int]]:
-        """Every item: counts need no context."""
-        return items, {}
 
     def ready(self) -> dict[str, Any]:
         """No weights to wait for."""
@@ -57,16 +61,12 @@ class FrequencyBackend:
         """Nothing is encoded."""
         return encoded
 
-    def score(self, items: pl.DataFrame, encoded: Any, splits: Splits, writer: ChunkWriter) -> None:
-        """Decide every item from the counts, one chunk at a time."""
-        keys = items["key_index"].to_numpy()
+    def form_scores(self, encoded: Any, forms: Forms, n_items: int) -> Iterator[FormBatch]:
+        """The count shares, one chunk of items at a time (one row serves the whole chunk)."""
+        prob, logit = count_shares(np.asarray(forms.counts, dtype=np.float64))
         size = self.options.chunk_size
-        for start in range(0, items.height, size):
-            rows = np.arange(start, min(start + size, items.height))
-            k = keys[rows]
-            decisions = frequency_decisions(self.candidates, splits.correct[k], splits.incorrect[k])
-            writer.add(rows, decisions, items)
-        writer.flush(items)
+        for start in range(0, n_items, size):
+            yield FormBatch(np.arange(start, min(start + size, n_items)), prob, logit)
 
 
 class FrequencyPairs:
@@ -79,16 +79,11 @@ class FrequencyPairs:
     def __init__(self, lexicon: pl.DataFrame) -> None:
         self.lexicon = lexicon
 
-    @classmethod
-    def open(cls, options: Options, corpus: Corpus) -> FrequencyPairs:
-        """The baseline of the corpus' lexicon."""
-        return cls(corpus.lexicon)
-
     def facts(self) -> dict[str, Any]:
         """Nothing is random."""
         return {"random_weights": False}
 
-    def pair_scores(self, pairs: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    def pair_counts(self, pairs: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
         """Lexicon counts of the good and the bad form."""
         return pair_counts(pairs, self.lexicon)
 

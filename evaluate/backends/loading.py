@@ -1,11 +1,11 @@
-"""Loading a sentence scorer (DESIGN.md §5) by model name: the public `load_scorer`."""
+"""Loading a token scorer (DESIGN.md §5) by model name: the public `load_scorer`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..options import TINY_RANDOM, Dtype, Kind, Pll, UsageError
-from .sentences import SentenceScorer
+from .api import TokenScorer
 
 if TYPE_CHECKING:
     from ..corpus import Corpus
@@ -22,9 +22,9 @@ def load_scorer(
     kind: Kind | None = None,
     corpus: Corpus | None = None,
     seed: int = 0,
-) -> SentenceScorer:
-    """A sentence scorer (§5) for a hub name or local folder: a causal LM's log-probability, or a
-    masked LM's pseudo-log-likelihood (`pll` word or sentence). `tiny-random`: an offline random
+) -> TokenScorer:
+    """A token scorer (§5) for a hub name or local folder: a causal LM's log-probabilities, or a
+    masked LM's pseudo-log-likelihood terms (`pll` word or sentence). `tiny-random`: an offline random
     1-layer BERT whose vocabulary is `corpus`'s words (weights from `seed`)."""
     from .models import CAUSAL, load_model, model_kind, tiny_random_model
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -13,12 +13,9 @@ import polars as pl
 
 from ..corpus import Corpus
 from ..options import TINY_RANDOM, Options, name_of
-from ..output.writer import ChunkWriter
-from ..readings.candidates import build_candidates, whole_word_vocab
-from ..readings.decide import Splits, decide
+from .api import FormBatch, Forms, Span, TokenScores
 from .batching import length_batches, pad
 from .encoding import Encoded, encode, masked_text, window
-from .sentences import TokenScores
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -27,12 +24,16 @@ if TYPE_CHECKING:
 
 
 class MaskedBackend:
-    """A masked LM: candidates are its whole-word tokens; one forward per item, head at the mask."""
+    """A masked LM: one forward per distinct masked input, the head at the mask only."""
+
+    context = "both"
+    min_count = 0
 
     def __init__(self, options: Options, corpus: Corpus) -> None:
         from .models import load_model, load_tokenizer, tiny_random_model
 
         self.options = options
+        self.forwards = 0
         self.loaded: LoadedModel | None = None
         self._pending: tuple[ThreadPoolExecutor, Future[LoadedModel]] | None = None
         if options.model == TINY_RANDOM:
@@ -49,14 +50,6 @@ class MaskedBackend:
                 pool,
                 pool.submit(load_model, options.model, options.device, tokenizer=self.tokenizer),
             )
-        # Candidates: lexicon forms that are whole-word tokens of the model's vocabulary.
-        self.candidates = build_candidates(
-            corpus.lexicon, whole_word_vocab(self.tokenizer), options.case == "fold"
-        )
-
-    def usable(self, items: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, int]]:
-        """Every item: the mask sees the context on both sides."""
-        return items, {}
 
     def ready(self) -> dict[str, Any]:
         """Wait for the weights; random weights, window and device for the manifest."""
@@ -101,11 +94,9 @@ class MaskedBackend:
             ids, encoded.mask_position[keep], encoded.distance_tokens[keep], encoded.windowed[keep]
         )
 
-    def score(
-        self, items: pl.DataFrame, encoded: Encoded, splits: Splits, writer: ChunkWriter
-    ) -> None:
-        """Batched forward passes at the mask, per-form values, vectorised decision."""
-        score_lm(items, encoded, splits, self.model, self.candidates, writer, self.options)
+    def form_scores(self, encoded: Encoded, forms: Forms, n_items: int) -> Iterator[FormBatch]:
+        """Batched forwards at the mask, one per distinct masked input, read over the forms."""
+        yield from mask_form_scores(self, encoded, forms, self.model, self.options)
 
 
 def encode_items(items: pl.DataFrame, tokenizer, window_limit: int, control: str):
@@ -133,21 +124,20 @@ def encode_items(items: pl.DataFrame, tokenizer, window_limit: int, control: str
     return Encoded(blind.input_ids, blind.mask_position, encoded.distance_tokens, blind.windowed)
 
 
-def score_lm(items, encoded, splits, loaded, candidates, writer, options) -> None:
+def mask_form_scores(
+    backend: MaskedBackend, encoded: Encoded, forms: Forms, loaded: LoadedModel, options: Options
+) -> Iterator[FormBatch]:
     """One forward per distinct masked input (items that share a masked sentence share it), the
-    head at the mask only, per-form values, vectorised decisions; no host sync per batch."""
+    head at the mask only, each form's probability and logit per item; no host sync per batch."""
     import torch
     from tqdm import tqdm
 
     from .models import FormIndex, mask_logits
 
     device = loaded.device
-    forms = FormIndex(candidates, device)
-    correct = torch.from_numpy(splits.correct).to(device)
-    incorrect = torch.from_numpy(splits.incorrect).to(device)
-    keys = items["key_index"].to_numpy()
+    index = FormIndex(forms, device)
     distinct, where = distinct_inputs(encoded.input_ids, encoded.mask_position)
-    writer.forwards += len(distinct)
+    backend.forwards += len(distinct)
     # Items grouped by their distinct input, so that a batch of inputs finds its items at once.
     order = np.argsort(where, kind="stable")
     bounds = np.searchsorted(where[order], np.arange(len(distinct) + 1))
@@ -159,19 +149,17 @@ def score_lm(items, encoded, splits, loaded, candidates, writer, options) -> Non
             padded = pad([distinct[i][0] for i in batch], pad_id, "right", device)
             at = torch.as_tensor([distinct[i][1] for i in batch], device=device)
             logits = mask_logits(loaded.model, padded.input_ids, padded.attention_mask, at)
-            prob, logit = forms.values(logits.float())
+            prob, logit = index.values(logits.float())
             rows = np.concatenate([order[bounds[i] : bounds[i + 1]] for i in batch])
             local = np.repeat(np.arange(len(batch)), bounds[batch + 1] - bounds[batch])
             r = torch.as_tensor(local, device=device)
-            k = torch.as_tensor(keys[rows], device=device)
-            writer.add(rows, decide(prob[r], logit[r], correct[k], incorrect[k]), items)
+            yield FormBatch(rows, prob[r], logit[r])
             bar.update(len(rows))
     bar.close()
-    writer.flush(items)
 
 
 def distinct_inputs(
-    input_ids: Sequence[Sequence[int]], positions: Sequence[int]
+    input_ids: Sequence[Sequence[int]], positions: Sequence[int] | np.ndarray
 ) -> tuple[list[tuple[tuple[int, ...], int]], np.ndarray]:
     """The distinct (token ids, scored position) inputs, and per item the index of its own."""
     index: dict[tuple[tuple[int, ...], int], int] = {}
@@ -222,44 +210,16 @@ class MaskedPLL:
             "windowed": self.windowed,
         }
 
-    def sentence_scores(
-        self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
-    ) -> np.ndarray:
-        """PLL of each text: of the word at `spans[i]` (word PLL), or of every token (sentence
-        PLL, words as the tokenizer pre-tokenizes them, as minicons' `within_word_l2r`)."""
-        if self.pll == "word" and spans is None:
-            raise ValueError("word PLL needs the span of the word to score")
-        if self.pll == "word":
-            assert spans is not None
-            return self._scores(texts, [tuple(s) for s in spans], [None] * len(texts))
-        return self._scores(texts, [None] * len(texts), [None] * len(texts))
-
-    def sentence_scores_of_words(
-        self, texts: Sequence[str], words: Sequence[Sequence[tuple[int, int]] | None]
-    ) -> np.ndarray:
-        """Sentence PLL with each text's words given (the UD surface words of the corpus's pairs,
-        DESIGN.md §5); a None entry takes the tokenizer's words."""
-        given = [None if w is None else tuple(tuple(s) for s in w) for w in words]
-        return self._scores(texts, [None] * len(texts), given)
-
-    def _scores(
-        self, texts: Sequence[str], spans: Sequence[tuple | None], words: Sequence[tuple | None]
-    ) -> np.ndarray:
-        """Sum of PLL terms per text; each distinct (text, span, words) is scored once."""
-        keys = list(zip(texts, spans, words, strict=True))
-        index: dict[tuple, int] = {}
-        where = np.asarray([index.setdefault(k, len(index)) for k in keys], dtype=np.int64)
-        distinct = list(index)
-        per_token = self._token_logprobs(
-            [t for t, _, _ in distinct], [s for _, s, _ in distinct], [w for _, _, w in distinct]
-        )
-        return np.asarray([float(lp.sum()) for _, lp in per_token])[where]
-
-    def token_scores(self, texts: Sequence[str]) -> list[TokenScores]:
-        """Every token's within-word PLL term, with its character span."""
+    def token_scores(
+        self, texts: Sequence[str], words: Sequence[Sequence[Span] | None] | None = None
+    ) -> list[TokenScores]:
+        """Each scored token's within-word PLL term with its character span: the tokens of the
+        words `words[i]` (e.g. one word's span: word PLL), else of every word of the tokenizer's
+        pre-tokenization (sentence PLL, as minicons' `within_word_l2r`)."""
+        given = [None] * len(texts) if words is None else [_spans(w) for w in words]
         return [
             TokenScores(spans, lp)
-            for spans, lp in self._token_logprobs(texts, [None] * len(texts), [None] * len(texts))
+            for spans, lp in self._token_logprobs(texts, [None] * len(texts), given)
         ]
 
     def _token_logprobs(
@@ -416,6 +376,10 @@ def token_words(
         if chunk is not None:
             groups.setdefault(chunk, []).append(k)
     return [groups[c] for c in sorted(groups)]
+
+
+def _spans(words: Sequence[Span] | None) -> tuple[Span, ...] | None:
+    return None if words is None else tuple((int(a), int(b)) for a, b in words)
 
 
 def _autocast(device: Any, dtype: str):

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 from ud_agree.errors import UserError
 
 from ..options import Kind
-from ..readings.candidates import CandidateSet
+from .api import Forms
 
 
 class ModelNotFound(UserError):
@@ -285,11 +285,11 @@ def _layer_at(
 class FormIndex:
     """Gathers per-form values from (B, V) logits: a form sums its vocabulary casings."""
 
-    def __init__(self, candidates: CandidateSet, device: torch.device):
-        width = max((len(ids) for ids in candidates.token_ids), default=1) or 1
-        index = torch.zeros((len(candidates), width), dtype=torch.long)
-        valid = torch.zeros((len(candidates), width), dtype=torch.bool)
-        for i, ids in enumerate(candidates.token_ids):
+    def __init__(self, forms: Forms, device: torch.device):
+        width = max((len(ids) for ids in forms.token_ids), default=1) or 1
+        index = torch.zeros((len(forms.token_ids), width), dtype=torch.long)
+        valid = torch.zeros((len(forms.token_ids), width), dtype=torch.bool)
+        for i, ids in enumerate(forms.token_ids):
             index[i, : len(ids)] = torch.tensor(ids, dtype=torch.long)
             valid[i, : len(ids)] = True
         self.index = index.to(device)

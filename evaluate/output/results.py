@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ import polars as pl
 from ud_agree.errors import UserError
 from ud_agree.schemas.results import RESULTS
 
-from ..report.stats import SENTENCE_KEY, accuracy_table
 from ..sharding.sets import check_sets, runs_as_one
 
 COLUMNS: tuple[str, ...] = tuple(RESULTS.names)
@@ -117,14 +115,3 @@ def with_system(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
         .otherwise(pl.format("{} ({})", SHORT_MODEL, method))
     )
     return frame.lazy().with_columns(label.alias("system"))
-
-
-def grouped_accuracy(
-    frame: pl.LazyFrame | pl.DataFrame, by: Sequence[str], seed: int = 0
-) -> pl.DataFrame:
-    """`accuracy_table` by any columns, sentence-key columns such as `lang` included."""
-    # accuracy_table groups by the sentence key too, so a key column in `by` must travel under another name.
-    renames = {c: f"__{c}" for c in by if c in SENTENCE_KEY}
-    lazy = frame.lazy().with_columns(pl.col(c).alias(alias) for c, alias in renames.items())
-    table = accuracy_table(lazy, by=[renames.get(c, c) for c in by], seed=seed)
-    return table.rename({alias: c for c, alias in renames.items()})

@@ -34,7 +34,7 @@ def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl
     old = chunks.manifest()
     if old is not None:
         before = old.get("options", {})
-        chunks.check_settings(before, vars(options), RESUME_OPTIONS, "options")
+        chunks.check_settings(before, options.as_record(), RESUME_OPTIONS, "options")
         if corpus_sha and old.get("corpus_manifest_sha256") not in (None, corpus_sha):
             raise UsageError(f"--resume: the corpus changed since the results in {folder}")
     paths = chunks.paths()

@@ -12,12 +12,12 @@ import polars as pl
 
 from ud_agree.schemas.corpus import SENTENCE_KEY
 
-from ..backends import open_backend
+from ..backends import FormScorer, open_backend
 from ..corpus import Corpus
 from ..options import Options
 from ..output.writer import ChunkWriter
-from .candidates import coverage
-from .decide import attach_splits, enough_candidates
+from .candidates import CandidateSet, build_candidates, coverage, whole_word_vocab
+from .decide import Splits, attach_splits, decide, enough_candidates
 from .items import expand_roles
 
 
@@ -42,26 +42,51 @@ def build_items(corpus: Corpus, roles: Sequence[str]) -> tuple[pl.DataFrame, dic
     return joined, counts
 
 
+def left_context(items: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, int]]:
+    """§5, a causal LM: the items whose other member lies before the masked word, and whose masked
+    word begins a token after a space (the candidates are marker-initial whole-word tokens: a word
+    glued to the one before it, SpaceAfter=No, begins with another token); the others counted."""
+    prefix = pl.col("other_surface") < pl.col("masked_surface")
+    counts = {"no-left-context": items.filter(~prefix).height}
+    items = items.filter(prefix)
+    glued = [
+        space is not None and not space[m - 1]
+        for space, m in items.select("space_after", "masked_surface").iter_rows()
+    ]
+    counts["no-space-before"] = int(sum(glued))
+    return items.filter(~pl.Series(glued, dtype=pl.Boolean)), counts
+
+
+def model_candidates(options: Options, corpus: Corpus, backend: FormScorer) -> CandidateSet:
+    """§1.5: lexicon forms that are one whole-word token of the model (every form without a
+    tokenizer), with the lexicon count the back-end needs to score a form."""
+    tokenizer = backend.tokenizer
+    words = None if tokenizer is None else whole_word_vocab(tokenizer)
+    fold = options.case == "fold"
+    return build_candidates(corpus.lexicon, words, fold, min_count=backend.min_count)
+
+
 class ClassAverage:
     """§1.5: candidates of the model, correct/incorrect splits, means at the mask."""
 
     def __init__(self, options: Options, corpus: Corpus) -> None:
         self.options, self.corpus = options, corpus
         self.backend = open_backend(options, corpus)
+        self.candidates = model_candidates(options, corpus, self.backend)
         self.extra: dict[str, Any] = {}
 
     def items(self) -> tuple[pl.DataFrame, dict[str, int]]:
         """Items that can be scored; the others counted by reason."""
-        options, backend = self.options, self.backend
+        options = self.options
         items, counts = build_items(self.corpus, options.roles)
-        # A causal LM, e.g., needs the other word before the masked one.
-        items, skipped = backend.usable(items)
-        counts.update(skipped)
+        if self.backend.context == "left":
+            items, skipped = left_context(items)
+            counts.update(skipped)
         fold = options.case == "fold"
         masked_words = items.select("upos", "form").iter_rows()
-        cover = coverage(self.corpus.lexicon, backend.candidates, masked_words, fold)
-        self.extra = {"coverage": cover.as_dict(), "candidates": len(backend.candidates)}
-        items, self.splits = attach_splits(items, backend.candidates, options.match)
+        cover = coverage(self.corpus.lexicon, self.candidates, masked_words, fold)
+        self.extra = {"coverage": cover.as_dict(), "candidates": len(self.candidates)}
+        items, self.splits = attach_splits(items, self.candidates, options.match)
         enough = enough_candidates(options.min_candidates)
         counts["too-few-candidates"] = items.filter(~enough).height
         return items.filter(enough), counts
@@ -79,6 +104,36 @@ class ClassAverage:
         return encoded if encoded is None else self.backend.subset(encoded, keep)
 
     def score(self, items: pl.DataFrame, encoded: Any, writer: ChunkWriter) -> dict[str, int]:
-        """Score every item into the writer."""
-        self.backend.score(items, encoded, self.splits, writer)
+        """The back-end's distributions over the candidates, decided item by item (§1.5)."""
+        keys = items["key_index"].to_numpy()
+        masks = SplitMasks(self.splits)
+        before = self.backend.forwards
+        for batch in self.backend.form_scores(encoded, self.candidates, items.height):
+            correct, incorrect = masks.of(keys[batch.rows], batch.prob)
+            writer.add(batch.rows, decide(batch.prob, batch.logit, correct, incorrect), items)
+        writer.forwards += self.backend.forwards - before
+        writer.flush(items)
         return {}
+
+
+class SplitMasks:
+    """The correct/incorrect masks of items' split keys, as arrays or as tensors on the device of
+    the back-end's answers (moved there once)."""
+
+    def __init__(self, splits: Splits) -> None:
+        self.splits = splits
+        self.on_device: Any = None
+
+    def of(self, keys: np.ndarray, like: Any) -> tuple[Any, Any]:
+        """The masks of the items of `keys`, of the same kind as `like`."""
+        if not hasattr(like, "detach"):
+            return self.splits.correct[keys], self.splits.incorrect[keys]
+        import torch
+
+        if self.on_device is None:
+            self.on_device = tuple(
+                torch.from_numpy(m).to(like.device)
+                for m in (self.splits.correct, self.splits.incorrect)
+            )
+        k = torch.as_tensor(keys, device=like.device)
+        return self.on_device[0][k], self.on_device[1][k]

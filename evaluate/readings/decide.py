@@ -10,6 +10,7 @@ import polars as pl
 
 from ud_agree.schemas.corpus import FEATURES
 
+from ..backends.frequency import count_shares
 from .candidates import Bundle, CandidateSet
 
 # Key of one correct/incorrect split: (upos, compared feature indices, masked word's values there).
@@ -141,10 +142,7 @@ def congruence(good: np.ndarray, bad: np.ndarray) -> np.ndarray:
 def frequency_decisions(candidates: CandidateSet, correct: np.ndarray, incorrect: np.ndarray):
     """The frequency baseline's §1.5 decision over these candidates: count shares as the
     'probabilities' (exactly what the frequency back-end computes)."""
-    counts = candidates.counts
-    prob = (counts / (counts.sum() or 1.0))[None, :]
-    with np.errstate(divide="ignore"):
-        logit = np.log(counts)[None, :]
+    prob, logit = count_shares(candidates.counts)
     return decide(prob, logit, correct, incorrect)
 
 

@@ -11,15 +11,16 @@ import numpy as np
 import polars as pl
 
 from ud_agree.schemas.corpus import RELATION_KEY, ROLES, SENTENCE_KEY
-from ud_agree.surface import surface_text
+from ud_agree.surface import Span, surface_text, word_spans
 
-from ..backends import PairScorer, SentenceScorer, open_pair_scorer
+from ..backends import CountScorer, TokenScorer, open_pair_scorer
 from ..backends.frequency import pair_counts
 from ..corpus import Corpus
 from ..options import Options, UsageError
 from ..output.writer import ChunkWriter
 from .decide import congruence
 from .items import expand_roles
+from .sums import sentence_scores
 
 
 def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -49,9 +50,9 @@ def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
 class PairReading:
     """§5: score(good) vs score(bad) for every minimal pair; distinct sentences scored once."""
 
-    def __init__(self, options: Options, corpus: Corpus, scorer: SentenceScorer | None = None):
-        self.options, self.corpus, self.scorer = options, corpus, scorer
-        self.pairs: PairScorer | None = None  # loaded by ready()
+    def __init__(self, options: Options, corpus: Corpus, scorer: TokenScorer | None = None):
+        self.options, self.corpus = options, corpus
+        self.scorer: TokenScorer | CountScorer | None = scorer  # loaded by ready()
         self.extra: dict[str, Any] = {}
 
     def items(self) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -74,14 +75,33 @@ class PairReading:
         return items, counts
 
     def ready(self) -> dict[str, Any]:
-        """Load the scorer (the registry's for the model's kind, or the one given)."""
-        if self.pairs is None:
-            self.pairs = open_pair_scorer(self.options, self.corpus, self.scorer)
-        return self.pairs.facts()
+        """Load the scorer (the model's, or the one given); its facts for the manifest."""
+        if self.scorer is None:
+            self.scorer = open_pair_scorer(self.options, self.corpus)
+        return self.scorer.facts()
+
+    @property
+    def forwards(self) -> int:
+        """Inputs the scorer has run so far."""
+        return 0 if self.scorer is None else self.scorer.forwards
+
+    def pair_scores(self, pairs: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """Scores (float64) of each pair's good and bad sentence, in one call (a sentence shared by
+        pairs scored once): lexicon counts, or the §5 sentence score (a masked LM's word PLL at
+        the varied word, or its sentence PLL over the UD surface words). NaN: cannot be scored."""
+        assert self.scorer is not None, "ready() loads the scorer"
+        if isinstance(self.scorer, CountScorer):
+            return self.scorer.pair_counts(pairs)
+        texts = pairs["sentence_good"].to_list() + pairs["sentence_bad"].to_list()
+        spans = list(zip(pairs["start"], pairs["end_good"], strict=True)) + list(
+            zip(pairs["start"], pairs["end_bad"], strict=True)
+        )
+        scores = sentence_scores(self.scorer, texts, spans, pair_words(pairs))
+        return scores[: pairs.height], scores[pairs.height :]
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
         """`distance_tokens` from the scorer's tokenizer (null without one); nothing else to encode."""
-        tokenizer = None if self.pairs is None else self.pairs.tokenizer
+        tokenizer = None if self.scorer is None else self.scorer.tokenizer
         if tokenizer is None or not items.height:
             return (
                 items.with_columns(pl.lit(None, dtype=pl.Int32).alias("distance_tokens")),
@@ -114,13 +134,13 @@ class PairReading:
         so each distinct sentence is scored once); pairs a model cannot score are `too-long`."""
         from tqdm import tqdm
 
-        assert self.pairs is not None, "ready() loads the scorer"
+        assert self.scorer is not None, "ready() loads the scorer"
         too_long = 0
         bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
         for rows in sentence_chunks(items, self.options.chunk_size):
-            before = self.pairs.forwards
-            good, bad = self.pairs.pair_scores(items[rows])
-            writer.forwards += self.pairs.forwards - before
+            before = self.forwards
+            good, bad = self.pair_scores(items[rows])
+            writer.forwards += self.forwards - before
             ok = np.isfinite(good) & np.isfinite(bad)
             too_long += int((~ok).sum())
             writer.add(
@@ -155,3 +175,34 @@ def sentence_chunks(items: pl.DataFrame, size: int) -> Iterator[np.ndarray]:
 def _token_at(offsets: list[tuple[int, int]], start: int) -> int:
     """Index of the first token ending after character `start` (the word's first token)."""
     return next((k for k, (_, b) in enumerate(offsets) if b > start), len(offsets))
+
+
+def pair_words(pairs: pl.DataFrame) -> list[list[Span] | None]:
+    """The surface words' spans in each good, then each bad sentence (DESIGN.md §5: sentence
+    PLL's words are UD's for the corpus's pairs; a nonce variant's are its original's, replaced).
+    None where the sentence cannot be split so (no `words` known): the tokenizer's words."""
+    good: list[list[Span] | None] = []
+    bad: list[list[Span] | None] = []
+    if "words" not in pairs.columns:
+        return [None] * (2 * pairs.height)
+    for words, space_after, text, start, end_good, end_bad in pairs.select(
+        "words", "space_after", "sentence_good", "start", "end_good", "end_bad"
+    ).iter_rows():
+        spans = None if words is None else word_spans(text, words, space_after)
+        if spans is None or (start, end_good) not in spans:
+            good.append(None)
+            bad.append(None)
+            continue
+        shift = end_bad - end_good
+        good.append(spans)
+        bad.append(
+            [
+                (a, end_bad)
+                if (a, b) == (start, end_good)
+                else (a + shift, b + shift)
+                if a >= end_good
+                else (a, b)
+                for a, b in spans
+            ]
+        )
+    return good + bad

@@ -20,8 +20,9 @@ from matplotlib.figure import Figure
 
 from ud_agree.atomic import atomic_write, write_csv
 
-from ..output.results import grouped_accuracy, with_system
+from ..output.results import with_system
 from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_edge, bin_labels
+from .stats import grouped_accuracy
 
 BASELINE = "frequency-baseline"
 

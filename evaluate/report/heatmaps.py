@@ -15,8 +15,9 @@ from matplotlib.figure import Figure
 from ud_agree.atomic import atomic_write, write_csv
 from ud_agree.schemas.corpus import TYPES
 
-from ..output.results import grouped_accuracy, with_system
+from ..output.results import with_system
 from .figures import system_order
+from .stats import grouped_accuracy
 
 CELL_INCHES = 0.55  # a cell: room for "93" and "n 1.2k" in small type
 

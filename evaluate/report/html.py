@@ -24,7 +24,6 @@ from ud_agree.schemas.results import ITEM_KEY
 
 from ..output.results import (
     SHORT_MODEL,
-    grouped_accuracy,
     load_manifests,
     load_results,
     with_system,
@@ -81,7 +80,7 @@ def order_systems(table: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
 
 def summary_table(frame: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
     """Accuracy with intervals per system (and per `by`), baseline rows last within each group."""
-    return order_systems(grouped_accuracy(frame, [*by, "system"]), by)
+    return order_systems(stats.grouped_accuracy(frame, [*by, "system"]), by)
 
 
 def summary_tables(
@@ -265,8 +264,10 @@ def incongruent_table(frame: pl.DataFrame) -> pl.DataFrame:
     """Per system and language: accuracy overall and on the items where the frequency heuristic
     is wrong (§10; the frequency baseline scores 0% there by definition)."""
     frame = systems_of(frame)
-    overall = grouped_accuracy(frame, ["system", "lang"]).select("system", "lang", "n", "accuracy")
-    incongruent = grouped_accuracy(
+    overall = stats.grouped_accuracy(frame, ["system", "lang"]).select(
+        "system", "lang", "n", "accuracy"
+    )
+    incongruent = stats.grouped_accuracy(
         frame.filter(pl.col("frequency") == "incongruent"), ["system", "lang"]
     ).select(
         "system",

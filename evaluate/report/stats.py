@@ -240,3 +240,14 @@ def _by_value(
     contrasts = np.zeros(shape[1], dtype=np.int64)
     contrasts[value] = ranks["contrast"].to_numpy()
     return right, total, contrasts
+
+
+def grouped_accuracy(
+    frame: pl.LazyFrame | pl.DataFrame, by: Sequence[str], seed: int = 0
+) -> pl.DataFrame:
+    """`accuracy_table` by any columns, sentence-key columns such as `lang` included."""
+    # accuracy_table groups by the sentence key too, so a key column in `by` must travel under another name.
+    renames = {c: f"__{c}" for c in by if c in SENTENCE_KEY}
+    lazy = frame.lazy().with_columns(pl.col(c).alias(alias) for c, alias in renames.items())
+    table = accuracy_table(lazy, by=[renames.get(c, c) for c in by], seed=seed)
+    return table.rename({alias: c for c, alias in renames.items()})

@@ -69,11 +69,10 @@ def sentence_shard(treebank: str, sent_id: str, count: int) -> int:
     return int.from_bytes(digest, "big") % count
 
 
-def select_shard(items: pl.DataFrame, spec: str | None) -> pl.DataFrame:
-    """The items of the shard's sentences (all items when `spec` is None), in their order."""
-    if spec is None:
+def select_shard(items: pl.DataFrame, shard: Shard | None) -> pl.DataFrame:
+    """The items of the shard's sentences (all items when `shard` is None), in their order."""
+    if shard is None:
         return items
-    shard = parse_shard(spec)
     sentence = [pl.col("treebank").fill_null(""), pl.col("sent_id").fill_null("")]
     keys = items.select(pl.concat_str(sentence, separator="\x1f").alias("key"))["key"]
     # Hash each distinct sentence once; items of a sentence share it.
@@ -82,14 +81,14 @@ def select_shard(items: pl.DataFrame, spec: str | None) -> pl.DataFrame:
     return items.filter(keys.replace_strict(lookup, return_dtype=pl.Int64) == shard.index)
 
 
-def shard_folder(run: Path, spec: str) -> Path:
+def shard_folder(run: Path, shard: Shard) -> Path:
     """Where a shard of the run folder `run` writes."""
-    return run / parse_shard(spec).folder
+    return run / shard.folder
 
 
-def shard_entry(spec: str | None, whole_run_counts: list[str]) -> dict[str, Any]:
+def shard_entry(shard: Shard | None, whole_run_counts: list[str]) -> dict[str, Any]:
     """The manifest's `shard` entry (nothing for an unsharded run), with the counts that were
     made before the split: they are the whole run's in every shard, so merging must not sum them."""
-    if spec is None:
+    if shard is None:
         return {}
-    return {"shard": {**parse_shard(spec).as_dict(), "whole_run_counts": sorted(whole_run_counts)}}
+    return {"shard": {**shard.as_dict(), "whole_run_counts": sorted(whole_run_counts)}}

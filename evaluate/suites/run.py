@@ -20,7 +20,7 @@ from ud_agree.errors import MachineError, UserError
 from ud_agree.formats.problems import SuiteFormatError
 from ud_agree.hold import hold
 
-from ..backends.sentences import SentenceScorer
+from ..backends.api import TokenScorer
 from ..options import FREQUENCY
 from .output import (
     chunk_paths,
@@ -36,7 +36,7 @@ from .summary import empty_summary, summarize_suite
 from .syntaxgym import GymSuite, Item, score_items
 
 # Called as load_scorer is: factory(model, pll=…, device=…, batch_size=…, max_tokens=…, dtype=…).
-ScorerFactory = Callable[..., SentenceScorer]
+ScorerFactory = Callable[..., TokenScorer]
 
 
 @dataclass
@@ -106,7 +106,7 @@ def default_scorer_factory() -> ScorerFactory:
     return load_scorer
 
 
-def load_scorer_for(options: SuiteOptions, factory: ScorerFactory | None) -> SentenceScorer:
+def load_scorer_for(options: SuiteOptions, factory: ScorerFactory | None) -> TokenScorer:
     """The scorer of `options.model` (missing torch is a one-line error)."""
     factory = factory or default_scorer_factory()
     try:
@@ -165,7 +165,7 @@ def run_suites(
     return [score_suite(suite, blank_scorer(suite, scorer), options) for suite in suites]
 
 
-def blank_scorer(suite: PairSuite | GymSuite, scorer: SentenceScorer) -> SentenceScorer:
+def blank_scorer(suite: PairSuite | GymSuite, scorer: TokenScorer) -> TokenScorer:
     """§7: gevalm's blank is the varied word, so a masked LM scores its word PLL there (the
     paper's own measure for a one-token word), whatever `--pll` says for whole sentences."""
     if suite.format != "gevalm" or not scorer.method.startswith("pll-"):
@@ -181,7 +181,7 @@ def skip_reason(suite: PairSuite | GymSuite) -> str:
 
 
 def score_suite(
-    suite: PairSuite | GymSuite, scorer: SentenceScorer, options: SuiteOptions
+    suite: PairSuite | GymSuite, scorer: TokenScorer, options: SuiteOptions
 ) -> SuiteOutcome:
     """One suite: prepare its folder, score what is not done yet in chunks, summarize."""
     started = time.time()
@@ -204,7 +204,7 @@ def score_suite(
 def _score_in(
     folder: Path,
     suite: PairSuite | GymSuite,
-    scorer: SentenceScorer,
+    scorer: TokenScorer,
     options: SuiteOptions,
     settings: dict[str, Any],
     started: float,
@@ -253,7 +253,7 @@ def _score_in(
 def score_chunks(
     suite: PairSuite | GymSuite,
     todo: pl.DataFrame | list[Item],
-    scorer: SentenceScorer,
+    scorer: TokenScorer,
     folder: Path,
     options: SuiteOptions,
 ) -> int:
@@ -304,7 +304,7 @@ def manifest_base(
     suite: PairSuite | GymSuite,
     options: SuiteOptions,
     settings: dict[str, Any],
-    scorer: SentenceScorer,
+    scorer: TokenScorer,
 ) -> dict[str, Any]:
     """What a suite run was: tool, options, the suite file, the scorer and its facts."""
     return {

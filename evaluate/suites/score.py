@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ..backends.sentences import SentenceScorer
+from ..backends.api import TokenScorer
+from ..readings.sums import sentence_scores
 
 
-def score_pairs(pairs: pl.DataFrame, scorer: SentenceScorer) -> pl.DataFrame:
+def score_pairs(pairs: pl.DataFrame, scorer: TokenScorer) -> pl.DataFrame:
     """The pairs with `score_good`, `score_bad` (log-probabilities) and `right` (a tie is not right);
     where the layout knows the varied word (`start`, `end_good`, `end_bad`), its span goes with
     each sentence: a masked LM scoring word PLL scores that word (§7, gevalm's blank)."""
@@ -29,10 +30,7 @@ def score_pairs(pairs: pl.DataFrame, scorer: SentenceScorer) -> pl.DataFrame:
     keys = list(dict.fromkeys([*good_keys, *bad_keys]))
     spans = [span for _, span in keys if span is not None] if "start" in pairs.columns else None
     texts = [t for t, _ in keys]
-    found = scorer.sentence_scores(texts) if spans is None else scorer.sentence_scores(texts, spans)
-    scores = np.asarray(found, dtype=np.float64)
-    if scores.shape != (len(keys),):
-        raise ValueError(f"the scorer gave {scores.shape} scores for {len(keys)} sentences")
+    scores = sentence_scores(scorer, texts, spans)
     lookup = dict(zip(keys, scores.tolist(), strict=True))
     good = np.array([lookup[k] for k in good_keys], dtype=np.float64)
     bad = np.array([lookup[k] for k in bad_keys], dtype=np.float64)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ud_agree.formats.problems import Malformed, Problems, SuiteFormatError
 
-from ..backends.sentences import SentenceScorer, TokenScores
+from ..backends.api import TokenScorer, TokenScores
 from . import formula
 from .formula import Node
 
@@ -222,7 +222,7 @@ def region_surprisals(condition: Condition, tokens: TokenScores) -> dict[int, fl
 
 
 def score_items(
-    suite: GymSuite, items: Sequence[Item], scorer: SentenceScorer
+    suite: GymSuite, items: Sequence[Item], scorer: TokenScorer
 ) -> list[dict[str, object]]:
     """One result row per (item, prediction): whether the prediction holds, with all surprisals."""
     texts = list(dict.fromkeys(c.layout()[0] for item in items for c in item.conditions.values()))

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from ud_agree.evaluate.readings.sums import sentence_scores
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -91,14 +92,14 @@ def loop_log_probability(model, tokenizer, text: str) -> float:
 @pytest.mark.parametrize("build", [tiny_gpt2, tiny_llama])
 def test_causal_scores_do_not_depend_on_batch_size_padding_side_or_order(tmp_path, build):
     folder = build(tmp_path / "model")
-    reference = causal(folder, batch_size=1).sentence_scores(SENTENCES)
+    reference = sentence_scores(causal(folder, batch_size=1), SENTENCES)
     for batch_size in (1, 3, 16):
         for side in ("left", "right"):
             scorer = causal(folder, batch_size=batch_size, padding_side=side)
-            np.testing.assert_allclose(scorer.sentence_scores(SENTENCES), reference, atol=1e-4)
-            shuffled = scorer.sentence_scores(SENTENCES[::-1])[::-1]
+            np.testing.assert_allclose(sentence_scores(scorer, SENTENCES), reference, atol=1e-4)
+            shuffled = sentence_scores(scorer, SENTENCES[::-1])[::-1]
             np.testing.assert_allclose(shuffled, reference, atol=1e-4)
-    budget = causal(folder, batch_size=16, max_tokens=40).sentence_scores(SENTENCES)
+    budget = sentence_scores(causal(folder, batch_size=16, max_tokens=40), SENTENCES)
     np.testing.assert_allclose(budget, reference, atol=1e-4)
 
 
@@ -107,7 +108,7 @@ def test_causal_scores_equal_the_loop_over_model_logits(tmp_path, build):
     folder = build(tmp_path / "model")
     scorer = causal(folder, batch_size=4, padding_side="left")
     expected = [loop_log_probability(scorer.model, scorer.tokenizer, s) for s in SENTENCES]
-    np.testing.assert_allclose(scorer.sentence_scores(SENTENCES), expected, atol=1e-4)
+    np.testing.assert_allclose(sentence_scores(scorer, SENTENCES), expected, atol=1e-4)
 
 
 def test_bos_is_recorded_and_without_one_the_first_token_is_not_scored(tmp_path):
@@ -121,13 +122,13 @@ def test_bos_is_recorded_and_without_one_the_first_token_is_not_scored(tmp_path)
     scores = without.token_scores(["Il parle du chat."])[0]
     assert scores.spans == offsets[0][1:] and len(scores.logprobs) == len(ids[0]) - 1
     expected = loop_log_probability(without.model, without.tokenizer, "Il parle du chat.")
-    assert abs(without.sentence_scores(["Il parle du chat."])[0] - expected) < 1e-4
+    assert abs(sentence_scores(without, ["Il parle du chat."])[0] - expected) < 1e-4
 
 
 def test_sentence_longer_than_the_window_is_not_scored(tmp_path):
     scorer = causal(tiny_gpt2(tmp_path / "model"))
     long = " ".join(["chat"] * 200)
-    scores = scorer.sentence_scores([long, "Il parle du chat."])
+    scores = sentence_scores(scorer, [long, "Il parle du chat."])
     assert np.isnan(scores[0]) and np.isfinite(scores[1])
 
 
@@ -177,19 +178,19 @@ def tiny_bert():
 
 
 def test_sentence_pll_equals_the_loop_and_ignores_batch_size(tiny_bert):
-    reference = MaskedPLL(tiny_bert, "sentence", batch_size=1).sentence_scores(SENTENCES)
+    reference = sentence_scores(MaskedPLL(tiny_bert, "sentence", batch_size=1), SENTENCES)
     expected = [loop_pll(tiny_bert.model, tiny_bert.tokenizer, s, None) for s in SENTENCES]
     np.testing.assert_allclose(reference, expected, atol=1e-4)
     for batch_size, budget in ((7, None), (64, 100)):
         scorer = MaskedPLL(tiny_bert, "sentence", batch_size=batch_size, max_tokens=budget)
         np.testing.assert_allclose(
-            scorer.sentence_scores(SENTENCES[::-1])[::-1], reference, atol=1e-4
+            sentence_scores(scorer, SENTENCES[::-1])[::-1], reference, atol=1e-4
         )
 
 
 def test_word_pll_needs_the_span_of_the_word(tiny_bert):
     with pytest.raises(ValueError, match="span"):
-        MaskedPLL(tiny_bert, "word").sentence_scores(SENTENCES)
+        sentence_scores(MaskedPLL(tiny_bert, "word"), SENTENCES)
 
 
 @needs_pud_models
@@ -202,21 +203,21 @@ def test_pud_pair_scores_equal_one_at_a_time_loops(pud_corpus, tiny_bert):
     )
     gpt2 = load_scorer(str(TINY_GPT2), device="cpu", batch_size=16)
     expected = [loop_log_probability(gpt2.model, gpt2.tokenizer, t) for t in texts]
-    np.testing.assert_allclose(gpt2.sentence_scores(texts, spans), expected, atol=1e-4)
+    np.testing.assert_allclose(sentence_scores(gpt2, texts, spans), expected, atol=1e-4)
     pll = MaskedPLL(tiny_bert, "word", batch_size=16)
     expected = [
         loop_pll(tiny_bert.model, tiny_bert.tokenizer, t, s)
         for t, s in zip(texts, spans, strict=True)
     ]
-    np.testing.assert_allclose(pll.sentence_scores(texts, spans), expected, atol=1e-4)
+    np.testing.assert_allclose(sentence_scores(pll, texts, spans), expected, atol=1e-4)
 
 
 @pytest.mark.parametrize("build", [tiny_gpt2, tiny_llama])
 def test_bfloat16_autocast_scores_near_float32(tmp_path, build):
     """The GPU path's dtype, run on the CPU: bfloat16 keeps about three significant digits."""
     folder = build(tmp_path / "model")
-    full = causal(folder).sentence_scores(SENTENCES)
-    half = causal(folder, dtype="bfloat16", max_tokens=64).sentence_scores(SENTENCES)
+    full = sentence_scores(causal(folder), SENTENCES)
+    half = sentence_scores(causal(folder, dtype="bfloat16", max_tokens=64), SENTENCES)
     assert np.isfinite(half).all()
     np.testing.assert_allclose(half, full, rtol=0.05, atol=0.5)
     assert causal(folder, dtype="bfloat16").facts()["dtype"] == "bfloat16"
@@ -224,6 +225,6 @@ def test_bfloat16_autocast_scores_near_float32(tmp_path, build):
 
 def test_masked_pll_under_bfloat16_autocast_is_near_float32(tiny_bert):
     spans = [(0, 3)] * len(SENTENCES)
-    full = MaskedPLL(tiny_bert, "word").sentence_scores(SENTENCES, spans)
-    half = MaskedPLL(tiny_bert, "word", dtype="bfloat16").sentence_scores(SENTENCES, spans)
+    full = sentence_scores(MaskedPLL(tiny_bert, "word"), SENTENCES, spans)
+    half = sentence_scores(MaskedPLL(tiny_bert, "word", dtype="bfloat16"), SENTENCES, spans)
     np.testing.assert_allclose(half, full, rtol=0.05, atol=0.5)

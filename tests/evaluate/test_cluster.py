@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from ud_agree.evaluate.cluster import main, parser, plan, task_options
+from ud_agree.evaluate.sharding.spec import Shard
 
 from tests.paths import ROOT
 from tests.sharding import item_rows, mine_sample, sample_options
@@ -24,9 +25,9 @@ def test_plan_has_one_task_per_language_model_reading_and_shard(tmp_path):
     args, extra = parser().parse_known_args(argv)
     tasks = plan(args, extra)
     assert len(tasks) == 2 * 2 * 2 * 3
-    assert {t.options.shard for t in tasks} == {"0/3", "1/3", "2/3"}
+    assert {str(t.options.shard) for t in tasks} == {"0/3", "1/3", "2/3"}
     first = tasks[0].options  # Options objects travel to the workers, not argv to re-parse
-    assert (first.shard, first.resume, first.progress) == ("0/3", True, False)
+    assert (first.shard, first.resume, first.progress) == (Shard(0, 3), True, False)
     assert first.mask == "both" and Path(first.corpus).is_absolute()
     assert [(t.options.lang, t.options.model, t.options.reading) for t in tasks[:: 3 * 2]] == [
         ("fr", "frequency", "class-average"),

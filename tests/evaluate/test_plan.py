@@ -10,6 +10,7 @@ import pytest
 from ud_agree.evaluate.cli import main
 from ud_agree.evaluate.options import CHOICES, Options
 from ud_agree.evaluate.plan import corpus_languages, finished, plan_runs
+from ud_agree.evaluate.sharding.spec import Shard
 
 from tests.sharding import mine_sample
 from ud_agree.errors import UserError
@@ -40,8 +41,11 @@ def test_options_built_in_python_are_checked_like_the_cli(changes, message):
         Options(**{"lang": "fr", "model": "tiny-random", **changes})
 
 
-def test_good_options_pass_and_a_shard_gets_one_spelling():
-    assert Options(lang="fr", shard=" 1 / 4 ").shard == "1/4"
+def test_good_options_pass_and_a_shard_is_parsed_once_into_a_value():
+    options = Options(lang="fr", shard=" 1 / 4 ")
+    assert options.shard == Shard(1, 4) and str(options.shard) == "1/4"
+    assert options.as_record()["shard"] == "1/4"  # the manifest's spelling
+    assert Options(lang="fr", shard=Shard(1, 4)) == options
     assert set(CHOICES["reading"]) == {"class-average", "pair"}
 
 

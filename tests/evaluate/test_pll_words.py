@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from ud_agree.evaluate.readings.sums import sentence_scores
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -81,8 +82,8 @@ def test_suites_take_the_tokenizers_words_and_pairs_their_surface_words(random_b
     tokenizer = transformers.AutoTokenizer.from_pretrained(random_bert)
     # The sentences hold words of several tokens, and words that the two definitions split apart.
     assert any(len(tokenizer.tokenize(w)) > 1 for words, _ in SURFACE for w in words)
-    by_tokenizer = scorer.sentence_scores(list(texts))
-    by_surface = scorer.sentence_scores_of_words(list(texts), list(spans))
+    by_tokenizer = sentence_scores(scorer, list(texts))
+    by_surface = sentence_scores(scorer, list(texts), words=list(spans))
     np.testing.assert_allclose(by_tokenizer, [loop_pll(random_bert, t, None) for t in texts],
                                atol=1e-4)  # fmt: skip
     np.testing.assert_allclose(
@@ -92,7 +93,7 @@ def test_suites_take_the_tokenizers_words_and_pairs_their_surface_words(random_b
     assert abs(by_tokenizer[0] - by_surface[0]) > 1e-3  # `L'` is two words of BERT, one of UD
     # Batch size and order do not matter.
     other = load_scorer(str(random_bert), pll="sentence", device="cpu", batch_size=64)
-    np.testing.assert_allclose(other.sentence_scores(list(texts)[::-1])[::-1], by_tokenizer,
+    np.testing.assert_allclose(sentence_scores(other, list(texts)[::-1])[::-1], by_tokenizer,
                                atol=1e-5)  # fmt: skip
 
 
@@ -125,7 +126,7 @@ def test_pair_reading_scores_sentences_over_their_surface_words(random_bert, tmp
 
 
 def test_pair_words_are_the_surface_words_of_original_and_nonce_sentences():
-    from ud_agree.evaluate.backends.pairs import pair_words
+    from ud_agree.evaluate.readings.pair import pair_words
 
     words = ["Le", "chat", "noir", "dort", "."]
     space_after = [True, True, True, False, False]

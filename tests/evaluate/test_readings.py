@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from ud_agree.evaluate import load_results  # noqa: E402
-from ud_agree.evaluate.backends.sentences import TokenScores  # noqa: E402
+from ud_agree.evaluate.backends.api import TokenScores  # noqa: E402
 from ud_agree.evaluate.options import Options  # noqa: E402
 from ud_agree.evaluate.run import evaluate  # noqa: E402
 from ud_agree.mine.plan import Options as MineOptions  # noqa: E402
@@ -59,13 +59,14 @@ class OracleScorer:
     tokenizer: None = None  # no tokenizer: null token distances
     forwards: int = 0
 
-    def sentence_scores(self, texts, spans=None) -> np.ndarray:
+    def token_scores(self, texts, words=None) -> list[TokenScores]:
+        # One token per text: 0 for a good sentence, -1 for any other (reversed: the other way).
         self.calls.append(set(texts))
-        scores = np.asarray([float(t in self.good) for t in texts])
-        return 1 - scores if self.reverse else scores
-
-    def token_scores(self, texts) -> list[TokenScores]:
-        raise NotImplementedError
+        good = [(t in self.good) != self.reverse for t in texts]
+        return [
+            TokenScores([(0, len(t))], np.array([0.0 if g else -1.0]))
+            for t, g in zip(texts, good, strict=True)
+        ]
 
     def facts(self) -> dict:
         return {"random_weights": False, "bos_token": None}

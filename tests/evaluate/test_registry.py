@@ -1,5 +1,6 @@
 """The back-end registry: every kind names a class with its protocol's members; the frequency
-baseline is a pair scorer like the LMs; readings never probe scorers for undeclared members."""
+baseline answers pairs from lexicon counts; readings never probe scorers for undeclared members;
+back-ends never decide (the layering of issue 25)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import pytest
 from ud_agree.evaluate.backends import (
     BACKENDS,
     PAIR_SCORERS,
-    Backend,
-    PairScorer,
+    CountScorer,
+    FormScorer,
+    TokenScorer,
     backend_kind,
     registered,
 )
@@ -30,15 +32,31 @@ def members(protocol: type) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    ("registry", "protocol"), [(BACKENDS, Backend), (PAIR_SCORERS, PairScorer)]
+    ("registry", "protocols"),
+    [
+        (BACKENDS, dict.fromkeys(BACKENDS, FormScorer)),
+        (PAIR_SCORERS, {"frequency": CountScorer, "masked": TokenScorer, "causal": TokenScorer}),
+    ],
 )
-def test_every_registered_class_has_its_protocols_members(registry, protocol):
+def test_every_registered_class_has_its_protocols_members(registry, protocols):
     pytest.importorskip("torch")
     for kind in registry:
         cls = registered(registry, kind)
         assert inspect.isclass(cls)
+        protocol = protocols[kind]
         methods = {n for n in members(protocol) if callable(getattr(protocol, n, None))}
         assert methods <= set(dir(cls)), (kind, methods - set(dir(cls)))
+
+
+def test_form_scorers_declare_their_context_and_the_counts_they_need():
+    pytest.importorskip("torch")
+    found = {kind: registered(BACKENDS, kind) for kind in BACKENDS}
+    assert {k: c.context for k, c in found.items()} == {
+        "frequency": "none",
+        "masked": "both",
+        "causal": "left",
+    }
+    assert {k: c.min_count for k, c in found.items()} == {"frequency": 1, "masked": 0, "causal": 0}
 
 
 def test_the_kind_of_a_model():
@@ -77,8 +95,9 @@ def test_the_frequency_baseline_scores_pairs_from_lexicon_counts():
         },
         schema_overrides={"m_case": pl.List(pl.String), "m_person": pl.List(pl.String)},
     )
-    scorer: PairScorer = FrequencyPairs(lexicon)
-    good, bad = scorer.pair_scores(pair)
+    scorer = FrequencyPairs(lexicon)
+    assert isinstance(scorer, CountScorer)
+    good, bad = scorer.pair_counts(pair)
     assert np.array_equal(good, [7.0]) and np.array_equal(bad, [30.0])  # casings summed
     assert scorer.tokenizer is None and scorer.forwards == 0
 

@@ -88,7 +88,7 @@ def test_shards_partition_the_items_and_keep_each_sentence_whole():
             "item": range(60),
         }
     )
-    parts = [select_shard(items, f"{k}/4") for k in range(4)]
+    parts = [select_shard(items, Shard(k, 4)) for k in range(4)]
     assert sorted(pl.concat(parts)["item"]) == list(range(60))
     for part in parts:
         # Order kept, and a sentence's three items all in the same shard.

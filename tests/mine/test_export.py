@@ -16,7 +16,7 @@ from ud_agree.evaluate.suites.score import score_pairs
 from ud_agree.mine.export import main
 
 from tests.paths import ROOT
-from tests.suite_stubs import HashScorer, score_of
+from tests.suite_stubs import HashScorer, sentence_score_of
 from ud_agree.formats.pairs_table import PAIR_COLUMNS
 
 # lang, sent_id, type, target, controller, feature, good value, bad value, lemma, upos,
@@ -168,7 +168,7 @@ def test_round_trip_gives_the_decisions_of_the_pairs_table(
     assert suite.format == layout and suite.malformed == []
     table = pairs_table()
     direct = [
-        score_of(g) > score_of(b)
+        sentence_score_of(g) > sentence_score_of(b)
         for g, b in table.select("sentence_good", "sentence_bad").iter_rows()
     ]
     scored = score_pairs(suite.pairs, HashScorer())

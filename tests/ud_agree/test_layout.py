@@ -125,3 +125,55 @@ def test_the_tools_share_only_the_ud_agree_layer():
             assert not any(t.startswith(("ud_agree.mine", "ud_agree.evaluate")) for t in targets), (
                 name
             )
+
+
+def every_import_of(path: Path, name: str, known: set[str]) -> set[str]:
+    """The package's modules that a module names in any import, type-checking blocks included."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            target = ".".join(base + ([node.module] if node.module else [])) if node.level else ""
+            target = target or (node.module or "")
+            names = [target] + [f"{target}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        for candidate in names:
+            while candidate and candidate not in known:
+                candidate = candidate.rpartition(".")[0]
+            if candidate and candidate != name:
+                found.add(candidate)
+    return found
+
+
+def upward_imports(lower: str, upper: str) -> list[tuple[str, str]]:
+    """(module, imported) where a module of `lower` imports one of `upper` (dotted prefixes)."""
+    found = modules()
+    return sorted(
+        (name, target)
+        for name, path in found.items()
+        if name.startswith(lower)
+        for target in every_import_of(path, name, set(found))
+        if target.startswith(upper)
+    )
+
+
+def test_an_upward_import_written_here_is_found(tmp_path):
+    module = tmp_path / "causal.py"
+    module.write_text("from ..readings.decide import decide\nimport numpy\n")
+    known = {"ud_agree.evaluate.readings.decide", "ud_agree.evaluate.backends.causal"}
+    assert every_import_of(module, "ud_agree.evaluate.backends.causal", known) == {
+        "ud_agree.evaluate.readings.decide"
+    }
+
+
+def test_back_ends_score_and_readings_decide():
+    # Back-ends answer log-probabilities and distributions; readings own items and decisions.
+    assert upward_imports("ud_agree.evaluate.backends", "ud_agree.evaluate.readings") == []
+
+
+def test_output_never_reaches_up_into_the_report():
+    assert upward_imports("ud_agree.evaluate.output", "ud_agree.evaluate.report") == []

@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from ud_agree.evaluate.backends.api import TokenScores
+from ud_agree.evaluate.readings.sums import sentence_scores
 from ud_agree.evaluate.suites.read import detect_format, read_suite
 from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
 
@@ -43,13 +45,17 @@ class BlankOracle:
     def __init__(self, correct: set[str], reverse: bool = False):
         self.correct, self.reverse = correct, reverse
 
-    def sentence_scores(self, texts: Sequence[str], spans=None) -> np.ndarray:
-        assert spans is not None and len(spans) == len(texts)
-        words = [text[a:b] for text, (a, b) in zip(texts, spans, strict=True)]
-        return np.array([0.0 if (w in self.correct) != self.reverse else -3.0 for w in words])
-
-    def token_scores(self, texts):
-        raise AssertionError("not used by pair suites")
+    def token_scores(self, texts: Sequence[str], words=None) -> list[TokenScores]:
+        assert words is not None and len(words) == len(texts)
+        out = []
+        for text, (span,) in zip(texts, words, strict=True):
+            word = text[span[0] : span[1]]
+            out.append(
+                TokenScores(
+                    [span], np.array([0.0 if (word in self.correct) != self.reverse else -3.0])
+                )
+            )
+        return out
 
     def facts(self) -> dict:
         return {}
@@ -128,9 +134,9 @@ def test_a_masked_lm_scores_the_blank_with_word_pll_as_a_one_pair_loop_does(tmp_
     for row, pair in zip(
         rows.iter_rows(named=True), suite.pairs.iter_rows(named=True), strict=True
     ):
-        good = at_blank.sentence_scores(
-            [pair["sentence_good"]], [(pair["start"], pair["end_good"])]
+        good = sentence_scores(
+            at_blank, [pair["sentence_good"]], [(pair["start"], pair["end_good"])]
         )
-        bad = at_blank.sentence_scores([pair["sentence_bad"]], [(pair["start"], pair["end_bad"])])
+        bad = sentence_scores(at_blank, [pair["sentence_bad"]], [(pair["start"], pair["end_bad"])])
         assert row["score_good"] == pytest.approx(float(good[0]), abs=1e-4)
         assert row["score_bad"] == pytest.approx(float(bad[0]), abs=1e-4)

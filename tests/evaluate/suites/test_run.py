@@ -14,7 +14,16 @@ from ud_agree.evaluate.suites.cli import main
 from ud_agree.evaluate.suites.read import read_suite
 from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
 
-from tests.suite_stubs import BLIMP_ROWS, CLAMS, SUITES, HashScorer, OracleScorer, factory, write
+from tests.suite_stubs import (
+    BLIMP_ROWS,
+    CLAMS,
+    SUITES,
+    HashScorer,
+    OracleScorer,
+    factory,
+    sentence_score_of,
+    write,
+)
 from ud_agree.formats.problems import SuiteFormatError
 from ud_agree.schemas.suites import COLUMNS
 
@@ -69,8 +78,8 @@ def test_scores_equal_a_one_pair_at_a_time_loop(tmp_path: Path) -> None:
     got = clams_and_blimp.select("suite", "pair_id", "sentence_good", "sentence_bad").rows()
     assert sorted(got) == sorted(expected)
     for row in results.iter_rows(named=True):
-        good = float(scorer.sentence_scores([row["sentence_good"]])[0])
-        bad = float(scorer.sentence_scores([row["sentence_bad"]])[0])
+        good = sentence_score_of(row["sentence_good"])
+        bad = sentence_score_of(row["sentence_bad"])
         assert (row["score_good"], row["score_bad"], row["right"]) == (good, bad, good > bad)
     assert results["model"].unique().to_list() == ["hash"]
     assert results["method"].unique().to_list() == ["causal"]
@@ -86,17 +95,11 @@ class FailingScorer(HashScorer):
     def __init__(self, calls_before_failing: int):
         self.left = calls_before_failing
 
-    def sentence_scores(self, texts, spans=None):
+    def token_scores(self, texts, words=None):
         if self.left == 0:
             raise Interrupted
         self.left -= 1
-        return super().sentence_scores(texts, spans)
-
-    def token_scores(self, texts):
-        if self.left == 0:
-            raise Interrupted
-        self.left -= 1
-        return super().token_scores(texts)
+        return super().token_scores(texts, words)
 
 
 LONG_CLAMS = "".join(f"True\ta{i} b\nFalse\ta{i} c\nFalse\ta{i} d\n" for i in range(7))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from ud_agree.evaluate.backends.sentences import TokenScores
+from ud_agree.evaluate.backends.api import TokenScores
 from ud_agree.evaluate.suites import formula
 from ud_agree.evaluate.suites.read import read_suite
 from ud_agree.evaluate.suites.syntaxgym import Condition, GymSuite, region_surprisals, score_items
