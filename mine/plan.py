@@ -107,7 +107,11 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
         if not unimorph:
             where = ", ".join(str(r) for r in roots)
             codes = "/".join(language.unimorph_codes) or language.code
-            warn(f"{key}: no UniMorph data for '{codes}' under {where}; lexicon from UD only")
+            warn(
+                f"{key}: no UniMorph data for '{codes}' under {where}; lexicon from UD only: "
+                "class-average results there lean on attested bundles (a rare form looks "
+                "incorrect for bundles it was never seen with; DESIGN §10)"
+            )
         stamp = fingerprint(language, group, unimorph, options)
         if not options.force and is_current(options.out / key, stamp):
             current.append(key)

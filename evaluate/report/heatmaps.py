@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from ud_agree.atomic import atomic_write, write_csv
 from ud_agree.schemas.corpus import TYPES
@@ -21,13 +22,52 @@ from .stats import grouped_accuracy
 
 CELL_INCHES = 0.55  # a cell: room for "93" and "n 1.2k" in small type
 
+# §10: where the frequency heuristic alone is right this often, or fails on this few items, a
+# reading cannot separate agreement from frequency.
+CONGRUENT_SHARE = 0.90
+MIN_INCONGRUENT = 30
+FREQUENCY_DECIDES = (pl.col("frequency_congruent") >= CONGRUENT_SHARE) | (
+    pl.col("incongruent_n") < MIN_INCONGRUENT
+)
+
 
 def heat_table(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
-    """reading, system, lang, type, n, accuracy, balanced accuracy (§6)."""
+    """reading, system, lang, type, n, accuracy, balanced accuracy (§6), the share of items the
+    frequency heuristic gets right, its incongruent items, and whether frequency decides (§10)."""
     systems = with_system(frame).collect()
     table = grouped_accuracy(systems, ["reading", "system", "lang", "type"])
-    keep = ["reading", "system", "lang", "type", "n", "accuracy", "balanced_accuracy"]
+    if "frequency_congruent" in table.columns:
+        table = table.with_columns(FREQUENCY_DECIDES.fill_null(False).alias("frequency_decides"))
+    keep = [
+        "reading",
+        "system",
+        "lang",
+        "type",
+        "n",
+        "accuracy",
+        "balanced_accuracy",
+        "frequency_congruent",
+        "incongruent_n",
+        "frequency_decides",
+    ]
     return table.select([c for c in keep if c in table.columns])
+
+
+def frequency_flags(table: pl.DataFrame) -> pl.DataFrame:
+    """The (lang, reading, type) cells where frequency alone decides (§10), with the highest
+    share of items it gets right, the fewest incongruent items and the systems concerned."""
+    if "frequency_decides" not in table.columns:
+        return pl.DataFrame(schema={"lang": pl.String, "reading": pl.String, "type": pl.String})
+    return (
+        table.filter(pl.col("frequency_decides"))
+        .group_by("lang", "reading", "type")
+        .agg(
+            pl.col("frequency_congruent").max(),
+            pl.col("incongruent_n").min(),
+            pl.col("system").sort().str.join(", ").alias("systems"),
+        )
+        .sort("lang", "reading", "type")
+    )
 
 
 def system_language_table(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
@@ -59,12 +99,19 @@ def heat_figure(table: pl.DataFrame, reading: str) -> Figure:
     for ax, system in zip(axes, systems, strict=True):
         cells = np.full((len(langs), len(types)), np.nan)
         counts = np.zeros((len(langs), len(types)), dtype=np.int64)
+        flagged = []
         for row in rows.filter(pl.col("system") == system).iter_rows(named=True):
             i, j = langs.index(row["lang"]), types.index(row["type"])
             value = row.get("balanced_accuracy")
             cells[i, j] = row["accuracy"] if value is None or np.isnan(value) else value
             counts[i, j] = row["n"]
+            if row.get("frequency_decides"):
+                flagged.append((i, j))
         ax.imshow(cells, vmin=0.5, vmax=1.0, cmap="viridis", aspect="auto")
+        for i, j in flagged:  # §10: frequency alone decides these cells
+            ax.add_patch(
+                Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="red", lw=0)
+            )
         for i in range(len(langs)):
             for j in range(len(types)):
                 if counts[i, j]:
@@ -75,14 +122,18 @@ def heat_figure(table: pl.DataFrame, reading: str) -> Figure:
         ax.set_yticks(range(len(langs)), langs, fontsize=7)
         ax.set_title(system, fontsize=8)
     fig.suptitle(
-        f"Balanced accuracy (%, §6; accuracy where it cannot be balanced), {reading} reading",
+        f"Balanced accuracy (%, §6; accuracy where it cannot be balanced), {reading} reading; "
+        "hatched: frequency alone decides (§10)",
         fontsize=9,
     )
     return fig
 
 
-def write_heat_maps(frame: pl.DataFrame | pl.LazyFrame, out: Path) -> list[str]:
-    """`heatmap_<reading>.png` (+ CSV) per reading and `systems_by_language.csv`; the names."""
+def write_heat_maps(
+    frame: pl.DataFrame | pl.LazyFrame, out: Path
+) -> tuple[list[str], pl.DataFrame]:
+    """`heatmap_<reading>.png` (+ CSV) per reading and `systems_by_language.csv`: their names, and
+    the cells where frequency alone decides (§10)."""
     table = heat_table(frame)
     names = []
     for reading in sorted(table["reading"].unique().to_list()):
@@ -92,4 +143,4 @@ def write_heat_maps(frame: pl.DataFrame | pl.LazyFrame, out: Path) -> list[str]:
         write_csv(table.filter(pl.col("reading") == reading), out / f"{name}.csv")
         names.append(name)
     write_csv(system_language_table(frame), out / "systems_by_language.csv")
-    return names
+    return names, frequency_flags(table)

@@ -443,12 +443,14 @@ def _opening(frame: pl.DataFrame, source: str) -> list[str]:
         f"generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. Accuracy is the share of items "
         "a system gets right: in the class-average reading, items whose correct forms are more probable "
         "on average than the incorrect ones; in the pair reading, minimal pairs whose grammatical sentence "
-        "scores higher. <b>Balanced accuracy</b> (DESIGN §6) groups items by the contrast they test "
-        "(the agreeing features; a pair's varied feature), takes the unweighted mean of accuracy over "
-        "a contrast's values (<code>Gender=Fem|Number=Plur</code>…) with at least 20 items when two "
-        "values have them, and weights contrasts by those items, so that always preferring the "
-        "majority value (singular) scores 50% rather than the majority's share. Intervals are 95% "
-        "bootstrap intervals resampling sentences.</p>",
+        "scores higher. <b>Balanced accuracy</b> (DESIGN §6) balances feature by feature: a pair "
+        "varies one feature, and its group's figure is the unweighted mean of accuracy over that "
+        "feature's values with at least 20 items; a class-average item tests all its agreeing "
+        "features at once, so for each of them the mean over its values (20 items or more) is "
+        "taken and the group scores its weakest feature. A group needs two such values of every "
+        "feature; groups are weighted by their items. A system right exactly when one feature has "
+        "one value (always singular) scores at most 1/k on a feature of k values: 50%, not the "
+        "majority's share. Intervals are 95% bootstrap intervals resampling sentences.</p>",
     ]
     return out
 
@@ -492,6 +494,35 @@ def _summary(frame: pl.DataFrame, overall: pl.DataFrame, by_lang: pl.DataFrame) 
         html_table(by_lang),
     ]
     return out
+
+
+def frequency_sentence(share: float | None) -> str:
+    """§10's sentence for a cell where frequency alone decides."""
+    shown = "–" if share is None else f"{100 * share:.1f}%"
+    return (
+        f"the frequency heuristic alone is right on {shown} of these items: accuracy here cannot "
+        "separate agreement from frequency; read the incongruent items or the pair reading"
+    )
+
+
+def _frequency_flags(flags: pl.DataFrame | None) -> list[str]:
+    """Every (language, reading, type) cell where frequency alone decides (§10), with its sentence."""
+    if flags is None or not flags.height:
+        return []
+    out = [
+        "<h3>Where frequency alone decides</h3>",
+        "<p>In these cells the frequency heuristic is right on at least 90% of the items, or wrong "
+        "on fewer than 30 (DESIGN §10); they are hatched in the heat maps.</p>",
+        "<ul>",
+    ]
+    for row in flags.iter_rows(named=True):
+        out.append(
+            f"<li><b>{html.escape(row['lang'])}, {html.escape(row['reading'])}, "
+            f"{html.escape(row['type'])}</b> ({html.escape(row['systems'])}; "
+            f"{row['incongruent_n']} incongruent items): "
+            f"{html.escape(frequency_sentence(row['frequency_congruent']))}.</li>"
+        )
+    return [*out, "</ul>"]
 
 
 def _controls(frame: pl.DataFrame) -> list[str]:
@@ -600,12 +631,14 @@ def render(
     summaries: dict[str, pl.DataFrame],
     source: str,
     heat_maps: Sequence[str] = (),
+    flags: pl.DataFrame | None = None,
 ) -> str:
     """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
     out = [
         *_opening(frame, source),
         *_warnings(frame, manifests),
         *_summary(frame, summaries["overall"], summaries["lang"]),
+        *_frequency_flags(flags),
         *_controls(frame),
         "<h3>Per language and agreement type</h3>",
         html_table(summaries["lang_type"]),
@@ -626,10 +659,10 @@ def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tables = all_figures(frame, out)
-    heat_maps = write_heat_maps(frame, out)
+    heat_maps, flags = write_heat_maps(frame, out)
     summaries = summary_tables(frame, tables)
     write_csv(summaries["lang_type"], out / "summary.csv")
-    page = render(frame, load_manifests(results), tables, summaries, str(results), heat_maps)
+    page = render(frame, load_manifests(results), tables, summaries, str(results), heat_maps, flags)
     return write_text(page, out / "index.html")
 
 

@@ -5,6 +5,7 @@ statistic: a replicate gives each sentence a multinomial weight (how often it wa
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -62,55 +63,86 @@ def bootstrap_interval(
     return bootstrap(lambda w: (w @ successes) / (w @ totals), len(totals), n_boot, level, seed)
 
 
-def balanced(right: np.ndarray, total: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """§6 per replicate row of weighted sums: each contrast's unweighted mean of its values'
-    accuracies, averaged over contrasts weighted by their values' items."""
+@dataclass(frozen=True)
+class Contrast:
+    """One §6 group of cells (value combinations): the cells, and for each feature it balances the
+    index of each cell's value of it (class-average: every agreeing feature; pair: the varied one)."""
+
+    cells: np.ndarray  # column indices into the (sentences × cells) tables
+    features: tuple[np.ndarray, ...]  # per feature, one value index per cell
+
+
+def _one_hot(index: np.ndarray) -> np.ndarray:
+    """(cells × values) indicator of each cell's value."""
+    matrix = np.zeros((len(index), int(index.max()) + 1 if len(index) else 0))
+    matrix[np.arange(len(index)), index] = 1.0
+    return matrix
+
+
+def balanced(
+    right: np.ndarray, total: np.ndarray, contrasts: Sequence[Contrast]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """§6 for each row of (replicates × cells) right and total counts: (balanced accuracy, items it
+    balances, values counted). A feature's figure is the mean accuracy of its values with
+    MIN_VALUE_ITEMS items; a group needs two such values of every feature and scores its weakest
+    feature; groups are weighted by their items whose every value counts."""
+    rows = right.shape[0]
+    weighted, items, values = np.zeros(rows), np.zeros(rows), np.zeros(rows)
     with np.errstate(invalid="ignore", divide="ignore"):
-        accuracy = right / total
-        estimate = np.zeros(accuracy.shape[:-1])
-        weight = np.zeros(accuracy.shape[:-1])
-        for group in np.unique(groups):
-            columns = groups == group
-            items = total[..., columns].sum(axis=-1)
-            estimate += items * np.nanmean(accuracy[..., columns], axis=-1)
-            weight += items
-        return estimate / weight
+        for contrast in contrasts:
+            r, t = right[:, contrast.cells], total[:, contrast.cells]
+            has_figure = np.ones(rows, dtype=bool)
+            weakest = np.full(rows, np.inf)
+            cell_counts = np.ones(t.shape, dtype=bool)
+            counted_values = np.zeros(rows)
+            for index in contrast.features:
+                one_hot = _one_hot(index)
+                value_right, value_total = r @ one_hot, t @ one_hot
+                counted = value_total >= MIN_VALUE_ITEMS
+                accuracy = np.where(counted, value_right / np.where(counted, value_total, 1), 0.0)
+                n_counted = counted.sum(axis=1)
+                weakest = np.minimum(weakest, accuracy.sum(axis=1) / n_counted)
+                has_figure &= n_counted >= 2
+                cell_counts &= counted[:, index]
+                counted_values += n_counted
+            weight = np.where(has_figure, (t * cell_counts).sum(axis=1), 0.0)
+            weighted += np.where(weight > 0, weight * weakest, 0.0)
+            items += weight
+            values += np.where(has_figure, counted_values, 0.0)
+        return weighted / items, items, values
 
 
-def counted_values(total: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """§6: the values (columns) that count: at least MIN_VALUE_ITEMS items, in a contrast where at
-    least two values have that many (a value with no counterpart cannot lift the figure)."""
-    enough = total.sum(axis=0) >= MIN_VALUE_ITEMS
-    counted = np.zeros_like(enough)
+def one_feature_contrasts(groups: np.ndarray) -> list[Contrast]:
+    """Contrasts whose cells are the values of one feature: `groups[c]` is cell c's group."""
+    groups = np.asarray(groups)
+    found = []
     for group in np.unique(groups):
-        columns = (groups == group) & enough
-        if columns.sum() >= 2:
-            counted |= columns
-    return counted
+        cells = np.flatnonzero(groups == group)
+        found.append(Contrast(cells, (np.arange(len(cells)),)))
+    return found
 
 
 def balanced_accuracy(
     right: np.ndarray,
     total: np.ndarray,
-    groups: np.ndarray | None = None,
+    contrasts: Sequence[Contrast] | None = None,
     n_boot: int = N_BOOT,
     seed: int = 0,
 ) -> tuple[float, float, float, int, int]:
-    """Balanced accuracy (§6) of a (sentences × values) table of right and total counts whose
-    values belong to contrasts `groups` (one per column; one contrast when None): (estimate,
-    low, high, values counted, items left out)."""
-    groups = np.zeros(total.shape[1], dtype=np.int64) if groups is None else np.asarray(groups)
-    counted = counted_values(total, groups)
-    left_out = int(total.sum() - total[:, counted].sum())
-    if not counted.any():
+    """Balanced accuracy (§6) of a (sentences × cells) table of right and total counts whose cells
+    belong to `contrasts` (None: every cell a value of one feature): (estimate, low, high, values
+    counted, items left out); the bootstrap recomputes groups and values in each resample."""
+    if contrasts is None:
+        contrasts = one_feature_contrasts(np.zeros(total.shape[1], dtype=np.int64))
+    right, total = right.astype(np.float64), total.astype(np.float64)
+    estimate, items, values = balanced(right.sum(axis=0)[None], total.sum(axis=0)[None], contrasts)
+    left_out = int(np.rint(total.sum() - items[0]))
+    if not items[0]:
         return (float("nan"), float("nan"), float("nan"), 0, left_out)
-    right, total = right[:, counted].astype(np.float64), total[:, counted].astype(np.float64)
-    groups = groups[counted]
-    estimate = float(balanced(right.sum(axis=0), total.sum(axis=0), groups))
     low, high = bootstrap(
-        lambda w: balanced(w @ right, w @ total, groups), len(total), n_boot, seed=seed
+        lambda w: balanced(w @ right, w @ total, contrasts)[0], len(total), n_boot, seed=seed
     )
-    return (estimate, low, high, int(counted.sum()), left_out)
+    return (float(estimate[0]), low, high, int(values[0]), left_out)
 
 
 def contrast_of(columns: Sequence[str]) -> pl.Expr:
@@ -151,9 +183,10 @@ def accuracy_table(
     n_boot: int = N_BOOT,
     seed: int = 0,
 ) -> pl.DataFrame:
-    """Accuracy of `verdict` per group of `by`: columns by…, n, accuracy, ci_low, ci_high, and,
-    when the items have a `value` column, balanced_accuracy, ba_ci_low, ba_ci_high, values and
-    ba_left_out (§6: items of values or contrasts that could not be balanced)."""
+    """Accuracy of `verdict` per group of `by`: columns by…, n, accuracy, ci_low, ci_high; when the
+    items have a `value` column, balanced_accuracy, ba_ci_low, ba_ci_high, values and ba_left_out
+    (§6: items of values or groups that could not be balanced); when they have a `frequency`
+    column, frequency_congruent and incongruent_n (§10)."""
     frame = items.lazy() if isinstance(items, pl.DataFrame) else items
     by = list(by)
     names = frame.collect_schema().names()
@@ -161,10 +194,20 @@ def accuracy_table(
     has_value = "value" in names and "value" not in by
     if has_value:
         frame = frame.with_columns(contrast_of(names).alias("_contrast"))
+    has_frequency = "frequency" in names
     keys = [*by, *cluster, *(["_contrast", "value"] if has_value else [])]
+    labels = (
+        [
+            (pl.col("frequency") == "congruent").cast(pl.Int64).sum().alias("_congruent"),
+            (pl.col("frequency") == "incongruent").cast(pl.Int64).sum().alias("_incongruent"),
+            pl.col("frequency").is_not_null().cast(pl.Int64).sum().alias("_labelled"),
+        ]
+        if has_frequency
+        else []
+    )
     counted = (
         frame.group_by(keys)
-        .agg(pl.col(verdict).cast(pl.Int64).sum().alias("_right"), pl.len().alias("_n"))
+        .agg(pl.col(verdict).cast(pl.Int64).sum().alias("_right"), pl.len().alias("_n"), *labels)
         .collect()
         .sort(
             keys, nulls_last=True
@@ -183,6 +226,13 @@ def accuracy_table(
         row.update(
             n=int(total.sum()), accuracy=float(right.sum() / total.sum()), ci_low=low, ci_high=high
         )
+        if has_frequency:
+            # Items of older results (or peers' suites) carry no label: nothing to say then.
+            labelled = int(group["_labelled"].sum())
+            row.update(
+                frequency_congruent=group["_congruent"].sum() / total.sum() if labelled else None,
+                incongruent_n=int(group["_incongruent"].sum()) if labelled else None,
+            )
         if has_value:
             r, t, contrasts = _by_value(group, cluster)
             estimate, b_low, b_high, used, left_out = balanced_accuracy(
@@ -203,6 +253,8 @@ def accuracy_table(
         "ci_low": pl.Float64,
         "ci_high": pl.Float64,
     }
+    if has_frequency:
+        schema |= {"frequency_congruent": pl.Float64, "incongruent_n": pl.Int64}
     if has_value:
         schema |= {
             "balanced_accuracy": pl.Float64,
@@ -217,29 +269,57 @@ def accuracy_table(
 
 def _by_value(
     group: pl.DataFrame, cluster: Sequence[str]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(sentences × values) matrices of right and total counts of one group, and each value
-    column's contrast."""
+) -> tuple[np.ndarray, np.ndarray, list[Contrast]]:
+    """(sentences × cells) matrices of right and total counts of one group, a cell per (contrast,
+    value), and the contrasts over those cells."""
     joined = pl.concat_str(
         [pl.col(c).cast(pl.String).fill_null("") for c in cluster], separator="\x1f"
     )
-    value_key = pl.concat_str(
+    cell_key = pl.concat_str(
         [pl.col("_contrast").fill_null(""), pl.col("value").fill_null("")], separator="\x1f"
     )
     ranks = group.select(
         (joined.rank("dense").cast(pl.Int64) - 1).alias("sentence"),
-        (value_key.rank("dense").cast(pl.Int64) - 1).alias("value"),
-        (pl.col("_contrast").fill_null("").rank("dense").cast(pl.Int64) - 1).alias("contrast"),
+        (cell_key.rank("dense").cast(pl.Int64) - 1).alias("cell"),
+        pl.col("_contrast").fill_null(""),
+        pl.col("value").fill_null(""),
     )
-    sentence, value = ranks["sentence"].to_numpy(), ranks["value"].to_numpy()
+    sentence, cell = ranks["sentence"].to_numpy(), ranks["cell"].to_numpy()
     # Dense ranks from 0: the largest rank + 1 is the number of distinct keys.
-    shape = (int(sentence.max()) + 1, int(value.max()) + 1) if group.height else (0, 0)
+    shape = (int(sentence.max()) + 1, int(cell.max()) + 1) if group.height else (0, 0)
     right, total = np.zeros(shape), np.zeros(shape)
-    np.add.at(right, (sentence, value), group["_right"].to_numpy())
-    np.add.at(total, (sentence, value), group["_n"].to_numpy())
-    contrasts = np.zeros(shape[1], dtype=np.int64)
-    contrasts[value] = ranks["contrast"].to_numpy()
-    return right, total, contrasts
+    np.add.at(right, (sentence, cell), group["_right"].to_numpy())
+    np.add.at(total, (sentence, cell), group["_n"].to_numpy())
+    labels = ranks.select("cell", "_contrast", "value").unique("cell").sort("cell")
+    return right, total, contrasts_of(labels["_contrast"].to_list(), labels["value"].to_list())
+
+
+def contrasts_of(contrasts: Sequence[str], values: Sequence[str]) -> list[Contrast]:
+    """§6 groups of cells: a cell's contrast names the features it balances (`Gender+Number`:
+    agreeing features; `Number`: a pair's varied one; empty: the whole value, one feature), its
+    value string (`Gender=Fem|Number=Plur`) their values."""
+    by_contrast: dict[str, list[int]] = {}
+    for cell, contrast in enumerate(contrasts):
+        by_contrast.setdefault(contrast, []).append(cell)
+    found = []
+    for contrast, cells in sorted(by_contrast.items()):
+        parsed = [_feature_values(values[c]) for c in cells]
+        features = contrast.split("+") if contrast else []
+        indices = []
+        for feature in features:
+            held = [p.get(feature, "") for p in parsed]
+            rank = {v: i for i, v in enumerate(sorted(set(held)))}
+            indices.append(np.asarray([rank[v] for v in held], dtype=np.int64))
+        if not features:
+            rank = {v: i for i, v in enumerate(sorted({values[c] for c in cells}))}
+            indices.append(np.asarray([rank[values[c]] for c in cells], dtype=np.int64))
+        found.append(Contrast(np.asarray(cells, dtype=np.int64), tuple(indices)))
+    return found
+
+
+def _feature_values(value: str) -> dict[str, str]:
+    """`Gender=Fem|Number=Plur` → {Gender: Fem, Number: Plur}."""
+    return dict(part.split("=", 1) for part in value.split("|") if "=" in part)
 
 
 def grouped_accuracy(

@@ -48,6 +48,8 @@ COLUMNS = [
     "ba_ci_high",
     "values",
     "ba_left_out",
+    "frequency_congruent",
+    "incongruent_n",
 ]
 
 
@@ -95,7 +97,17 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
                 pl.lit("all").alias("group"), pl.lit("all (logit decision)").alias("breakdown")
             )
         )
-    return pl.concat([t.select(COLUMNS) for t in tables], how="vertical")
+    return pl.concat([_with_columns(t).select(COLUMNS) for t in tables], how="vertical")
+
+
+def _with_columns(table: pl.DataFrame) -> pl.DataFrame:
+    """Every summary column, null where the results cannot give it (no `frequency` labels)."""
+    absent = {"frequency_congruent": pl.Float64, "incongruent_n": pl.Int64}
+    return table.with_columns(
+        pl.lit(None, dtype=dtype).alias(name)
+        for name, dtype in absent.items()
+        if name not in table.columns
+    )
 
 
 def _percent(value: float | None, sign: str = "") -> str:
@@ -106,15 +118,18 @@ def format_table(summary: pl.DataFrame) -> str:
     """Plain-text table: accuracy and balanced accuracy in percent with their 95% intervals."""
     lines = [
         f"{'breakdown':<22} {'group':<24} {'n':>8}  accuracy  95% CI          balanced  95% CI"
-        "          left out"
+        "          left out  freq-congruent  incongruent"
     ]
     for row in summary.iter_rows(named=True):
         acc = f"{_percent(row['accuracy'], '%'):>8}  [{_percent(row['ci_low']):>5}, {_percent(row['ci_high']):>5}]"
         bal = f"{_percent(row['balanced_accuracy'], '%'):>8}  [{_percent(row['ba_ci_low']):>5}, {_percent(row['ba_ci_high']):>5}]"
         left_out = row.get("ba_left_out")
+        congruent = _percent(row.get("frequency_congruent"), "%")
+        incongruent = row.get("incongruent_n")
         lines.append(
             f"{row['breakdown']:<22} {row['group'] or '':<24} {row['n']:>8}  {acc}  {bal}"
-            f"  {'–' if left_out is None else left_out:>8}"
+            f"  {'–' if left_out is None else left_out:>8}  {congruent:>14}"
+            f"  {'–' if incongruent is None else incongruent:>11}"
         )
     return "\n".join(lines)
 
@@ -122,8 +137,9 @@ def format_table(summary: pl.DataFrame) -> str:
 def markdown_table(summary: pl.DataFrame) -> str:
     """The same table as Markdown."""
     lines = [
-        "| breakdown | group | n | accuracy | 95% CI | balanced accuracy | 95% CI | left out |",
-        "|---|---|---:|---:|---|---:|---|---:|",
+        "| breakdown | group | n | accuracy | 95% CI | balanced accuracy | 95% CI | left out "
+        "| frequency-congruent | incongruent n |",
+        "|---|---|---:|---:|---|---:|---|---:|---:|---:|",
     ]
     for row in summary.iter_rows(named=True):
         lines.append(
@@ -131,7 +147,9 @@ def markdown_table(summary: pl.DataFrame) -> str:
             f"| {_percent(row['ci_low'])}–{_percent(row['ci_high'])} "
             f"| {_percent(row['balanced_accuracy'], '%')} "
             f"| {_percent(row['ba_ci_low'])}–{_percent(row['ba_ci_high'])} "
-            f"| {'–' if row.get('ba_left_out') is None else row['ba_left_out']} |"
+            f"| {'–' if row.get('ba_left_out') is None else row['ba_left_out']} "
+            f"| {_percent(row.get('frequency_congruent'), '%')} "
+            f"| {'–' if row.get('incongruent_n') is None else row['incongruent_n']} |"
         )
     return "\n".join(lines)
 
@@ -142,9 +160,11 @@ def header_lines(manifest: Mapping[str, Any]) -> list[str]:
     lines = [
         f"model: {manifest['model']}  method: {manifest['method']}  reading: {reading}  "
         f"lang: {manifest['options']['lang']}",
-        "balanced accuracy (§6): per contrast (agreeing features; a pair's varied feature) the mean "
-        "accuracy of its values with 20 items or more, when two values have them; contrasts "
-        "weighted by those items; 'left out' counts the items not balanced",
+        "balanced accuracy (§6): per group (class-average: its agreeing features, each balanced "
+        "over its values with 20 items or more, the weakest feature's figure; pair: the varied "
+        "feature over its values) when every feature has two such values; groups weighted by "
+        "their items; 'left out' counts the items not balanced. freq-congruent (§10): the share "
+        "of items the frequency heuristic alone gets right; incongruent: items where it fails",
     ]
     if manifest.get("random_weights"):
         lines.append(

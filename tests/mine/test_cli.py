@@ -362,3 +362,13 @@ def test_usage_error_is_one_line_and_exit_2():
     result = run_cli("--lang", "fr")
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "--ud-dir" in result.stderr
+
+
+def test_a_language_without_unimorph_is_warned_about_attested_bundles(tmp_path):
+    result = run_cli("--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(tmp_path / "none"),
+                     "--out", str(tmp_path / "out"), "--jobs", "1", "--quiet")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    warned = [line for line in result.stderr.splitlines() if "no UniMorph data" in line]
+    languages = sorted(p.name for p in (tmp_path / "out").iterdir() if p.is_dir())
+    assert len(warned) == len(languages) >= 2  # one line per language
+    assert all("class-average results there lean on attested bundles" in w for w in warned)

@@ -50,3 +50,49 @@ def test_the_cells_are_balanced_accuracy_with_their_counts():
 def test_the_system_by_language_table_has_a_column_per_language():
     wide = system_language_table(thirty_by_six())
     assert wide.columns == ["reading", "system", *LANGS] and wide.height == 6
+
+
+def with_frequency(frame: pl.DataFrame, congruent_lang: str) -> pl.DataFrame:
+    """Items of `congruent_lang` all frequency-congruent; elsewhere half incongruent."""
+    half = pl.when(pl.int_range(pl.len()) % 2 == 0).then(pl.lit("congruent"))
+    return frame.with_columns(
+        pl.when(pl.col("lang") == congruent_lang)
+        .then(pl.lit("congruent"))
+        .otherwise(half.otherwise(pl.lit("incongruent")))
+        .alias("frequency")
+    )
+
+
+def test_cells_where_frequency_alone_decides_are_hatched_and_listed():
+    from matplotlib.patches import Rectangle
+    from ud_agree.evaluate.report.heatmaps import frequency_flags
+    from ud_agree.evaluate.report.html import frequency_sentence
+
+    frame = with_frequency(
+        pl.concat(
+            [
+                make_frame(lang, "m1", "context", 0.9, n_sentences=200, seed=i)
+                for i, lang in enumerate(["aa", "bb"])
+            ]
+        ),
+        congruent_lang="aa",
+    )
+    table = heat_table(frame)
+    flagged = table.filter(pl.col("frequency_decides"))
+    assert set(flagged["lang"]) == {"aa"} and (flagged["frequency_congruent"] == 1.0).all()
+    flags = frequency_flags(table)
+    assert flags["lang"].unique().to_list() == ["aa"] and flags.height == flagged.height
+    fig = heat_figure(table, "class-average")
+    hatched = [p for p in fig.axes[0].patches if isinstance(p, Rectangle) and p.get_hatch()]
+    assert len(hatched) == flagged.height
+    assert "cannot separate agreement from frequency" in frequency_sentence(1.0)
+    assert "100.0%" in frequency_sentence(1.0)
+
+
+def test_few_incongruent_items_flag_a_cell_too():
+    frame = make_frame("aa", "m1", "context", 0.9, n_sentences=20).with_columns(
+        frequency=pl.lit("incongruent")
+    )
+    table = heat_table(frame)
+    # Every item incongruent, but fewer than 30 of them per type: still nothing to read there.
+    assert (table["incongruent_n"] < 30).all() and table["frequency_decides"].all()

@@ -210,3 +210,14 @@ def test_readings_are_compared_on_the_relations_both_scored() -> None:
     row = differences.row(0, named=True)
     assert (row["a"], row["b"], row["accuracy_b"]) == ("m", "n", 0.0)
     assert row["difference"] == pytest.approx(row["accuracy_a"])
+
+
+def test_the_report_lists_cells_where_frequency_alone_decides(tmp_path: Path) -> None:
+    frame = make_frame("de", "m", "context", 0.8).with_columns(frequency=pl.lit("congruent"))
+    write_run(tmp_path / "r", frame, "m")
+    page = build_report(tmp_path / "r", tmp_path / "out").read_text(encoding="utf-8")
+    assert "Where frequency alone decides" in page
+    listed = re.findall(r"<li><b>de, class-average, ([a-z-]+)</b>", page)
+    assert sorted(listed) == sorted(set(frame["type"]))
+    assert "the frequency heuristic alone is right on 100.0% of these items" in page
+    assert "read the incongruent items or the pair reading" in page
