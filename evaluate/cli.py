@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ud_agree.errors import OneLineParser, run_main
@@ -130,6 +131,20 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         default="word",
         help="masked LMs in the pair reading: PLL of the varied word, or of the whole sentence",
     )
+    p.add_argument(
+        "--rule",
+        choices=CHOICES["rule"],
+        default="sum",
+        help="the pair reading's headline rule, `right` (DESIGN §5.1; every rule's decision is in "
+        "the results as right_<rule>): sum (lm-eval acc), no_bos (minicons, MultiBLiMP), mean, "
+        "chars (lm-eval acc_norm), bytes (lm-eval acc_bytes), word, slor (default: sum)",
+    )
+    p.add_argument(
+        "--trust-remote-code",
+        action="store_true",
+        help="let transformers run the model repository's own Python code (from_pretrained's "
+        "trust_remote_code): only for models you trust",
+    )
     p.add_argument("--chunk-size", type=int, default=4096, help="items per results chunk")
     p.add_argument(
         "--shard",
@@ -167,12 +182,15 @@ def base_options(args: argparse.Namespace) -> Options:
         dtype=args.dtype,
         max_tokens=args.max_tokens,
         shard=args.shard,
+        trust_remote_code=args.trust_remote_code,
     )
 
 
 def options_from(args: argparse.Namespace) -> list[Options]:
-    """The runs asked for: one checked Options per language × model × reading (evaluate.plan)."""
-    return plan_runs(base_options(args), args.lang, args.model, args.reading)
+    """The runs asked for: one checked Options per language × model × reading (evaluate.plan);
+    `--rule` goes to the pair reading's runs."""
+    runs = plan_runs(base_options(args), args.lang, args.model, args.reading)
+    return [replace(o, rule=args.rule) if o.reading == "pair" else o for o in runs]
 
 
 # Skip counts of both readings, in the order they are printed.

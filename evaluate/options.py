@@ -25,6 +25,7 @@ Reading = Literal["class-average", "pair"]
 Pll = Literal["word", "sentence"]  # masked LMs in the pair reading: PLL of the word or sentence
 Dtype = Literal["float32", "bfloat16", "float16"]  # autocast precision
 Kind = Literal["masked", "causal"]
+Rule = Literal["sum", "no_bos", "mean", "chars", "bytes", "word", "slor"]  # §5.1
 Method = Literal["context", "no-context", "frequency", "causal", "pll-word", "pll-sentence"]
 
 # The enumerated fields and their values: the CLI's `choices` and the checks below share them.
@@ -38,6 +39,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "pll": get_args(Pll),
     "dtype": get_args(Dtype),
     "kind": get_args(Kind),
+    "rule": get_args(Rule),
 }
 
 
@@ -74,6 +76,8 @@ class Options:
     kind: Kind | None = None  # None: read from the model's config
     # Only the sentences of shard K of N (evaluate.sharding); given as "K/N", parsed here once.
     shard: Shard | None = None
+    rule: Rule = "sum"  # §5.1: the pair reading's headline rule (`right`)
+    trust_remote_code: bool = False  # passed to from_pretrained: runs the model repo's own code
 
     def __post_init__(self) -> None:
         for problem in option_problems(self):
@@ -121,6 +125,8 @@ def option_problems(options: Options) -> list[str]:
         problems.append("--max-tokens must be ≥ 1")
     if o.chunk_size < 1:
         problems.append("--chunk-size must be ≥ 1")
+    if o.reading != "pair" and o.rule != "sum":
+        problems.append("--rule belongs to the pair reading")
     if o.reading == "pair" and o.control != "context":
         problems.append("--control no-context belongs to the class-average reading")
     if o.vocab_of and o.model != FREQUENCY:
@@ -144,6 +150,7 @@ RESUME_OPTIONS = (
     "reading",
     "pll",
     "shard",
+    "rule",
 )
 
 

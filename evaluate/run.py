@@ -135,7 +135,7 @@ def resolve_kind(options: Options, scorer: TokenScorer | None = None) -> Options
     else:
         from .backends.models import model_kind
 
-        kind = model_kind(options.model)
+        kind = model_kind(options.model, options.trust_remote_code)
     return replace(options, kind=kind)
 
 

@@ -106,4 +106,5 @@ def open_token_scorer(options: Options, corpus: Corpus) -> TokenScorer:
         kind=o.kind,
         corpus=corpus,
         seed=o.seed,
+        trust_remote_code=o.trust_remote_code,
     )

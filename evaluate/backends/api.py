@@ -28,6 +28,7 @@ class TokenScores:
 
     spans: list[Span]  # in token order
     logprobs: np.ndarray  # float64, one per span (a token that is not scored is left out)
+    first_given_bos: bool = False  # the first one is the text's first token, given BOS (§5.1)
 
 
 class TokenScorer(Protocol):

@@ -154,7 +154,7 @@ class CausalLM:
         ids, offsets = self.encode(distinct.tolist())
         first = 0 if self.bos is not None else 1
         found = [
-            TokenScores(spans[first:], lp)
+            TokenScores(spans[first:], lp, first_given_bos=self.bos is not None)
             for spans, lp in zip(offsets, self.token_logprobs(ids), strict=True)
         ]
         return [found[i] for i in where.ravel()]
@@ -196,7 +196,13 @@ def _gather_logprobs(
 
 def load_causal(options: Options, tokenizer=None) -> CausalLM:
     """A causal LM for `options.model`, ready to score."""
-    loaded = load_model(options.model, options.device, tokenizer=tokenizer, kind=CAUSAL)
+    loaded = load_model(
+        options.model,
+        options.device,
+        tokenizer=tokenizer,
+        kind=CAUSAL,
+        trust_remote_code=options.trust_remote_code,
+    )
     return CausalLM(
         loaded, options.batch_size, options.max_tokens, options.dtype, progress=options.progress
     )
@@ -211,7 +217,7 @@ class CausalBackend:
 
     def __init__(self, options: Options, corpus: Corpus) -> None:
         self.options = options
-        self.tokenizer = load_tokenizer(options.model)
+        self.tokenizer = load_tokenizer(options.model, options.trust_remote_code)
         self.lm: CausalLM | None = None
         self.forwards = 0
 

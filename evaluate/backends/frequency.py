@@ -36,7 +36,7 @@ class FrequencyBackend:
         if options.vocab_of:
             from .models import load_tokenizer
 
-            self.tokenizer = load_tokenizer(options.vocab_of)
+            self.tokenizer = load_tokenizer(options.vocab_of, options.trust_remote_code)
 
     def ready(self) -> dict[str, Any]:
         """No weights to wait for."""

@@ -22,10 +22,12 @@ def load_scorer(
     kind: Kind | None = None,
     corpus: Corpus | None = None,
     seed: int = 0,
+    trust_remote_code: bool = False,
 ) -> TokenScorer:
     """A token scorer (§5) for a hub name or local folder: a causal LM's log-probabilities, or a
     masked LM's pseudo-log-likelihood terms (`pll` word or sentence). `tiny-random`: an offline random
-    1-layer BERT whose vocabulary is `corpus`'s words (weights from `seed`)."""
+    1-layer BERT whose vocabulary is `corpus`'s words (weights from `seed`). `trust_remote_code`:
+    let transformers run the model repository's own code."""
     from .models import CAUSAL, load_model, model_kind, tiny_random_model
 
     if model == TINY_RANDOM:
@@ -34,8 +36,8 @@ def load_scorer(
         loaded = tiny_random_model(corpus.sentences, corpus.lexicon, device, seed)
         kind = "masked"
     else:
-        kind = kind or model_kind(model)
-        loaded = load_model(model, device, kind=kind)
+        kind = kind or model_kind(model, trust_remote_code)
+        loaded = load_model(model, device, kind=kind, trust_remote_code=trust_remote_code)
     if kind == CAUSAL:
         from .causal import CausalLM
 

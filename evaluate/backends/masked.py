@@ -42,13 +42,19 @@ class MaskedBackend:
             )
             self.tokenizer = self.loaded.tokenizer
         else:
-            self.tokenizer = load_tokenizer(options.model)
+            self.tokenizer = load_tokenizer(options.model, options.trust_remote_code)
             # The weights load in a thread while candidates and splits are built: reading and
             # torch release the GIL, and start-up is most of a short run's overhead.
             pool = ThreadPoolExecutor(max_workers=1)
             self._pending = (
                 pool,
-                pool.submit(load_model, options.model, options.device, tokenizer=self.tokenizer),
+                pool.submit(
+                    load_model,
+                    options.model,
+                    options.device,
+                    tokenizer=self.tokenizer,
+                    trust_remote_code=options.trust_remote_code,
+                ),
             )
 
     def ready(self) -> dict[str, Any]:

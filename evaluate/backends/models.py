@@ -71,18 +71,19 @@ def hub_reachable(timeout: float = 3.0) -> bool:
     return True
 
 
-def load_tokenizer(name: str):
+def load_tokenizer(name: str, trust_remote_code: bool = False):
     """The fast tokenizer of a hub name or a local directory, from the local cache first."""
     from transformers import AutoTokenizer
 
     local = Path(name).is_dir()
+    remote = {"trust_remote_code": trust_remote_code}
     try:
-        return AutoTokenizer.from_pretrained(name, local_files_only=True)
+        return AutoTokenizer.from_pretrained(name, local_files_only=True, **remote)
     except Exception as first:  # any failure means "not available locally"
         if local or not hub_reachable():
             raise _not_found(name) from first
     try:
-        return AutoTokenizer.from_pretrained(name)
+        return AutoTokenizer.from_pretrained(name, **remote)
     except Exception as error:  # network, missing repo, bad files: one message
         raise _not_found(name) from error
 
@@ -118,17 +119,18 @@ MASKED: Kind = "masked"
 CAUSAL: Kind = "causal"
 
 
-def model_kind(name: str) -> Kind:
+def model_kind(name: str, trust_remote_code: bool = False) -> Kind:
     """`masked` or `causal`, from the model's config (architectures first: BERT has both heads)."""
     from transformers import AutoConfig
 
+    remote = {"trust_remote_code": trust_remote_code}
     try:
-        config = AutoConfig.from_pretrained(name, local_files_only=True)
+        config = AutoConfig.from_pretrained(name, local_files_only=True, **remote)
     except Exception as error:  # not cached locally
         if Path(name).is_dir() or not hub_reachable():
             raise _not_found(name) from error
         try:
-            config = AutoConfig.from_pretrained(name)
+            config = AutoConfig.from_pretrained(name, **remote)
         except Exception as error2:
             raise _not_found(name) from error2
     for architecture in config.architectures or ():
@@ -155,6 +157,7 @@ def load_model(
     device: str = "auto",
     tokenizer=None,
     kind: str = MASKED,
+    trust_remote_code: bool = False,
 ) -> LoadedModel:
     """Load tokenizer (unless given) and a masked or causal LM in float32 (autocast does the
     rest); a weightless directory is an error."""
@@ -164,7 +167,7 @@ def load_model(
     hf_logging.disable_progress_bar()  # our own bar counts items; a weight-loading bar is noise
     auto = AutoModelForCausalLM if kind == CAUSAL else AutoModelForMaskedLM
     if tokenizer is None:
-        tokenizer = load_tokenizer(name)
+        tokenizer = load_tokenizer(name, trust_remote_code)
     if Path(name).is_dir() and not _has_weights(Path(name)):
         raise ModelNotFound(
             f"model directory '{name}' has no weights (*.safetensors or pytorch_model*.bin); "
@@ -174,7 +177,11 @@ def load_model(
     try:
         model, info = _with_info(
             auto.from_pretrained(
-                name, dtype=torch.float32, output_loading_info=True, local_files_only=True
+                name,
+                dtype=torch.float32,
+                output_loading_info=True,
+                local_files_only=True,
+                trust_remote_code=trust_remote_code,
             )
         )
     except Exception as error:
@@ -182,7 +189,12 @@ def load_model(
             raise _not_found(name) from error
         try:
             model, info = _with_info(
-                auto.from_pretrained(name, dtype=torch.float32, output_loading_info=True)
+                auto.from_pretrained(
+                    name,
+                    dtype=torch.float32,
+                    output_loading_info=True,
+                    trust_remote_code=trust_remote_code,
+                )
             )
         except Exception as error2:
             raise _not_found(name) from error2

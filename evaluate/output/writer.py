@@ -46,7 +46,7 @@ def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl
     return chunks.read(ITEM_KEY)
 
 
-def result_table(items: pl.DataFrame, scores: dict[str, np.ndarray], options: Options) -> pa.Table:
+def result_table(items: pl.DataFrame, scores: dict[str, Any], options: Options) -> pa.Table:
     """Rows of RESULTS for these items and their score columns; columns of the other reading null."""
     pair = options.reading == "pair"
     constants = {
@@ -119,11 +119,14 @@ def decision_columns(decisions: Any) -> dict[str, Any]:
     }
 
 
-def _concatenate(parts: list) -> np.ndarray:
+def _concatenate(parts: list) -> np.ndarray | pl.Series:
+    """One column of a chunk: device tensors, numpy arrays, or polars series (which keep nulls)."""
     if parts and hasattr(parts[0], "detach"):
         import torch
 
         return torch.cat(parts).cpu().numpy()
+    if parts and isinstance(parts[0], pl.Series):
+        return pl.concat(parts)
     return np.concatenate([np.asarray(p) for p in parts])
 
 

@@ -20,7 +20,8 @@ from ..options import Options, UsageError
 from ..output.writer import ChunkWriter
 from .decide import congruence
 from .items import expand_roles
-from .sums import sentence_scores
+from .rules import RULES, ingredients, rule_columns, unigram_logprobs
+from .sums import token_scores, words_to_score
 
 
 def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -85,19 +86,41 @@ class PairReading:
         """Inputs the scorer has run so far."""
         return 0 if self.scorer is None else self.scorer.forwards
 
-    def pair_scores(self, pairs: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-        """Scores (float64) of each pair's good and bad sentence, in one call (a sentence shared by
-        pairs scored once): lexicon counts, or the §5 sentence score (a masked LM's word PLL at
-        the varied word, or its sentence PLL over the UD surface words). NaN: cannot be scored."""
+    def pair_columns(self, pairs: pl.DataFrame) -> dict[str, pl.Series]:
+        """Each pair's scores and rule columns (§5, §5.1), in one call (a sentence shared by pairs
+        scored once): lexicon counts, or the §5 sentence score (a masked LM's word PLL at the
+        varied word, or its sentence PLL over the UD surface words) with the ingredients of every
+        rule; `right` is the run's rule. A NaN score: the pair cannot be scored."""
         assert self.scorer is not None, "ready() loads the scorer"
         if isinstance(self.scorer, CountScorer):
-            return self.scorer.pair_counts(pairs)
+            good, bad = self.scorer.pair_counts(pairs)
+            right = pl.Series("right", good > bad)
+            # The baseline has one rule (counts): every rule's decision is its decision.
+            same = {f"right_{rule}": right.alias(f"right_{rule}") for rule in RULES}
+            return {
+                "score_good": pl.Series(good),
+                "score_bad": pl.Series(bad),
+                "right": right,
+                **same,
+            }
+        n = pairs.height
         texts = pairs["sentence_good"].to_list() + pairs["sentence_bad"].to_list()
-        spans = list(zip(pairs["start"], pairs["end_good"], strict=True)) + list(
-            zip(pairs["start"], pairs["end_bad"], strict=True)
-        )
-        scores = sentence_scores(self.scorer, texts, spans, pair_words(pairs))
-        return scores[: pairs.height], scores[pairs.height :]
+        starts = pairs["start"].to_list() * 2
+        ends = pairs["end_good"].to_list() + pairs["end_bad"].to_list()
+        spans = list(zip(starts, ends, strict=True))
+        words = pair_words(pairs)
+        scored = token_scores(self.scorer, texts, words_to_score(self.scorer, 2 * n, spans, words))
+        unigram = unigram_logprobs(texts, words, self.corpus.lexicon)
+        columns = ingredients(scored, texts, spans, unigram)
+        good_side = {k: v[:n] for k, v in columns.items()}
+        bad_side = {k: v[n:] for k, v in columns.items()}
+        rules = rule_columns(good_side, bad_side)
+        return {
+            "score_good": pl.Series(good_side["lp_sum"]),
+            "score_bad": pl.Series(bad_side["lp_sum"]),
+            "right": rules[f"right_{self.options.rule}"].alias("right"),
+            **rules,
+        }
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
         """`distance_tokens` from the scorer's tokenizer (null without one); nothing else to encode."""
@@ -135,23 +158,25 @@ class PairReading:
         from tqdm import tqdm
 
         assert self.scorer is not None, "ready() loads the scorer"
-        too_long = 0
+        too_long = undecided = 0
         bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
         for rows in sentence_chunks(items, self.options.chunk_size):
             before = self.forwards
-            good, bad = self.pair_scores(items[rows])
+            columns = self.pair_columns(items[rows])
             writer.forwards += self.forwards - before
-            ok = np.isfinite(good) & np.isfinite(bad)
+            ok = np.isfinite(columns["score_good"].to_numpy()) & np.isfinite(
+                columns["score_bad"].to_numpy()
+            )
             too_long += int((~ok).sum())
+            kept = pl.Series(ok)
+            rule = pl.Series("rule", [self.options.rule] * int(ok.sum()), dtype=pl.String)
             writer.add(
-                rows[ok],
-                {"score_good": good[ok], "score_bad": bad[ok], "right": good[ok] > bad[ok]},
-                items,
+                rows[ok], {**{k: v.filter(kept) for k, v in columns.items()}, "rule": rule}, items
             )
             bar.update(len(rows))
         bar.close()
         writer.flush(items)
-        return {"too-long": too_long}
+        return {"too-long": too_long, "no-rule-value": undecided}
 
 
 def sentence_chunks(items: pl.DataFrame, size: int) -> Iterator[np.ndarray]:

@@ -20,7 +20,7 @@ import polars as pl
 from ud_agree.atomic import write_csv, write_text
 from ud_agree.errors import MachineError, OneLineParser, UserError, run_main
 from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
-from ud_agree.schemas.results import ITEM_KEY
+from ud_agree.schemas.results import ITEM_KEY, RULE_NAMES
 
 from ..output.results import (
     SHORT_MODEL,
@@ -525,6 +525,54 @@ def _frequency_flags(flags: pl.DataFrame | None) -> list[str]:
     return [*out, "</ul>"]
 
 
+def rules_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """§5.1 per reading and system: each rule's accuracy and balanced accuracy, and `differs`, its
+    decisions that differ from the headline `right` (the pair reading's rows only)."""
+    pairs = (
+        frame.filter(pl.col("right_sum").is_not_null()) if "right_sum" in frame.columns else None
+    )
+    if pairs is None or not pairs.height:
+        return pl.DataFrame()
+    tables = []
+    for rule in RULE_NAMES:
+        verdict = f"right_{rule}"
+        decided = pairs.filter(pl.col(verdict).is_not_null())
+        if not decided.height:
+            continue
+        table = stats.accuracy_table(decided, by=["reading", "system"], verdict=verdict)
+        differs = decided.group_by("reading", "system").agg(
+            (pl.col(verdict) != pl.col("right")).sum().cast(pl.Int64).alias("differs")
+        )
+        tables.append(
+            table.join(differs, on=["reading", "system"]).with_columns(pl.lit(rule).alias("rule"))
+        )
+    keep = ["reading", "system", "rule", "n", "accuracy", "ci_low", "ci_high",
+            "balanced_accuracy", "differs"]  # fmt: skip
+    rank = {rule: i for i, rule in enumerate(RULE_NAMES)}
+    table = pl.concat([t.select([c for c in keep if c in t.columns]) for t in tables])
+    return table.sort("reading", "system", pl.col("rule").replace_strict(rank))
+
+
+def _rules(frame: pl.DataFrame) -> list[str]:
+    """One table of scoring rules per reading and system (§5.1)."""
+    table = rules_table(frame)
+    if not table.height:
+        return []
+    return [
+        "<h3>Scoring rules side by side (DESIGN §5.1)</h3>",
+        "<p>The pair reading decides a pair by a rule; the field uses several. From one forward: "
+        "<code>sum</code> (lm-eval <code>acc</code>), <code>no_bos</code> (minicons, MultiBLiMP), "
+        "<code>mean</code> (per token), <code>chars</code> (lm-eval <code>acc_norm</code>), "
+        "<code>bytes</code> (lm-eval <code>acc_bytes</code>), <code>word</code> (the varied word "
+        "only), <code>slor</code> (frequency-corrected). <code>differs</code>: decisions that "
+        "differ from the run's headline rule.</p>",
+        *(
+            html_table(table.filter(pl.col("system") == system))
+            for system in table["system"].unique(maintain_order=True).to_list()
+        ),
+    ]
+
+
 def _controls(frame: pl.DataFrame) -> list[str]:
     """The controls per model; nonce vs original; baseline, context, readings, models compared."""
     out: list[str] = []
@@ -639,6 +687,7 @@ def render(
         *_warnings(frame, manifests),
         *_summary(frame, summaries["overall"], summaries["lang"]),
         *_frequency_flags(flags),
+        *_rules(frame),
         *_controls(frame),
         "<h3>Per language and agreement type</h3>",
         html_table(summaries["lang_type"]),

@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from ud_agree.atomic import write_csv, write_text
+from ud_agree.schemas.results import RULE_NAMES
 
 from ..readings.decide import CONGRUENCE
 from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_label, bin_labels
@@ -50,6 +51,7 @@ COLUMNS = [
     "ba_left_out",
     "frequency_congruent",
     "incongruent_n",
+    "differs",
 ]
 
 
@@ -57,6 +59,8 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
     """Long table: breakdown, group, n, accuracy and balanced accuracy with their intervals (the
     class-average reading adds the logit decision overall)."""
     lazy = results.lazy() if isinstance(results, pl.DataFrame) else results
+    present = set(lazy.collect_schema().names())
+    rules = [r for r in RULE_NAMES if f"right_{r}" in present]
     frame = lazy.select(
         "lang",
         "treebank",
@@ -75,6 +79,7 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
         "variant",
         "right",
         "right_logit",
+        *(f"right_{r}" for r in rules),
     ).collect()
     tables = []
     for name, (expr, order) in BREAKDOWNS.items():
@@ -97,12 +102,33 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
                 pl.lit("all").alias("group"), pl.lit("all (logit decision)").alias("breakdown")
             )
         )
+    tables += rule_tables(frame, rules, n_boot)
     return pl.concat([_with_columns(t).select(COLUMNS) for t in tables], how="vertical")
+
+
+def rule_tables(frame: pl.DataFrame, rules: list[str], n_boot: int) -> list[pl.DataFrame]:
+    """§5.1: the `rule` breakdown, each rule's accuracy and balanced accuracy over the items it
+    decides, and `differs`, its decisions that differ from the headline `right`."""
+    tables = []
+    for rule in rules:
+        decided = frame.filter(pl.col(f"right_{rule}").is_not_null())
+        if not decided.height:
+            continue
+        table = accuracy_table(decided, verdict=f"right_{rule}", n_boot=n_boot)
+        differs = int((decided[f"right_{rule}"] != decided["right"]).sum())
+        tables.append(
+            table.with_columns(
+                pl.lit("rule").alias("breakdown"),
+                pl.lit(rule).alias("group"),
+                pl.lit(differs, dtype=pl.Int64).alias("differs"),
+            )
+        )
+    return tables
 
 
 def _with_columns(table: pl.DataFrame) -> pl.DataFrame:
     """Every summary column, null where the results cannot give it (no `frequency` labels)."""
-    absent = {"frequency_congruent": pl.Float64, "incongruent_n": pl.Int64}
+    absent = {"frequency_congruent": pl.Float64, "incongruent_n": pl.Int64, "differs": pl.Int64}
     return table.with_columns(
         pl.lit(None, dtype=dtype).alias(name)
         for name, dtype in absent.items()

@@ -2,38 +2,41 @@
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from ..backends.api import TokenScorer
-from ..readings.sums import sentence_scores
+from ..readings.rules import differing_span, ingredients, rule_columns
+from ..readings.sums import token_scores, words_to_score
 
 
 def score_pairs(pairs: pl.DataFrame, scorer: TokenScorer) -> pl.DataFrame:
-    """The pairs with `score_good`, `score_bad` (log-probabilities) and `right` (a tie is not right);
-    where the layout knows the varied word (`start`, `end_good`, `end_bad`), its span goes with
-    each sentence: a masked LM scoring word PLL scores that word (§7, gevalm's blank)."""
-    good_keys: list[tuple[str, tuple[int, int] | None]]
-    bad_keys: list[tuple[str, tuple[int, int] | None]]
-    if "start" in pairs.columns:
-        start = pairs["start"].to_list()
-        good_keys = list(
-            zip(pairs["sentence_good"], zip(start, pairs["end_good"], strict=True), strict=True)
-        )
-        bad_keys = list(
-            zip(pairs["sentence_bad"], zip(start, pairs["end_bad"], strict=True), strict=True)
-        )
+    """The pairs with `score_good`, `score_bad` (log-probabilities), `right` (a tie is not right)
+    and every rule's ingredients and decision (§5.1); where the layout knows the varied word
+    (`start`, `end_good`, `end_bad`), its span goes with each sentence: a masked LM scoring word
+    PLL scores that word (§7, gevalm's blank). The `word` rule reads that word, else the words
+    where the two sentences differ. Each distinct sentence is scored once (a CLAMS True sentence
+    serves several pairs)."""
+    n = pairs.height
+    good_texts, bad_texts = pairs["sentence_good"].to_list(), pairs["sentence_bad"].to_list()
+    known = "start" in pairs.columns
+    if known:
+        # Offsets read from a text layout arrive as strings.
+        offsets = pairs.select(pl.col("start", "end_good", "end_bad").cast(pl.Int64))
+        starts = offsets["start"].to_list()
+        good_words = list(zip(starts, offsets["end_good"].to_list(), strict=True))
+        bad_words = list(zip(starts, offsets["end_bad"].to_list(), strict=True))
     else:
-        good_keys = [(t, None) for t in pairs["sentence_good"]]
-        bad_keys = [(t, None) for t in pairs["sentence_bad"]]
-    # A CLAMS True sentence serves several pairs: each distinct sentence is scored once.
-    keys = list(dict.fromkeys([*good_keys, *bad_keys]))
-    spans = [span for _, span in keys if span is not None] if "start" in pairs.columns else None
-    texts = [t for t, _ in keys]
-    scores = sentence_scores(scorer, texts, spans)
-    lookup = dict(zip(keys, scores.tolist(), strict=True))
-    good = np.array([lookup[k] for k in good_keys], dtype=np.float64)
-    bad = np.array([lookup[k] for k in bad_keys], dtype=np.float64)
+        differing = [differing_span(g, b) for g, b in zip(good_texts, bad_texts, strict=True)]
+        good_words = [g for g, _ in differing]
+        bad_words = [b for _, b in differing]
+    texts, words = good_texts + bad_texts, good_words + bad_words
+    asked = words_to_score(scorer, 2 * n, words if known else None)
+    columns = ingredients(token_scores(scorer, texts, asked), texts, words)
+    good = {k: v[:n] for k, v in columns.items()}
+    bad = {k: v[n:] for k, v in columns.items()}
     return pairs.with_columns(
-        pl.Series("score_good", good), pl.Series("score_bad", bad), pl.Series("right", good > bad)
+        pl.Series("score_good", good["lp_sum"]),
+        pl.Series("score_bad", bad["lp_sum"]),
+        pl.Series("right", good["lp_sum"] > bad["lp_sum"]),
+        *rule_columns(good, bad).values(),
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from ud_agree.schemas.results import RULE_NAMES
+
 from ..report.stats import accuracy_table
 
 SUMMARY_COLUMNS = ("suite", "breakdown", "group", "n", "accuracy", "ci_low", "ci_high")
@@ -11,8 +13,11 @@ SUMMARY_COLUMNS = ("suite", "breakdown", "group", "n", "accuracy", "ci_low", "ci
 
 def summarize_suite(results: pl.DataFrame | pl.LazyFrame, n_boot: int = 1000) -> pl.DataFrame:
     """Rows `all` (pairs; SyntaxGym: items whose every prediction holds), then by condition or prediction."""
-    columns = ("suite", "pair_id", "condition", "prediction", "formula", "right")
-    frame = results.lazy().select(columns).collect()
+    lazy = results.lazy()
+    present = set(lazy.collect_schema().names())
+    rules = [f"right_{r}" for r in RULE_NAMES if f"right_{r}" in present]
+    columns = ("suite", "pair_id", "condition", "prediction", "formula", "right", *rules)
+    frame = lazy.select(columns).collect()
     if frame.is_empty():
         return empty_summary()
     suite = frame["suite"][0]
@@ -26,6 +31,12 @@ def summarize_suite(results: pl.DataFrame | pl.LazyFrame, n_boot: int = 1000) ->
             tables.append(
                 by.rename({"condition": "group"}).with_columns(breakdown=pl.lit("condition"))
             )
+        # §5.1: each rule's accuracy over the pairs it decides.
+        for rule in rules:
+            decided = frame.filter(pl.col(rule).is_not_null())
+            if decided.height:
+                table = accuracy_table(decided, verdict=rule, cluster=cluster, n_boot=n_boot)
+                tables.append(_labelled(table, "rule", rule.removeprefix("right_")))
     else:
         items = frame.group_by("pair_id").agg(pl.col("right").all())
         tables = [

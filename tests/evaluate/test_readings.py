@@ -194,7 +194,7 @@ def causal_oracle_run(monkeypatch, corpus: Path, tmp_path: Path, favour: str):
         table[tuple(prefix)] = ids
     oracle = OracleCausal(len(tokenizer), {k: v for k, v in table.items() if k not in shared})
 
-    def fake_load(name, device="auto", tokenizer=None, kind="causal"):
+    def fake_load(name, device="auto", tokenizer=None, kind="causal", **_):
         return LoadedModel(name, oracle, tokenizer, False, 128, torch.device("cpu"))
 
     monkeypatch.setattr(causal, "load_model", fake_load)

@@ -308,7 +308,7 @@ def run_with_oracle(monkeypatch, corpus, tmp_path, model_dir, favour, **options)
     tokenizer = transformers.AutoTokenizer.from_pretrained(model_dir)
     oracle = OracleLM(len(tokenizer), oracle_table(tokenizer, favour))
 
-    def fake_load(name, device="auto", tokenizer=None):
+    def fake_load(name, device="auto", tokenizer=None, **_):
         return models.LoadedModel(name, oracle, tokenizer, False, 128, torch.device("cpu"))
 
     monkeypatch.setattr(models, "load_model", fake_load)

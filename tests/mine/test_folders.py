@@ -52,11 +52,35 @@ def random_gpt2(folder: Path) -> Path:
     return folder
 
 
-def test_lm_eval_decides_every_pair_as_the_pair_reading_does(corpus, tmp_path):
+def random_mistral(folder: Path) -> Path:
+    """A tiny Mistral with random weights and Mistral v0.3's tokenizer (it adds BOS itself)."""
+    transformers = pytest.importorskip("transformers")
+    torch = pytest.importorskip("torch")
+    tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "mistral-v0.3-tokenizer")
+    torch.manual_seed(0)
+    config = transformers.MistralConfig(
+        vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
+        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+    )  # fmt: skip
+    transformers.MistralForCausalLM(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+# lm-eval's metrics and the ud-agree rules that decide as they do (DESIGN §5.1).
+LM_EVAL_RULES = {"acc": "sum", "acc_norm": "chars", "acc_bytes": "bytes"}
+
+
+@pytest.mark.parametrize(
+    ("tokenizer", "build"),
+    [("tiny-fr-ud-gpt2", random_gpt2), ("mistral-v0.3-tokenizer", random_mistral)],
+)
+def test_lm_eval_decides_every_pair_as_the_pair_reading_does(corpus, tmp_path, tokenizer, build):
     pytest.importorskip("lm_eval")
-    if not (MODELS / "tiny-fr-ud-gpt2").is_dir():
-        pytest.skip("shared tiny-fr-ud-gpt2 not present")
-    model = random_gpt2(tmp_path / "gpt2")
+    if not (MODELS / tokenizer).is_dir():
+        pytest.skip(f"shared {tokenizer} not present")
+    model = build(tmp_path / "model")
     tasks = tmp_path / "tasks"
     assert export_main([str(corpus), "--format", "lm-eval", "--out", str(tasks)]) == 0
     assert (tasks / "_ud_agree_fr.yaml").is_file() and (tasks / "_ud_agree_fr_nonce.yaml").is_file()
@@ -80,21 +104,26 @@ def test_lm_eval_decides_every_pair_as_the_pair_reading_does(corpus, tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     samples = [
-        {**record["doc"], "lm_eval_right": bool(record["acc"])}
+        {**record["doc"], **{f"lm_eval_{m}": bool(record[m]) for m in LM_EVAL_RULES}}
         for path in (tmp_path / "lm").rglob("samples_*.jsonl")
         for record in map(json.loads, path.read_text().splitlines())
     ]
-    theirs = pl.DataFrame(samples).select(*KEY, "type", "lm_eval_right")
-    joined = ours_rows.select(*KEY, "right").join(theirs, on=KEY, how="full", coalesce=True)
+    theirs = pl.DataFrame(samples).select(*KEY, "type", *(f"lm_eval_{m}" for m in LM_EVAL_RULES))
+    rules = [f"right_{rule}" for rule in LM_EVAL_RULES.values()]
+    joined = ours_rows.select(*KEY, "right", *rules).join(theirs, on=KEY, how="full", coalesce=True)
     assert joined.height == ours_rows.height == theirs.height > 20
-    assert (joined["right"] == joined["lm_eval_right"]).all()
-    # Per task, lm-eval's accuracy is then the pair reading's.
+    # lm-eval's argmax counts a tie as right, ud-agree does not: no pair here is a tie.
+    for metric, rule in LM_EVAL_RULES.items():
+        assert (joined[f"right_{rule}"] == joined[f"lm_eval_{metric}"]).all(), metric
+    assert (joined["right"] == joined["right_sum"]).all()  # the default headline rule
+    # Per task, lm-eval's accuracies are then the pair reading's under each rule.
     results = json.loads(next((tmp_path / "lm").rglob("results_*.json")).read_text())["results"]
     for (kind, type_), rows in joined.with_columns(
         pl.col("variant").str.starts_with("nonce").alias("nonce")
     ).group_by("nonce", "type"):
         task = f"ud_agree_fr_{type_.replace('-', '_')}" + ("_nonce" if kind else "")
-        assert results[task]["acc,none"] == pytest.approx(rows["right"].mean())
+        for metric, rule in LM_EVAL_RULES.items():
+            assert results[task][f"{metric},none"] == pytest.approx(rows[f"right_{rule}"].mean())
 
 
 def test_hugging_face_datasets_loads_the_dataset_folder_offline(corpus, tmp_path):

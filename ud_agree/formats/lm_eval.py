@@ -1,6 +1,7 @@
 """An lm-evaluation-harness task folder of ud-agree's pairs: one task per language × type
 (× original/nonce), a group per language, JSON lines beside the YAML, `multiple_choice` with the
-good sentence first (lm-eval scores each by its log-likelihood, as BLiMP's tasks). Written only:
+good sentence first (lm-eval scores each by its log-likelihood, as BLiMP's tasks), reporting
+`acc`, `acc_norm` and `acc_bytes` (ud-agree's `sum`, `chars` and `bytes` rules, DESIGN §5.1). Written only:
 lm-eval reads it. lm-eval is not imported here: the folder is plain files."""
 
 from __future__ import annotations
@@ -45,6 +46,12 @@ metric_list:
   - metric: acc
     aggregation: mean
     higher_is_better: true
+  - metric: acc_norm
+    aggregation: mean
+    higher_is_better: true
+  - metric: acc_bytes
+    aggregation: mean
+    higher_is_better: true
 metadata:
   version: 1.0
 """
@@ -54,6 +61,12 @@ task:
 {tasks}
 aggregate_metric_list:
   - metric: acc
+    aggregation: mean
+    weight_by_size: true
+  - metric: acc_norm
+    aggregation: mean
+    weight_by_size: true
+  - metric: acc_bytes
     aggregation: mean
     weight_by_size: true
 metadata:

@@ -12,6 +12,18 @@ from .corpus import RELATION_KEY, described
 ITEM_KEY = (*RELATION_KEY, "masked", "varied", "feature", "bad_value", "variant")
 READINGS = ("class-average", "pair")
 
+# §5.1's ingredients of a pair's sentence: name, type, what it is.
+INGREDIENT_FIELDS = (
+    ("lp_sum", pa.float64(), "the §5 score (log-probability or PLL)"),
+    ("lp_first", pa.float64(), "the first token's log-probability given BOS (null: no BOS)"),
+    ("n_tokens", pa.int32(), "tokens scored"),
+    ("n_chars", pa.int32(), "characters of the sentence"),
+    ("n_bytes", pa.int32(), "UTF-8 bytes of the sentence"),
+    ("lp_word", pa.float64(), "the sum over the varied word's tokens"),
+    ("lp_unigram", pa.float64(), "Σ log (count + 1) / (N + V) over its words (lexicon counts)"),
+)
+RULE_NAMES = ("sum", "no_bos", "mean", "chars", "bytes", "word", "slor")
+
 RESULTS = pa.schema(
     [
         described("lang", pa.string(), "language of the corpus (`fr`)"),
@@ -101,6 +113,17 @@ RESULTS = pa.schema(
             "pair: score of the sentence as written (log-probability, PLL or count)",
         ),
         described("score_bad", pa.float64(), "pair: score of the bad sentence"),
+        # §5.1: every rule's ingredients, for the good and the bad sentence, and its decision.
+        *(
+            described(f"{name}_{side}", kind, f"pair: {meaning}, {side} sentence (§5.1)")
+            for name, kind, meaning in INGREDIENT_FIELDS
+            for side in ("good", "bad")
+        ),
+        *(
+            described(f"right_{rule}", pa.bool_(), f"pair: the `{rule}` rule's decision (§5.1)")
+            for rule in RULE_NAMES
+        ),
+        described("rule", pa.string(), "pair: the rule that decided `right` (--rule, §5.1)"),
         described(
             "good_count",
             pa.int64(),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from .results import INGREDIENT_FIELDS, RULE_NAMES
+
 SUITE_RESULTS = pa.schema(
     [
         ("suite", pa.string()),  # the suite file's stem
@@ -23,6 +25,13 @@ SUITE_RESULTS = pa.schema(
         ("score_bad", pa.float64()),
         ("right", pa.bool_()),  # score_good > score_bad; SyntaxGym: the prediction holds
         ("surprisals", pa.string()),  # SyntaxGym: JSON {condition: {region: bits}}; pairs: null
+        # §5.1, pairs only: every rule's ingredients for both sentences, and its decision.
+        *(
+            (f"{name}_{side}", kind)
+            for name, kind, _ in INGREDIENT_FIELDS
+            for side in ("good", "bad")
+        ),
+        *((f"right_{rule}", pa.bool_()) for rule in RULE_NAMES),
         ("model", pa.string()),
         ("method", pa.string()),  # causal | pll-word | pll-sentence
     ]

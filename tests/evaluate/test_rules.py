@@ -1,0 +1,279 @@
+"""Scoring rules side by side (DESIGN §5.1): each rule's decision on sentences whose token scores are
+known, oracles through the pair reading, `no_bos` against a plain loop, and the BOS conventions of
+three model families (BOS added by the tokenizer, EOS only, neither)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import get_args
+
+import numpy as np
+import polars as pl
+import pytest
+from ud_agree.evaluate.backends.api import TokenScores
+from ud_agree.evaluate.options import Options, Rule, UsageError
+from ud_agree.evaluate.readings.rules import (
+    RULES,
+    differing_span,
+    ingredients,
+    rule_columns,
+    unigram_logprobs,
+)
+
+from tests.paths import MODELS
+from ud_agree.schemas.results import RESULTS, RULE_NAMES
+
+
+def test_the_rules_are_declared_once_in_the_schema_order():
+    assert get_args(Rule) == RULES == RULE_NAMES
+    for rule in RULES:
+        assert f"right_{rule}" in RESULTS.names
+
+
+def sides(good: TokenScores, bad: TokenScores, texts, words, unigram=None):
+    columns = ingredients([good, bad], texts, words, unigram)
+    return ({k: v[:1] for k, v in columns.items()}, {k: v[1:] for k, v in columns.items()})
+
+
+def test_each_rule_decides_by_its_own_value():
+    # Good: 4 tokens, -8 in all, 20 characters and bytes; bad: 2 tokens, -6, 10 characters but
+    # 16 bytes (é is two).
+    good_text, bad_text = "aaaa bbbb cccc ddddd", "éééééé fff"
+    good = TokenScores([(0, 4), (5, 9), (10, 14), (15, 20)], np.array([-2.0] * 4), True)
+    bad = TokenScores([(0, 6), (7, 10)], np.array([-1.0, -5.0]), True)
+    g, b = sides(good, bad, [good_text, bad_text], [(5, 9), (7, 10)], np.array([-10.0, -1.0]))
+    right = {k: v[0] for k, v in rule_columns(g, b).items() if k.startswith("right_")}
+    assert right == {
+        "right_sum": False,  # -8 < -6
+        "right_no_bos": False,  # -6 < -5
+        "right_mean": True,  # -2 > -3
+        "right_chars": True,  # -8/20 = -0.4 > -6/10
+        "right_bytes": False,  # -8/20 < -6/16
+        "right_word": True,  # -2 (bbbb) > -5 (fffff)
+        "right_slor": True,  # (-8 + 10) / 4 = 0.5 > (-6 + 1) / 2
+    }
+
+
+def test_a_tie_is_not_right_and_a_missing_ingredient_decides_nothing():
+    same = TokenScores([(0, 1)], np.array([-1.0]))  # no BOS: lp_first is null
+    g, b = sides(same, same, ["a", "a"], [None, None])
+    columns = rule_columns(g, b)
+    assert columns["right_sum"].to_list() == [False]
+    assert columns["right_no_bos"].to_list() == [False]  # equals sum without BOS
+    assert columns["lp_first_good"].to_list() == [None]
+    assert columns["right_word"].to_list() == [None] and columns["right_slor"].to_list() == [None]
+
+
+def test_unigram_log_probability_counts_case_folded_forms():
+    lexicon = pl.DataFrame({"form": ["chat", "Chat", "chien", "_"], "count": [3, 1, 5, 7]})
+    (value,) = unigram_logprobs(["Le chat"], [[(0, 2), (3, 7)]], lexicon)
+    n, v = 9, 2  # counts of real forms, forms after folding ("_" is no form)
+    assert value == pytest.approx(math.log(1 / (n + v)) + math.log((4 + 1) / (n + v)))
+
+
+def test_a_peers_pair_names_the_words_that_differ():
+    assert differing_span("The cats sleep.", "The cats sleeps.") == ((9, 15), (9, 16))
+    assert differing_span("These dog barks.", "This dog barks.") == ((0, 5), (0, 4))
+
+
+# -- through the pair reading ------------------------------------------------------------------
+
+
+@dataclass
+class TokenOracle:
+    """Every token of a good sentence -1, of any other -3 (reversed: the other way round)."""
+
+    good: set[str]
+    reverse: bool = False
+    name: str = "token-oracle"
+    method: str = "causal"
+    tokenizer: None = None
+    forwards: int = 0
+    seen: list[str] = field(default_factory=list)
+
+    def token_scores(self, texts, words=None) -> list[TokenScores]:
+        out = []
+        for text in texts:
+            spans = [(m.start(), m.end()) for m in __import__("re").finditer(r"\S+", text)]
+            value = -1.0 if (text in self.good) != self.reverse else -3.0
+            out.append(TokenScores(spans, np.full(len(spans), value), True))
+        return out
+
+    def facts(self) -> dict:
+        return {"stub": "token-oracle"}
+
+
+@pytest.fixture(scope="module")
+def sample_pairs(tmp_path_factory):
+    from ud_agree.mine.plan import Options as MineOptions
+    from ud_agree.mine.run import mine_languages
+
+    from tests.paths import SAMPLE
+
+    out = tmp_path_factory.mktemp("corpus")
+    mine_languages(MineOptions(ud_dir=SAMPLE / "ud", out=out, langs=["fr"],
+                               unimorph_dirs=[SAMPLE / "unimorph"], progress=False))  # fmt: skip
+    return out
+
+
+def run_pairs(corpus: Path, out: Path, scorer, rule: str = "sum") -> pl.DataFrame:
+    from ud_agree.evaluate.run import evaluate
+
+    options = Options(lang="fr", corpus=str(corpus), model="oracle", reading="pair",
+                      out=str(out), progress=False, rule=rule)  # fmt: skip
+    outcome = evaluate(options, scorer=scorer)
+    return pl.read_parquet(outcome.out_dir / "results-*.parquet")
+
+
+def test_an_oracle_is_right_by_every_length_rule_and_a_reversed_one_wrong(sample_pairs, tmp_path):
+    pairs = pl.read_parquet(sample_pairs / "fr" / "pairs.parquet")
+    good = set(pairs["sentence_good"])
+    right = run_pairs(sample_pairs, tmp_path / "a", TokenOracle(good))
+    wrong = run_pairs(sample_pairs, tmp_path / "b", TokenOracle(good, reverse=True))
+    for rule in ("sum", "no_bos", "mean", "chars", "bytes", "word"):
+        assert right[f"right_{rule}"].all(), rule
+        assert not wrong[f"right_{rule}"].any(), rule
+    assert right.height == pairs.height and (right["rule"] == "sum").all()
+
+
+def test_the_headline_rule_is_the_one_asked_for(sample_pairs, tmp_path):
+    scorer = TokenOracle(
+        set(pl.read_parquet(sample_pairs / "fr" / "pairs.parquet")["sentence_good"])
+    )
+    rows = run_pairs(sample_pairs, tmp_path / "w", scorer, rule="word")
+    assert (rows["right"] == rows["right_word"]).all() and (rows["rule"] == "word").all()
+    with pytest.raises(UsageError, match="pair reading"):
+        Options(lang="fr", rule="chars")
+    with pytest.raises(UsageError, match="--rule"):
+        Options(lang="fr", reading="pair", rule="median")
+
+
+# -- real tokenizers and random models: BOS conventions and `no_bos` ----------------------------
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+
+def random_causal(folder: Path, tokenizer) -> Path:
+    """A tiny random GPT-2 body for any tokenizer (its special tokens as given)."""
+    config = transformers.GPT2Config(vocab_size=len(tokenizer), n_embd=32, n_layer=2, n_head=2,
+                                     n_positions=128, bos_token_id=tokenizer.bos_token_id,
+                                     eos_token_id=tokenizer.eos_token_id)  # fmt: skip
+    torch.manual_seed(0)
+    transformers.GPT2LMHeadModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def lm(folder: Path):
+    from ud_agree.evaluate.backends.causal import CausalLM
+    from ud_agree.evaluate.backends.models import CAUSAL, load_model
+
+    return CausalLM(load_model(str(folder), "cpu", kind=CAUSAL))
+
+
+def loop_token_logprobs(model, ids: list[int]) -> np.ndarray:
+    """log P(token i | tokens before it) for i ≥ 1, one sentence, from model(ids).logits."""
+    with torch.no_grad():
+        logits = model(torch.tensor([ids])).logits[0].double()
+    return logits[:-1].log_softmax(-1)[torch.arange(len(ids) - 1), torch.tensor(ids[1:])].numpy()
+
+
+TEXTS = ["Les chats dorment.", "Le chat dort.", "Il parle du chat avec elle."]
+
+
+def needs(name: str) -> None:
+    if not (MODELS / name).is_dir():
+        pytest.skip(f"shared {name} not present")
+
+
+def test_no_bos_is_the_sum_without_the_first_token(tmp_path):
+    needs("tiny-fr-ud-gpt2")
+    tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-gpt2")
+    scorer = lm(random_causal(tmp_path / "m", tokenizer))
+    scored = scorer.token_scores(TEXTS)
+    columns = ingredients(scored, TEXTS, [None] * len(TEXTS))
+    for i, text in enumerate(TEXTS):
+        ids = [tokenizer.bos_token_id, *tokenizer(text, add_special_tokens=False)["input_ids"]]
+        loop = loop_token_logprobs(scorer.model, ids)
+        assert columns["lp_sum"][i] == pytest.approx(loop.sum(), abs=1e-4)
+        assert columns["lp_first"][i] == pytest.approx(loop[0], abs=1e-4)
+        no_bos = columns["lp_sum"][i] - columns["lp_first"][i]
+        assert no_bos == pytest.approx(loop[1:].sum(), abs=1e-4)
+
+
+def test_a_tokenizer_that_adds_bos_itself_never_gets_two(tmp_path):
+    needs("mistral-v0.3-tokenizer")
+    tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "mistral-v0.3-tokenizer")
+    assert tokenizer("Le chat")["input_ids"][0] == tokenizer.bos_token_id  # it adds BOS itself
+    config = transformers.MistralConfig(vocab_size=len(tokenizer), hidden_size=32,
+                                        intermediate_size=64, num_hidden_layers=2,
+                                        num_attention_heads=4, num_key_value_heads=2,
+                                        bos_token_id=tokenizer.bos_token_id,
+                                        eos_token_id=tokenizer.eos_token_id)  # fmt: skip
+    torch.manual_seed(0)
+    transformers.MistralForCausalLM(config).save_pretrained(tmp_path / "m")
+    tokenizer.save_pretrained(tmp_path / "m")
+    scorer = lm(tmp_path / "m")
+    ids, _ = scorer.encode(TEXTS)
+    for text, sequence in zip(TEXTS, ids, strict=True):
+        assert sequence == tokenizer(text)["input_ids"]  # one BOS, the tokenizer's own
+        assert sequence.count(tokenizer.bos_token_id) == 1
+    assert scorer.facts()["bos_token"] == "<s>" and scorer.facts()["bos_scored_first_token"]
+    loop = loop_token_logprobs(scorer.model, ids[0])
+    assert scorer.token_scores(TEXTS[:1])[0].logprobs.sum() == pytest.approx(loop.sum(), abs=1e-4)
+
+
+def test_a_model_with_eos_but_no_bos_conditions_on_eos(tmp_path):
+    needs("tiny-fr-ud-gpt2")
+    tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-gpt2")
+    tokenizer.bos_token = None  # as Qwen's: an EOS, no BOS
+    assert tokenizer.bos_token_id is None and tokenizer.eos_token_id is not None
+    scorer = lm(random_causal(tmp_path / "m", tokenizer))
+    ids, _ = scorer.encode(TEXTS)
+    assert all(sequence[0] == tokenizer.eos_token_id for sequence in ids)
+    assert scorer.facts()["bos_token"] == tokenizer.eos_token
+    assert all(s.first_given_bos for s in scorer.token_scores(TEXTS))
+
+
+def test_a_model_with_neither_leaves_its_first_token_unscored(tmp_path):
+    needs("tiny-fr-ud-gpt2")
+    tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-gpt2")
+    tokenizer.bos_token = None
+    tokenizer.eos_token = None
+    scorer = lm(random_causal(tmp_path / "m", tokenizer))
+    assert scorer.facts()["bos_token"] is None
+    assert scorer.facts()["bos_scored_first_token"] is False
+    scored = scorer.token_scores(TEXTS)
+    columns = ingredients(scored, TEXTS, [None] * len(TEXTS))
+    assert np.isnan(columns["lp_first"]).all()
+    for i, text in enumerate(TEXTS):
+        ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+        assert columns["n_tokens"][i] == len(ids) - 1
+        assert columns["lp_sum"][i] == pytest.approx(
+            loop_token_logprobs(scorer.model, ids).sum(), abs=1e-4
+        )
+
+
+@pytest.mark.parametrize("trust", [False, True])
+def test_trust_remote_code_reaches_every_from_pretrained(tmp_path, monkeypatch, trust):
+    needs("tiny-fr-ud-gpt2")
+    from ud_agree.evaluate.backends import load_scorer
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-gpt2")
+    folder = random_causal(tmp_path / "m", tokenizer)
+    seen: list[tuple[str, object]] = []
+    for auto in ("AutoConfig", "AutoTokenizer", "AutoModelForCausalLM"):
+        cls = getattr(transformers, auto)
+        original = cls.from_pretrained
+
+        def recording(*args, _original=original, _name=auto, **kwargs):
+            seen.append((_name, kwargs.get("trust_remote_code")))
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(cls, "from_pretrained", recording)
+    load_scorer(str(folder), device="cpu", trust_remote_code=trust)
+    assert {name for name, _ in seen} == {"AutoConfig", "AutoTokenizer", "AutoModelForCausalLM"}
+    assert all(value is trust for _, value in seen)
