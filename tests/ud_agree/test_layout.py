@@ -25,17 +25,22 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    """The package's modules that a module imports (type-checking-only imports left out)."""
+def imports_of(name: str, path: Path, known: set[str], type_checking: bool = False) -> set[str]:
+    """The package's modules that a module imports (type-checking-only imports left out, unless
+    `type_checking`)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     tree = ast.parse(path.read_text())
-    checking = {
-        id(node)
-        for block in ast.walk(tree)
-        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
-        for inner in block.body
-        for node in ast.walk(inner)
-    }
+    checking = (
+        set()
+        if type_checking
+        else {
+            id(node)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+            for inner in block.body
+            for node in ast.walk(inner)
+        }
+    )
     found: set[str] = set()
     for node in ast.walk(tree):
         if id(node) in checking:
@@ -127,28 +132,6 @@ def test_the_tools_share_only_the_ud_agree_layer():
             )
 
 
-def every_import_of(path: Path, name: str, known: set[str]) -> set[str]:
-    """The package's modules that a module names in any import, type-checking blocks included."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom):
-            base = package.split(".")[: len(package.split(".")) - node.level + 1]
-            target = ".".join(base + ([node.module] if node.module else [])) if node.level else ""
-            target = target or (node.module or "")
-            names = [target] + [f"{target}.{alias.name}" for alias in node.names]
-        elif isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        else:
-            continue
-        for candidate in names:
-            while candidate and candidate not in known:
-                candidate = candidate.rpartition(".")[0]
-            if candidate and candidate != name:
-                found.add(candidate)
-    return found
-
-
 def upward_imports(lower: str, upper: str) -> list[tuple[str, str]]:
     """(module, imported) where a module of `lower` imports one of `upper` (dotted prefixes)."""
     found = modules()
@@ -156,18 +139,21 @@ def upward_imports(lower: str, upper: str) -> list[tuple[str, str]]:
         (name, target)
         for name, path in found.items()
         if name.startswith(lower)
-        for target in every_import_of(path, name, set(found))
+        for target in imports_of(name, path, set(found), type_checking=True)
         if target.startswith(upper)
     )
 
 
 def test_an_upward_import_written_here_is_found(tmp_path):
     module = tmp_path / "causal.py"
-    module.write_text("from ..readings.decide import decide\nimport numpy\n")
+    # Type-checking imports count here: a back-end must not name a reading's types either.
+    module.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from ..readings.decide import decide\nimport numpy\n"
+    )
     known = {"ud_agree.evaluate.readings.decide", "ud_agree.evaluate.backends.causal"}
-    assert every_import_of(module, "ud_agree.evaluate.backends.causal", known) == {
-        "ud_agree.evaluate.readings.decide"
-    }
+    found = imports_of("ud_agree.evaluate.backends.causal", module, known, type_checking=True)
+    assert found == {"ud_agree.evaluate.readings.decide"}
 
 
 def test_back_ends_score_and_readings_decide():
