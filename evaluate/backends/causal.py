@@ -22,6 +22,7 @@ from ..options import Options, name_of
 from .api import FormBatch, Forms, Span, TokenScores
 from .batching import length_batches, pad
 from .models import CAUSAL, LoadedModel, load_model, load_tokenizer
+from .prefixes import Family, families, longest_holders, pack
 
 # Logits are computed for this many scored positions at a time: (tokens × vocabulary) floats.
 _HEAD_CHUNK = 8192
@@ -40,6 +41,7 @@ class CausalLM:
         dtype: str = "float32",
         padding_side: str = "right",
         progress: bool = False,
+        share_prefixes: bool = True,
     ) -> None:
         self.loaded, self.model, self.tokenizer = loaded, loaded.model, loaded.tokenizer
         self.name, self.device = name_of(loaded.name), loaded.device
@@ -50,9 +52,12 @@ class CausalLM:
         self.bos_token = tok.convert_ids_to_tokens(self.bos) if self.bos is not None else None
         self.pad_id = tok.pad_token_id if tok.pad_token_id is not None else (self.bos or 0)
         self.window = loaded.window
+        self.forwards = 0  # sequences run through the model (each distinct one once)
+        self.tokens_run = 0  # positions run through the model, padding left out
         self.head = self.model.get_output_embeddings()
         self.fast = self._head_matches_model()
-        self.forwards = 0  # sequences run through the model (each distinct one once)
+        self.shares_prefixes = share_prefixes and self._packing_matches_model()
+        self.tokens_run = 0  # the probes' do not count
 
     def facts(self) -> dict[str, Any]:
         """BOS used (§5: recorded), window, device, dtype, random weights."""
@@ -65,6 +70,9 @@ class CausalLM:
             "dtype": self.dtype,
             "random_weights": self.loaded.random_weights,
             "model_family": type(self.tokenizer).__name__,
+            # Which path ran: shared prefixes packed behind one another (a 4D attention mask), or
+            # one full forward per distinct sequence (a model that does not take such a mask).
+            "shared_prefixes": self.shares_prefixes,
         }
 
     def encode(self, texts: Sequence[str]) -> tuple[list[list[int]], list[list[tuple[int, int]]]]:
@@ -101,6 +109,22 @@ class CausalLM:
             position_ids=padded.position_ids,
         ).logits
 
+    def _packing_matches_model(self) -> bool:
+        """Whether the model takes a 4D attention mask with explicit positions and gives a packed
+        suffix the log-probabilities of its own forward: then shared prefixes run once."""
+        probe = [[1, 2, 3, 4, 5, 6], [1, 2, 3, 7, 8]]
+        if self.window < 16:
+            return False
+        try:
+            with torch.inference_mode():
+                packed = self._packed_logprobs(probe, families(probe, self.window * 2))
+                single = [self._full_logprobs([s])[0] for s in probe]
+        except (RuntimeError, ValueError, TypeError, IndexError):  # the mask refused: full forwards
+            return False
+        return all(
+            np.allclose(a, b, atol=1e-4, rtol=1e-4) for a, b in zip(packed, single, strict=True)
+        )
+
     def _head_matches_model(self) -> bool:
         """Whether head(base(x)) is the model's logits (no soft-capping or scaling in between):
         then only scored positions go through the head."""
@@ -115,20 +139,77 @@ class CausalLM:
 
     def token_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
         """log P of every token after the first, given the tokens before it, per sequence; a
-        sequence longer than the window gets NaN scores (counted `too-long` by the callers)."""
+        sequence longer than the window gets NaN scores (counted `too-long` by the callers).
+        Each distinct prefix is computed once where the model allows it (`shares_prefixes`)."""
         out: list[np.ndarray] = [np.full(max(len(s) - 1, 0), np.nan) for s in sequences]
         fits = [i for i, s in enumerate(sequences) if 1 < len(s) <= self.window]
         if not fits:
             return out
-        lengths = np.asarray([len(sequences[i]) for i in fits])
         self.forwards += len(fits)
+        kept = [sequences[i] for i in fits]
+        if self.shares_prefixes:
+            with torch.inference_mode(), self.autocast():
+                found = self._packed_logprobs(kept, families(kept, 2 * self.window))
+        else:
+            found = self._full_logprobs(kept)
+        for row, values in zip(fits, found, strict=True):
+            out[row] = values
+        return out
+
+    def _packed_logprobs(
+        self, sequences: Sequence[Sequence[int]], groups: Sequence[Family]
+    ) -> list[np.ndarray]:
+        """Token log-probabilities of every sequence, its family's row run once per batch."""
+        rows = [pack(family, sequences) for family in groups]
+        out: list[np.ndarray] = [np.zeros(0)] * len(sequences)
+        lengths = np.asarray([len(r.ids) for r in rows])
+        for batch in length_batches(lengths, self.batch_size, self.max_tokens):
+            chosen = [rows[i] for i in batch]
+            width = max(len(r.ids) for r in chosen)
+            ids = torch.full((len(chosen), width), self.pad_id, dtype=torch.long)
+            positions = torch.zeros((len(chosen), width), dtype=torch.long)
+            # A padding position attends to itself alone: no row of the mask is empty.
+            allowed = torch.eye(width, dtype=torch.bool).repeat(len(chosen), 1, 1)
+            places, targets, owners = [], [], []
+            for b, row in enumerate(chosen):
+                n = len(row.ids)
+                ids[b, :n] = torch.as_tensor(row.ids)
+                positions[b, :n] = torch.as_tensor(row.positions)
+                allowed[b, :n, :n] = torch.from_numpy(row.allowed)
+                for sequence, reads in row.reads:
+                    owners.append((sequence, len(reads)))
+                    places += [b * width + at for at, _ in reads]
+                    targets += [target for _, target in reads]
+            self.tokens_run += int(lengths[batch].sum())
+            mask = allowed[:, None].to(self.device)
+            ids, positions = ids.to(self.device), positions.to(self.device)
+            where = torch.as_tensor(places, device=self.device)
+            wanted = torch.as_tensor(targets, device=self.device)
+            if self.fast:
+                hidden = self.model.base_model(
+                    input_ids=ids, attention_mask=mask, position_ids=positions
+                )[0]
+                values = _gather_logprobs(self.head, hidden.flatten(0, 1)[where], wanted)
+            else:
+                logits = self.model(input_ids=ids, attention_mask=mask, position_ids=positions)
+                picked = logits.logits.flatten(0, 1)[where].float()
+                values = picked.log_softmax(-1).gather(1, wanted[:, None])[:, 0]
+            parts = torch.split(values.double().cpu(), [count for _, count in owners])
+            for (sequence, _), part in zip(owners, parts, strict=True):
+                out[sequence] = part.numpy()
+        return out
+
+    def _full_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """Token log-probabilities of every sequence, one padded forward each (batched)."""
+        out: list[np.ndarray] = [np.zeros(0)] * len(sequences)
+        lengths = np.asarray([len(s) for s in sequences])
         results: list[tuple[np.ndarray, torch.Tensor, torch.Tensor]] = []
         with torch.inference_mode(), self.autocast():
             for batch in length_batches(lengths, self.batch_size, self.max_tokens):
-                rows = [fits[i] for i in batch]
                 padded = pad(
-                    [sequences[i] for i in rows], self.pad_id, self.padding_side, self.device
+                    [sequences[i] for i in batch], self.pad_id, self.padding_side, self.device
                 )
+                self.tokens_run += int(lengths[batch].sum())
                 mask = padded.attention_mask.bool()
                 scored = mask[:, :-1] & mask[:, 1:]  # position t predicts token t + 1
                 targets = padded.input_ids[:, 1:][scored]
@@ -139,7 +220,7 @@ class CausalLM:
                     logits = self._logits(padded)[:, :-1][scored].float()
                     values = logits.log_softmax(-1).gather(1, targets[:, None])[:, 0]
                 # Kept on the device: one transfer at the end, no host sync per batch.
-                results.append((np.asarray(rows), scored.sum(1), values.double()))
+                results.append((np.asarray(batch), scored.sum(1), values.double()))
         for at, counts, kept in results:
             for row, part in zip(at, torch.split(kept.cpu(), counts.cpu().tolist()), strict=True):
                 out[row] = part.numpy()
@@ -160,24 +241,37 @@ class CausalLM:
         return [found[i] for i in where.ravel()]
 
     def next_token_logits(self, sequences: Sequence[Sequence[int]]) -> torch.Tensor:
-        """(N, V) logits of the token after each whole sequence, float64, on the device."""
-        lengths = np.asarray([len(s) for s in sequences])
-        self.forwards += len(sequences)
+        """(N, V) logits of the token after each whole sequence, float64, on the device. A sequence
+        that is a prefix of another is read off that one's forward (one forward per sentence
+        serves every item whose prefix it holds)."""
+        holders = longest_holders(sequences)
+        runs = np.unique(holders)
+        readers: dict[int, list[int]] = {}
+        for sequence, holder in enumerate(holders.tolist()):
+            readers.setdefault(holder, []).append(sequence)
+        lengths = np.asarray([len(sequences[r]) for r in runs])
+        self.forwards += len(runs)
         vocabulary = self.model.config.vocab_size
         out = torch.empty((len(sequences), vocabulary), dtype=torch.float64, device=self.device)
         with torch.inference_mode(), self.autocast():
             for batch in length_batches(lengths, self.batch_size, self.max_tokens):
                 padded = pad(
-                    [sequences[i] for i in batch], self.pad_id, self.padding_side, self.device
+                    [sequences[runs[k]] for k in batch], self.pad_id, self.padding_side, self.device
                 )
-                last = torch.as_tensor(padded.offsets + padded.lengths - 1, device=self.device)
-                rows = torch.arange(len(batch), device=self.device)
+                self.tokens_run += int(lengths[batch].sum())
+                rows, places, which = [], [], []
+                for b, k in enumerate(batch):
+                    for sequence in readers[int(runs[k])]:
+                        rows.append(b)
+                        places.append(int(padded.offsets[b]) + len(sequences[sequence]) - 1)
+                        which.append(sequence)
+                at = (torch.as_tensor(rows, device=self.device),
+                      torch.as_tensor(places, device=self.device))  # fmt: skip
                 if self.fast:
-                    logits = self.head(self._hidden(padded)[rows, last])
+                    logits = self.head(self._hidden(padded)[at])
                 else:
-                    logits = self._logits(padded)[rows, last]
-                index = torch.as_tensor(batch, device=self.device)
-                out[index] = logits.double()
+                    logits = self._logits(padded)[at]
+                out[torch.as_tensor(which, device=self.device)] = logits.double()
         return out
 
 
@@ -264,8 +358,9 @@ class CausalBackend:
         for start in range(0, n_items, size):
             rows = np.arange(start, min(start + size, n_items))
             distinct, where = _distinct([encoded[i] for i in rows])
-            self.forwards += len(distinct)
+            before = self.lm.forwards
             logits = self.lm.next_token_logits(distinct)[torch.as_tensor(where, device=device)]
+            self.forwards += self.lm.forwards - before
             prob, logit = index.values(logits)
             yield FormBatch(rows, prob, logit)
 

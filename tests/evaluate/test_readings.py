@@ -152,12 +152,14 @@ class OracleCausal(torch.nn.Module):
 
     def forward(self, input_ids, attention_mask, position_ids):
         logits = torch.zeros((*input_ids.shape, self.vocab_size))
+        # Causal, as a real LM: the output at each position depends on the tokens up to it only.
         for row in range(input_ids.shape[0]):
-            real = attention_mask[row] == 1
-            ids = input_ids[row][real].tolist()
-            last = int(real.nonzero().max())
-            for token in self.table.get(tuple(ids), ()):
-                logits[row, last, token] = 20.0
+            real = (attention_mask[row] == 1).nonzero().flatten().tolist()
+            ids = input_ids[row].tolist()
+            for k, position in enumerate(real):
+                prefix = tuple(ids[p] for p in real[: k + 1])
+                for token in self.table.get(prefix, ()):
+                    logits[row, position, token] = 20.0
         return type("Out", (), {"logits": logits})()
 
 

@@ -1,0 +1,128 @@
+"""Each shared token prefix computed once (DESIGN.md §5): sequences that share a prefix with another
+are packed as suffixes behind it in one row, each suffix attending to its root's tokens before
+its first differing token and to its own earlier tokens (a 4D attention mask with explicit
+position ids); a sequence that is a prefix of another is read off the longer one's forward.
+
+Plain data only (token ids and positions): causal.py runs the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# A suffix joins a root only when it shares at least this many tokens (BOS included): sharing BOS
+# alone saves one token and lengthens the row, whose attention grows with its square.
+MIN_SHARED = 3
+
+
+@dataclass
+class Family:
+    """A root sequence and the sequences packed behind it: (sequence, tokens shared with root)."""
+
+    root: int
+    children: list[tuple[int, int]] = field(default_factory=list)
+
+    def packed_length(self, sequences: Sequence[Sequence[int]]) -> int:
+        """Tokens in the row: the root's, then each child's suffix."""
+        root = len(sequences[self.root])
+        return root + sum(len(sequences[c]) - shared for c, shared in self.children)
+
+
+def shared_length(a: Sequence[int], b: Sequence[int]) -> int:
+    """Tokens of the longest common prefix."""
+    limit = min(len(a), len(b))
+    return next((i for i in range(limit) if a[i] != b[i]), limit)
+
+
+def families(sequences: Sequence[Sequence[int]], max_length: int) -> list[Family]:
+    """Sequences (distinct) grouped behind roots that share a prefix of MIN_SHARED tokens or more
+    with them; a row never exceeds `max_length` tokens. Lexicographic order puts sequences that
+    share a prefix side by side; each run's root is the member sharing the most with the others."""
+    order = sorted(range(len(sequences)), key=lambda i: tuple(sequences[i]))
+    runs: list[list[int]] = []
+    for index in order:
+        if runs and shared_length(sequences[runs[-1][0]], sequences[index]) >= MIN_SHARED:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    found = []
+    for run in runs:
+        root = max(
+            run,
+            key=lambda r: (sum(shared_length(sequences[r], sequences[o]) for o in run), -r),
+        )
+        family = Family(root)
+        length = len(sequences[root])
+        for index in run:
+            if index == root:
+                continue
+            shared = shared_length(sequences[root], sequences[index])
+            # A child must add at least one token; where the row would grow too long, or sharing
+            # saves too little, the sequence starts a row of its own.
+            if shared < MIN_SHARED or shared >= len(sequences[index]):
+                found.append(Family(index))
+                continue
+            suffix = len(sequences[index]) - shared
+            if length + suffix > max_length:
+                found.append(Family(index))
+                continue
+            family.children.append((index, shared))
+            length += suffix
+        found.append(family)
+    return found
+
+
+@dataclass
+class PackedRow:
+    """One family as a row: token ids, position ids, what each position may attend to, and where
+    to read each sequence's token log-probabilities."""
+
+    ids: list[int]
+    positions: list[int]
+    allowed: np.ndarray  # (L, L) bool: query row attends to key column
+    # Per sequence: (sequence index, [(row position whose output predicts it, target id), …]) for
+    # its tokens 1…n-1 in order.
+    reads: list[tuple[int, list[tuple[int, int]]]]
+
+
+def pack(family: Family, sequences: Sequence[Sequence[int]]) -> PackedRow:
+    """The row of a family: the root whole, each child's tokens after the shared prefix."""
+    root = list(sequences[family.root])
+    ids, positions = list(root), list(range(len(root)))
+    length = family.packed_length(sequences)
+    allowed = np.zeros((length, length), dtype=bool)
+    allowed[: len(root), : len(root)] = np.tril(np.ones((len(root), len(root)), dtype=bool))
+    root_reads = [(k - 1, root[k]) for k in range(1, len(root))]
+    reads = [(family.root, root_reads)]
+    for child, shared in family.children:
+        sequence = sequences[child]
+        start = len(ids)
+        suffix = list(sequence[shared:])
+        ids += suffix
+        positions += list(range(shared, len(sequence)))
+        for i in range(len(suffix)):
+            allowed[start + i, :shared] = True
+            allowed[start + i, start : start + i + 1] = True
+        # Tokens 1…shared-1 are the root's; token `shared` is predicted by the root's output at
+        # shared-1 (the same context); later ones by the suffix's own outputs.
+        child_reads = [*root_reads[: shared - 1], (shared - 1, sequence[shared])]
+        child_reads += [(start + i - 1, sequence[shared + i]) for i in range(1, len(suffix))]
+        reads.append((child, child_reads))
+    return PackedRow(ids, positions, allowed, reads)
+
+
+def longest_holders(sequences: Sequence[Sequence[int]]) -> np.ndarray:
+    """For each sequence, a sequence that starts with it and is a prefix of no other (itself when
+    none is longer): the next-token distribution after it is read off that one's forward."""
+    order = sorted(range(len(sequences)), key=lambda i: tuple(sequences[i]))
+    holder = np.arange(len(sequences))
+    # In lexicographic order a sequence that is a prefix of another is a prefix of the next one.
+    for here, after in zip(order[-2::-1], order[:0:-1], strict=True):
+        following = sequences[after]
+        current = sequences[here]
+        if len(following) > len(current) and list(following[: len(current)]) == list(current):
+            holder[here] = holder[after]
+    return holder

@@ -1,0 +1,151 @@
+"""Each shared prefix computed once (DESIGN §5): families and packed rows on sequences written here,
+and the causal scorer's packed path equal to one full forward per sequence (tiny random GPT-2 and
+Mistral), whatever the batch size and order; next-token distributions read off longer forwards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from ud_agree.evaluate.backends.prefixes import (
+    Family,
+    families,
+    longest_holders,
+    pack,
+    shared_length,
+)
+
+from tests.paths import MODELS
+
+GOOD = [0, 5, 6, 7, 8, 9]
+BAD = [0, 5, 6, 4, 8, 9]  # the varied word is token 3
+OTHER = [0, 1, 2]
+
+
+def test_a_variant_is_packed_behind_the_sentence_it_shares_a_prefix_with():
+    sequences = [GOOD, BAD, OTHER]
+    found = families(sequences, max_length=100)
+    assert sorted((f.root, f.children) for f in found) in (
+        [(0, [(1, 3)]), (2, [])],
+        [(1, [(0, 3)]), (2, [])],
+    )
+
+
+def test_a_packed_row_reads_every_token_from_its_own_context():
+    row = pack(Family(0, [(1, 3)]), [GOOD, BAD])
+    assert row.ids == [*GOOD, 4, 8, 9] and row.positions == [0, 1, 2, 3, 4, 5, 3, 4, 5]
+    # The suffix's first token sees the shared prefix only, then its own tokens.
+    assert row.allowed[6].tolist() == [True, True, True, False, False, False, True, False, False]
+    assert row.allowed[8].tolist() == [True, True, True, False, False, False, True, True, True]
+    reads = dict(row.reads)
+    assert reads[0] == [(0, 5), (1, 6), (2, 7), (3, 8), (4, 9)]
+    # BAD's tokens 5 and 6 are GOOD's; 4 is predicted after GOOD's third token; then its own.
+    assert reads[1] == [(0, 5), (1, 6), (2, 4), (6, 8), (7, 9)]
+
+
+def test_short_sharing_and_long_rows_get_rows_of_their_own():
+    assert all(not f.children for f in families([[0, 1, 2, 3], [0, 1, 9, 9]], 100))  # 2 shared
+    long = families([GOOD, BAD, [0, 5, 6, 3, 3, 3]], max_length=len(GOOD) + 3)
+    assert sum(len(f.children) for f in long) == 1 and len(long) == 2
+
+
+def test_a_prefix_is_read_off_the_longest_sequence_holding_it():
+    sequences = [[0, 1], [0, 1, 2, 3], [0, 1, 2], [0, 4]]
+    assert longest_holders(sequences).tolist() == [1, 1, 1, 3]
+    assert shared_length([0, 1, 2], [0, 1, 3]) == 2
+
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from ud_agree.evaluate.backends.causal import CausalLM  # noqa: E402
+from ud_agree.evaluate.backends.models import CAUSAL, load_model  # noqa: E402
+
+TEXTS = [
+    "Les chats du voisin dorment dans le jardin.",
+    "Les chats du voisin dort dans le jardin.",
+    "Les chats du voisins dorment dans le jardin.",
+    "Le chat du voisin dort dans le jardin.",
+    "Le chat du voisin dorment dans le jardin.",
+    "La petite fille regarde les oiseaux blancs.",
+    "La petite fille regardent les oiseaux blancs.",
+    "Il parle.",
+    "Il",
+]
+
+
+def build(kind: str, folder: Path) -> Path:
+    if kind == "gpt2":
+        if not (MODELS / "tiny-fr-ud-gpt2").is_dir():
+            pytest.skip("shared tiny-fr-ud-gpt2 not present")
+        tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-gpt2")
+        config = transformers.GPT2Config(vocab_size=len(tokenizer), n_embd=32, n_layer=2,
+                                         n_head=2, n_positions=64,
+                                         bos_token_id=tokenizer.bos_token_id,
+                                         eos_token_id=tokenizer.eos_token_id)  # fmt: skip
+        model = transformers.GPT2LMHeadModel(config)
+    else:
+        if not (MODELS / "mistral-v0.3-tokenizer").is_dir():
+            pytest.skip("shared mistral-v0.3-tokenizer not present")
+        tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "mistral-v0.3-tokenizer")
+        config = transformers.MistralConfig(vocab_size=len(tokenizer), hidden_size=32,
+                                            intermediate_size=64, num_hidden_layers=2,
+                                            num_attention_heads=4, num_key_value_heads=2,
+                                            max_position_embeddings=64,
+                                            bos_token_id=tokenizer.bos_token_id,
+                                            eos_token_id=tokenizer.eos_token_id)  # fmt: skip
+        torch.manual_seed(0)
+        model = transformers.MistralForCausalLM(config)
+    torch.manual_seed(0)
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+@pytest.mark.parametrize("kind", ["gpt2", "mistral"])
+def test_shared_prefixes_give_the_full_forwards_log_probabilities(tmp_path, kind):
+    loaded = load_model(str(build(kind, tmp_path / kind)), "cpu", kind=CAUSAL)
+    full = CausalLM(loaded, batch_size=4, share_prefixes=False)
+    ids, _ = full.encode(TEXTS)
+    expected = full.token_logprobs(ids)
+    for batch_size, max_tokens in ((1, None), (3, None), (64, 40)):
+        shared = CausalLM(loaded, batch_size=batch_size, max_tokens=max_tokens)
+        assert shared.shares_prefixes and shared.facts()["shared_prefixes"] is True
+        got = shared.token_logprobs(ids)
+        # Fewer positions run than one forward per sequence: the variants' prefixes ran once.
+        assert 0 < shared.tokens_run < full.tokens_run
+        for a, b in zip(expected, got, strict=True):
+            np.testing.assert_allclose(a, b, atol=1e-4)
+        reversed_order = shared.token_logprobs(ids[::-1])[::-1]
+        for a, b in zip(expected, reversed_order, strict=True):
+            np.testing.assert_allclose(a, b, atol=1e-4)
+
+
+@pytest.mark.parametrize("kind", ["gpt2", "mistral"])
+def test_next_token_distributions_of_prefixes_come_from_one_forward(tmp_path, kind):
+    loaded = load_model(str(build(kind, tmp_path / kind)), "cpu", kind=CAUSAL)
+    scorer = CausalLM(loaded, batch_size=4)
+    ids, _ = scorer.encode(TEXTS[:1])
+    prefixes = [ids[0][:k] for k in range(2, len(ids[0]) + 1)]
+    together = scorer.next_token_logits(prefixes)
+    assert scorer.forwards == 1
+    for k, prefix in enumerate(prefixes):
+        with torch.no_grad():
+            alone = loaded.model(torch.tensor([prefix])).logits[0, -1].double()
+        torch.testing.assert_close(together[k], alone, atol=1e-4, rtol=1e-4)
+
+
+def test_a_model_refusing_the_mask_falls_back_to_full_forwards(tmp_path, monkeypatch):
+    loaded = load_model(str(build("gpt2", tmp_path / "gpt2")), "cpu", kind=CAUSAL)
+    expected = CausalLM(loaded, share_prefixes=False)
+    ids, _ = expected.encode(TEXTS)
+
+    def refuse(self, *args, **kwargs):
+        raise RuntimeError("this model takes no 4D attention mask")
+
+    monkeypatch.setattr(CausalLM, "_packed_logprobs", refuse)
+    fallback = CausalLM(loaded)
+    assert fallback.shares_prefixes is False and fallback.facts()["shared_prefixes"] is False
+    for a, b in zip(expected.token_logprobs(ids), fallback.token_logprobs(ids), strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-6)
