@@ -27,16 +27,30 @@ def pair_arguments(description: str | None) -> argparse.ArgumentParser:
     p.add_argument("--pairs", type=int, default=2000)
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--smoke", action="store_true", help=SMOKE)
     return p
 
 
-def mine_french_pud(work: Path) -> Path:
-    """French-PUD mined alone (`--all-types`, no UniMorph) with the project's miner."""
+SMOKE = "tiny sizes and one repeat, no goal enforced: that the bench runs at all (CI)"
+
+
+def smoke_sizes(args: argparse.Namespace, **sizes: int) -> None:
+    """With --smoke: one repeat and the tiny sizes given (attribute name → value)."""
+    if getattr(args, "smoke", False):
+        args.repeat = 1
+        for name, value in sizes.items():
+            setattr(args, name, value)
+
+
+def mine_french_pud(work: Path, nonce: int = 0) -> Path:
+    """French-PUD mined alone (`--all-types`, no UniMorph) with the project's miner; with `nonce`,
+    that many nonce variants of every pair (DESIGN.md §9)."""
     (work / "ud").mkdir(parents=True)
     (work / "ud" / "UD_French-PUD").symlink_to(SHARED / "data/ud/UD_French-PUD")
     out = work / "corpus"
     command = [sys.executable, "-m", "mine", "--ud-dir", str(work / "ud"), "--all-types"]
     command += ["--unimorph-dir", str(work / "none"), "--out", str(out), "--quiet"]
+    command += ["--nonce", str(nonce)]
     subprocess.run(command, check=True, cwd=ROOT)
     return out
 

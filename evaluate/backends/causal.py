@@ -176,8 +176,9 @@ class CausalLM:
                 ids[b, :n] = torch.as_tensor(row.ids)
                 positions[b, :n] = torch.as_tensor(row.positions)
                 allowed[b, :n, :n] = torch.from_numpy(row.allowed)
-                for sequence, reads in row.reads:
-                    owners.append((sequence, len(reads)))
+                root = row.reads[0][0]
+                for sequence, reused, reads in row.reads:
+                    owners.append((sequence, root, reused, len(reads)))
                     places += [b * width + at for at, _ in reads]
                     targets += [target for _, target in reads]
             self.tokens_run += int(lengths[batch].sum())
@@ -194,9 +195,11 @@ class CausalLM:
                 logits = self.model(input_ids=ids, attention_mask=mask, position_ids=positions)
                 picked = logits.logits.flatten(0, 1)[where].float()
                 values = picked.log_softmax(-1).gather(1, wanted[:, None])[:, 0]
-            parts = torch.split(values.double().cpu(), [count for _, count in owners])
-            for (sequence, _), part in zip(owners, parts, strict=True):
-                out[sequence] = part.numpy()
+            parts = torch.split(values.double().cpu(), [count for *_, count in owners])
+            # A root comes first in its row: its values are there for its children to reuse.
+            for (sequence, root, reused, _), part in zip(owners, parts, strict=True):
+                own = part.numpy()
+                out[sequence] = np.concatenate([out[root][:reused], own]) if reused else own
         return out
 
     def _full_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:

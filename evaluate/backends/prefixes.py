@@ -16,6 +16,9 @@ import numpy as np
 # A suffix joins a root only when it shares at least this many tokens (BOS included): sharing BOS
 # alone saves one token and lengthens the row, whose attention grows with its square.
 MIN_SHARED = 3
+# Children join a row while it holds at most this many tokens (measured on a CPU with
+# tiny-fr-ud-gpt2: longer rows' attention costs more than their shared prefixes save).
+ROW_TOKENS = 96
 
 
 @dataclass
@@ -39,7 +42,7 @@ def shared_length(a: Sequence[int], b: Sequence[int]) -> int:
 
 def families(sequences: Sequence[Sequence[int]], max_length: int) -> list[Family]:
     """Sequences (distinct) grouped behind roots that share a prefix of MIN_SHARED tokens or more
-    with them; a row never exceeds `max_length` tokens. Lexicographic order puts sequences that
+    with them; a row never exceeds `max_length` tokens, nor ROW_TOKENS once its root is shorter. Lexicographic order puts sequences that
     share a prefix side by side; each run's root is the member sharing the most with the others."""
     order = sorted(range(len(sequences)), key=lambda i: tuple(sequences[i]))
     runs: list[list[int]] = []
@@ -56,6 +59,8 @@ def families(sequences: Sequence[Sequence[int]], max_length: int) -> list[Family
         )
         family = Family(root)
         length = len(sequences[root])
+        # A row's attention grows with its square: children join while the row is short.
+        limit = min(max_length, max(ROW_TOKENS, length))
         for index in run:
             if index == root:
                 continue
@@ -66,7 +71,7 @@ def families(sequences: Sequence[Sequence[int]], max_length: int) -> list[Family
                 found.append(Family(index))
                 continue
             suffix = len(sequences[index]) - shared
-            if length + suffix > max_length:
+            if length + suffix > limit:
                 found.append(Family(index))
                 continue
             family.children.append((index, shared))
@@ -83,9 +88,9 @@ class PackedRow:
     ids: list[int]
     positions: list[int]
     allowed: np.ndarray  # (L, L) bool: query row attends to key column
-    # Per sequence: (sequence index, [(row position whose output predicts it, target id), …]) for
-    # its tokens 1…n-1 in order.
-    reads: list[tuple[int, list[tuple[int, int]]]]
+    # Per sequence, root first: (sequence index, how many of its first token log-probabilities
+    # are the root's, [(row position whose output predicts a later token, its id), …]).
+    reads: list[tuple[int, int, list[tuple[int, int]]]]
 
 
 def pack(family: Family, sequences: Sequence[Sequence[int]]) -> PackedRow:
@@ -95,8 +100,7 @@ def pack(family: Family, sequences: Sequence[Sequence[int]]) -> PackedRow:
     length = family.packed_length(sequences)
     allowed = np.zeros((length, length), dtype=bool)
     allowed[: len(root), : len(root)] = np.tril(np.ones((len(root), len(root)), dtype=bool))
-    root_reads = [(k - 1, root[k]) for k in range(1, len(root))]
-    reads = [(family.root, root_reads)]
+    reads = [(family.root, 0, [(k - 1, root[k]) for k in range(1, len(root))])]
     for child, shared in family.children:
         sequence = sequences[child]
         start = len(ids)
@@ -106,11 +110,11 @@ def pack(family: Family, sequences: Sequence[Sequence[int]]) -> PackedRow:
         for i in range(len(suffix)):
             allowed[start + i, :shared] = True
             allowed[start + i, start : start + i + 1] = True
-        # Tokens 1…shared-1 are the root's; token `shared` is predicted by the root's output at
-        # shared-1 (the same context); later ones by the suffix's own outputs.
-        child_reads = [*root_reads[: shared - 1], (shared - 1, sequence[shared])]
-        child_reads += [(start + i - 1, sequence[shared + i]) for i in range(1, len(suffix))]
-        reads.append((child, child_reads))
+        # Tokens 1…shared-1 are the root's (read once); token `shared` is predicted by the root's
+        # output at shared-1 (the same context); later ones by the suffix's own outputs.
+        own = [(shared - 1, sequence[shared])]
+        own += [(start + i - 1, sequence[shared + i]) for i in range(1, len(suffix))]
+        reads.append((child, shared - 1, own))
     return PackedRow(ids, positions, allowed, reads)
 
 

@@ -38,10 +38,11 @@ def test_a_packed_row_reads_every_token_from_its_own_context():
     # The suffix's first token sees the shared prefix only, then its own tokens.
     assert row.allowed[6].tolist() == [True, True, True, False, False, False, True, False, False]
     assert row.allowed[8].tolist() == [True, True, True, False, False, False, True, True, True]
-    reads = dict(row.reads)
-    assert reads[0] == [(0, 5), (1, 6), (2, 7), (3, 8), (4, 9)]
-    # BAD's tokens 5 and 6 are GOOD's; 4 is predicted after GOOD's third token; then its own.
-    assert reads[1] == [(0, 5), (1, 6), (2, 4), (6, 8), (7, 9)]
+    reads = {sequence: (reused, own) for sequence, reused, own in row.reads}
+    assert reads[0] == (0, [(0, 5), (1, 6), (2, 7), (3, 8), (4, 9)])
+    # BAD's tokens 5 and 6 are GOOD's (two values reused); 4 is predicted after GOOD's third
+    # token; then its own.
+    assert reads[1] == (2, [(2, 4), (6, 8), (7, 9)])
 
 
 def test_short_sharing_and_long_rows_get_rows_of_their_own():
