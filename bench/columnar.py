@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from ud_agree.mine.columnar import mine_file_columnar  # noqa: E402
 from ud_agree.mine.extract import FileJob  # noqa: E402
 
-from bench.mine import SHARED, decompress  # noqa: E402
+from bench.mine import SAMPLE_UD, SHARED, SMOKE, decompress  # noqa: E402
 from tests.reference.extract import mine_file  # noqa: E402
 from ud_agree.schemas.corpus import TYPES  # noqa: E402
 
@@ -59,7 +59,10 @@ def main() -> None:
     parser.add_argument("--lang", nargs="+", default=["fr", "en", "pt"])
     parser.add_argument("--repeat", type=int, default=3, help="passes; the best is kept")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1: this one)")
+    parser.add_argument("--smoke", action="store_true", help=SMOKE)
     args = parser.parse_args()
+    if args.smoke:  # the embedded sample's three small languages, once
+        args.ud_dir, args.lang, args.repeat = SAMPLE_UD, ["fr", "en", "de"], 1
     work = Path(tempfile.mkdtemp(prefix="bench-columnar-"))
     try:
         files = decompress(args.ud_dir, args.lang, work / "ud")

@@ -9,7 +9,10 @@ the shared config and vocabulary) scores the first N eligible French-PUD items (
 one masked sentence, twice) are run once. The script prints the forward passes saved and the
 wall time of `python -m evaluate` (a subprocess, start-up included) against two floors of bare
 batched forwards with the head at the mask only: one forward per item, and one per distinct
-input. Goals: forward passes ≤ 0.8 × items; time ≤ 1.15 × the distinct-input floor.
+input. Goals: forward passes ≤ 0.8 × items; time ≤ 1.15 × the distinct-input floor. A causal
+line does the same with tiny-fr-ud-gpt2 (next-token distributions after each item's prefix, the
+prefixes of one sentence read off one forward) against one bare forward per distinct prefix
+(no goal). `--smoke`: a few items, a 1-layer model of the config's vocabulary, one repeat (CI).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from floors import ROOT, SHARED, best_of, masked_floor, mine_french_pud
+from floors import ROOT, SHARED, SMOKE, best_of, masked_floor, mine_french_pud
 
 
 def parse() -> argparse.Namespace:
@@ -38,21 +41,29 @@ def parse() -> argparse.Namespace:
     p.add_argument(
         "--repeat", type=int, default=2, help="alternate the sides N times; best of each"
     )
-    return p.parse_args()
+    p.add_argument("--smoke", action="store_true", help=SMOKE)
+    args = p.parse_args()
+    if args.smoke:
+        args.items, args.repeat = 40, 1
+    return args
 
 
-def save_random_model(config_dir: str, target: Path) -> None:
-    """Full-size random model of the config's architecture, saved with save_pretrained."""
+def save_random_model(config_dir: str, target: Path, small: bool = False) -> None:
+    """Full-size random model of the config's architecture (`small`: one narrow layer), saved
+    with save_pretrained."""
     import torch
     from transformers import AutoConfig, AutoModelForMaskedLM, AutoTokenizer
 
     torch.manual_seed(0)
     config = AutoConfig.from_pretrained(config_dir)
+    if small:
+        config.update({"num_hidden_layers": 1, "hidden_size": 32, "num_attention_heads": 2,
+                       "intermediate_size": 64})  # fmt: skip
     AutoModelForMaskedLM.from_config(config).save_pretrained(target)
     AutoTokenizer.from_pretrained(config_dir).save_pretrained(target)
 
 
-def time_evaluate(corpus: Path, model: Path, out: Path, args) -> tuple[float, dict]:
+def time_evaluate(corpus: Path, model: Path | str, out: Path, args) -> tuple[float, dict]:
     """Wall time of the evaluator as a subprocess (start-up included), and its counts."""
     command = [
         sys.executable, "-m", "evaluate", "--lang", "fr", "--corpus", str(corpus),
@@ -73,8 +84,8 @@ def floor_inputs(corpus: Path, model: Path, items: int, mask: str):
     from ud_agree.evaluate.corpus import read_corpus
     from ud_agree.evaluate.options import Options
     from ud_agree.evaluate.readings.candidates import build_candidates, whole_word_vocab
+    from ud_agree.evaluate.readings.class_average import build_items
     from ud_agree.evaluate.readings.decide import attach_splits, enough_candidates
-    from ud_agree.evaluate.readings.items import build_items
 
     tokenizer = load_tokenizer(str(model))
     data = read_corpus(str(corpus), "fr")
@@ -97,7 +108,7 @@ def main() -> None:
         corpus = args.corpus or mine_french_pud(work)
         model = work / "random-model"
         started = time.perf_counter()
-        save_random_model(args.config, model)
+        save_random_model(args.config, model, small=args.smoke)
         print(
             f"random {Path(args.config).name}-architecture model saved in {time.perf_counter() - started:.0f} s"
         )
@@ -149,6 +160,64 @@ def main() -> None:
         f"floor, one forward per distinct input: {unique:.1f} s; ratio {seconds / unique:.3f} (goal <= 1.15)"
     )
     print(f"floor, one forward per item:           {each:.1f} s; ratio {seconds / each:.3f}")
+    causal_line(args)
+
+
+def causal_prefixes(corpus: Path, model: str, items: int, mask: str) -> list[list[int]]:
+    """The distinct prefixes the causal class-average reading asks about (its own functions)."""
+    from ud_agree.evaluate.corpus import read_corpus
+    from ud_agree.evaluate.options import Options
+    from ud_agree.evaluate.readings.class_average import ClassAverage
+
+    options = Options(lang="fr", corpus=str(corpus), model=model, kind="causal", mask=mask,
+                      device="cpu", progress=False)  # fmt: skip
+    reading = ClassAverage(options, read_corpus(str(corpus), "fr"))
+    table, _ = reading.items()
+    reading.ready()
+    _, encoded, _ = reading.encode(table.head(items))
+    return [list(s) for s in dict.fromkeys(tuple(s) for s in encoded)]
+
+
+def causal_line(args) -> None:
+    """tiny-fr-ud-gpt2's class-average reading against one bare forward per distinct prefix."""
+    import torch
+    from ud_agree.evaluate.backends.models import CAUSAL, load_model
+
+    model = str(SHARED / "models/tiny-fr-ud-gpt2")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        corpus = args.corpus or mine_french_pud(work)
+        prefixes = causal_prefixes(corpus, model, args.items, args.mask)
+        loaded = load_model(model, "cpu", kind=CAUSAL)
+        head, pad = loaded.model.get_output_embeddings(), loaded.tokenizer.pad_token_id or 0
+
+        def floor() -> float:
+            order = sorted(range(len(prefixes)), key=lambda i: len(prefixes[i]))
+            start = time.perf_counter()
+            with torch.inference_mode():
+                for at in range(0, len(order), args.batch_size):
+                    batch = [prefixes[i] for i in order[at : at + args.batch_size]]
+                    width = max(map(len, batch))
+                    ids = torch.tensor([s + [pad] * (width - len(s)) for s in batch])
+                    mask = torch.tensor([[1] * len(s) + [0] * (width - len(s)) for s in batch])
+                    hidden = loaded.model.base_model(input_ids=ids, attention_mask=mask)[0]
+                    last = torch.tensor([len(s) - 1 for s in batch])
+                    head(hidden[torch.arange(len(batch)), last]).log_softmax(-1)
+            return time.perf_counter() - start
+
+        counts: dict = {}
+
+        def ours() -> float:
+            seconds, found = time_evaluate(corpus, model, work / f"c{time.time_ns()}", args)
+            counts.update(found)
+            return seconds
+
+        best = best_of(args.repeat, {"evaluate": ours, "floor per distinct prefix": floor})
+    seconds, bare = best["evaluate"], best["floor per distinct prefix"]
+    print(f"causal class-average, tiny-fr-ud-gpt2: {counts['items_in_results']} items, "
+          f"{len(prefixes)} distinct prefixes, {counts['forward_inputs']} forwards; "
+          f"python -m evaluate {seconds:.1f} s, floor {bare:.1f} s, ratio {seconds / bare:.3f} "
+          "(no goal)")  # fmt: skip
 
 
 if __name__ == "__main__":

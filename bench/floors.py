@@ -1,6 +1,7 @@
 """The floors the benchmarks compare against: the minimum work of a reading, as a bare loop of
 batched forward passes over the same inputs, sorted by length, at the same batch size (inputs
-are built before the clock starts). Shared by bench/pairs.py and bench/suite.py."""
+are built before the clock starts). Shared by bench/pairs.py, bench/suite.py and bench/evaluate.py;
+a module, not a script (it has no --smoke: the scripts that use it do)."""
 
 from __future__ import annotations
 

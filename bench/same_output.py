@@ -3,6 +3,7 @@
 malformed sentences (not its times, paths or checksums of the inputs).
 
     python bench/same_output.py CORPUS_A CORPUS_B
+    python bench/same_output.py --smoke     # the embedded sample mined twice (CI)
 
 Used to check that a change of the miner's engine leaves its output as it was: mine the same
 treebanks with the code before and after into two folders, then compare them. Exit 1 if any differ.
@@ -50,10 +51,32 @@ def differences(before: Path, after: Path) -> tuple[int, list[str]]:
 
 
 def main() -> int:
+    if sys.argv[1:] == ["--smoke"]:
+        return smoke()
     if len(sys.argv) != 3:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    before, after = Path(sys.argv[1]), Path(sys.argv[2])
+    return compare(Path(sys.argv[1]), Path(sys.argv[2]))
+
+
+def smoke() -> int:
+    """The embedded sample mined twice and compared: what CI runs (`--smoke`)."""
+    import subprocess
+    import tempfile
+
+    root = Path(__file__).resolve().parent.parent
+    sample = root / "data" / "sample"
+    with tempfile.TemporaryDirectory() as tmp:
+        outs = [Path(tmp) / "a", Path(tmp) / "b"]
+        for out in outs:
+            command = [sys.executable, "-m", "mine", "--ud-dir", str(sample / "ud"), "--out",
+                       str(out), "--unimorph-dir", str(sample / "unimorph"), "--quiet"]  # fmt: skip
+            subprocess.run(command, check=True, cwd=root)
+        return compare(*outs)
+
+
+def compare(before: Path, after: Path) -> int:
+    """Print what is equal and what differs; 1 if anything differs."""
     equal, differ = differences(before, after)
     langs = len([p for p in before.iterdir() if (p / "manifest.json").is_file()])
     print(f"{langs} languages: {equal} tables and manifest parts equal, {len(differ)} differ")
