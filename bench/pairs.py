@@ -63,6 +63,8 @@ def main() -> None:
     for name, (path, goal) in models.items():
         loaded = load_model(path, "cpu", kind=CAUSAL)
         for label, frame in sets.items():
+            if label != "pairs" and name != "tiny-fr-ud-gpt2":
+                continue  # the nonce line is the tiny model's: the large one's would take hours
             texts, spans = sides(frame)
             lm = CausalLM(loaded, batch_size=args.batch_size)
             sequences, _ = lm.encode(sorted(set(texts)))

@@ -175,6 +175,36 @@ def paired_difference(
     return (float(diff), low, high)
 
 
+# The columns of accuracy_table, declared once: always; with `frequency`; with `value`.
+ACCURACY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "n": pl.Int64, "accuracy": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+}  # fmt: skip
+FREQUENCY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "frequency_congruent": pl.Float64, "incongruent_n": pl.Int64,
+}  # fmt: skip
+BALANCED_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "balanced_accuracy": pl.Float64, "ba_ci_low": pl.Float64, "ba_ci_high": pl.Float64,
+    "values": pl.Int64, "ba_left_out": pl.Int64,
+}  # fmt: skip
+# §10: per cell of sentence × value, its items labelled congruent, incongruent, and at all.
+FREQUENCY_LABELS = [
+    (pl.col("frequency") == "congruent").cast(pl.Int64).sum().alias("_congruent"),
+    (pl.col("frequency") == "incongruent").cast(pl.Int64).sum().alias("_incongruent"),
+    pl.col("frequency").is_not_null().cast(pl.Int64).sum().alias("_labelled"),
+]
+
+
+def _frequency_columns(group: pl.DataFrame) -> dict[str, float | int | None]:
+    """§10 of one row: the share of its items labelled congruent and its incongruent items (None
+    where no item carries a label: older results, peers' suites)."""
+    if not int(group["_labelled"].sum()):
+        return {"frequency_congruent": None, "incongruent_n": None}
+    return {
+        "frequency_congruent": int(group["_congruent"].sum()) / int(group["_n"].sum()),
+        "incongruent_n": int(group["_incongruent"].sum()),
+    }
+
+
 def accuracy_table(
     items: pl.DataFrame | pl.LazyFrame,
     by: Sequence[str] = (),
@@ -196,15 +226,7 @@ def accuracy_table(
         frame = frame.with_columns(contrast_of(names).alias("_contrast"))
     has_frequency = "frequency" in names
     keys = [*by, *cluster, *(["_contrast", "value"] if has_value else [])]
-    labels = (
-        [
-            (pl.col("frequency") == "congruent").cast(pl.Int64).sum().alias("_congruent"),
-            (pl.col("frequency") == "incongruent").cast(pl.Int64).sum().alias("_incongruent"),
-            pl.col("frequency").is_not_null().cast(pl.Int64).sum().alias("_labelled"),
-        ]
-        if has_frequency
-        else []
-    )
+    labels = FREQUENCY_LABELS if has_frequency else []
     counted = (
         frame.group_by(keys)
         .agg(pl.col(verdict).cast(pl.Int64).sum().alias("_right"), pl.len().alias("_n"), *labels)
@@ -227,42 +249,17 @@ def accuracy_table(
             n=int(total.sum()), accuracy=float(right.sum() / total.sum()), ci_low=low, ci_high=high
         )
         if has_frequency:
-            # Items of older results (or peers' suites) carry no label: nothing to say then.
-            labelled = int(group["_labelled"].sum())
-            row.update(
-                frequency_congruent=group["_congruent"].sum() / total.sum() if labelled else None,
-                incongruent_n=int(group["_incongruent"].sum()) if labelled else None,
-            )
+            row.update(_frequency_columns(group))
         if has_value:
             r, t, contrasts = _by_value(group, cluster)
             estimate, b_low, b_high, used, left_out = balanced_accuracy(
                 r, t, contrasts, n_boot=n_boot, seed=seed
             )
-            row.update(
-                balanced_accuracy=estimate,
-                ba_ci_low=b_low,
-                ba_ci_high=b_high,
-                values=used,
-                ba_left_out=left_out,
-            )
+            row.update(balanced_accuracy=estimate, ba_ci_low=b_low, ba_ci_high=b_high,
+                       values=used, ba_left_out=left_out)  # fmt: skip
         rows.append(row)
-    schema: dict[str, pl.DataType | type[pl.DataType]] = {
-        **{c: counted.schema[c] for c in by},
-        "n": pl.Int64,
-        "accuracy": pl.Float64,
-        "ci_low": pl.Float64,
-        "ci_high": pl.Float64,
-    }
-    if has_frequency:
-        schema |= {"frequency_congruent": pl.Float64, "incongruent_n": pl.Int64}
-    if has_value:
-        schema |= {
-            "balanced_accuracy": pl.Float64,
-            "ba_ci_low": pl.Float64,
-            "ba_ci_high": pl.Float64,
-            "values": pl.Int64,
-            "ba_left_out": pl.Int64,
-        }
+    schema = {**{c: counted.schema[c] for c in by}, **ACCURACY_SCHEMA}
+    schema |= (FREQUENCY_SCHEMA if has_frequency else {}) | (BALANCED_SCHEMA if has_value else {})
     table = pl.DataFrame(rows, schema=schema, orient="row")
     return table.sort(by) if by else table
 
