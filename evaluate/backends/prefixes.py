@@ -19,6 +19,8 @@ MIN_SHARED = 3
 # Children join a row while it holds at most this many tokens (measured on a CPU with
 # tiny-fr-ud-gpt2: longer rows' attention costs more than their shared prefixes save).
 ROW_TOKENS = 96
+# Members of one run considered together: choosing each row's root compares every pair of them.
+RUN_MEMBERS = 64
 
 
 @dataclass
@@ -42,42 +44,55 @@ def shared_length(a: Sequence[int], b: Sequence[int]) -> int:
 
 def families(sequences: Sequence[Sequence[int]], max_length: int) -> list[Family]:
     """Sequences (distinct) grouped behind roots that share a prefix of MIN_SHARED tokens or more
-    with them; a row never exceeds `max_length` tokens, nor ROW_TOKENS once its root is shorter. Lexicographic order puts sequences that
-    share a prefix side by side; each run's root is the member sharing the most with the others."""
+    with them; a row never exceeds `max_length` tokens, nor ROW_TOKENS once its root is shorter.
+    Lexicographic order puts sequences that share a prefix side by side (a run); within a run,
+    each row's root is the member sharing the most with the others left, its children those
+    sharing the most with it, and members left over start the next row of the run."""
     order = sorted(range(len(sequences)), key=lambda i: tuple(sequences[i]))
     runs: list[list[int]] = []
     for index in order:
-        if runs and shared_length(sequences[runs[-1][0]], sequences[index]) >= MIN_SHARED:
+        if (
+            runs
+            and len(runs[-1]) < RUN_MEMBERS
+            and shared_length(sequences[runs[-1][0]], sequences[index]) >= MIN_SHARED
+        ):
             runs[-1].append(index)
         else:
             runs.append([index])
     found = []
     for run in runs:
-        root = max(
-            run,
-            key=lambda r: (sum(shared_length(sequences[r], sequences[o]) for o in run), -r),
-        )
-        family = Family(root)
-        length = len(sequences[root])
-        # A row's attention grows with its square: children join while the row is short.
-        limit = min(max_length, max(ROW_TOKENS, length))
-        for index in run:
-            if index == root:
-                continue
-            shared = shared_length(sequences[root], sequences[index])
-            # A child must add at least one token; where the row would grow too long, or sharing
-            # saves too little, the sequence starts a row of its own.
-            if shared < MIN_SHARED or shared >= len(sequences[index]):
-                found.append(Family(index))
-                continue
-            suffix = len(sequences[index]) - shared
-            if length + suffix > limit:
-                found.append(Family(index))
-                continue
-            family.children.append((index, shared))
-            length += suffix
-        found.append(family)
+        while run:
+            family, run = _fill_row(run, sequences, max_length)
+            found.append(family)
     return found
+
+
+def _fill_row(
+    run: list[int], sequences: Sequence[Sequence[int]], max_length: int
+) -> tuple[Family, list[int]]:
+    """One row from a run: the root sharing the most with the rest, then children by tokens
+    shared, while the row has room; the members that did not fit."""
+
+    def shared(a: int, b: int) -> int:
+        return shared_length(sequences[a], sequences[b])
+
+    root = max(run, key=lambda r: (sum(shared(r, o) for o in run), -r))
+    family = Family(root)
+    length = len(sequences[root])
+    # A row's attention grows with its square: children join while the row is short.
+    limit = min(max_length, max(ROW_TOKENS, length))
+    left = []
+    for index in sorted((o for o in run if o != root), key=lambda o: (-shared(root, o), o)):
+        common = shared(root, index)
+        suffix = len(sequences[index]) - common
+        # A child must share enough and add at least one token; one that would not fit waits
+        # for the run's next row.
+        if common < MIN_SHARED or suffix < 1 or length + suffix > limit:
+            left.append(index)
+        else:
+            family.children.append((index, common))
+            length += suffix
+    return family, left
 
 
 @dataclass

@@ -51,6 +51,17 @@ def test_short_sharing_and_long_rows_get_rows_of_their_own():
     assert sum(len(f.children) for f in long) == 1 and len(long) == 2
 
 
+def test_variants_that_do_not_fit_one_row_share_the_next_one():
+    # Four variants of GOOD, two of which fit behind it: the other two form a row of their own,
+    # one behind the other, instead of two rows of whole sequences.
+    variants = [GOOD, BAD, [0, 5, 6, 3, 8, 9], [0, 5, 6, 2, 8, 9], [0, 5, 6, 1, 8, 9]]
+    found = families(variants, max_length=len(GOOD) + 6)
+    assert sorted(len(f.children) for f in found) == [1, 2]
+    assert sum(f.packed_length(variants) for f in found) == 2 * len(GOOD) + 3 * 3
+    members = sorted(m for f in found for m in [f.root, *(c for c, _ in f.children)])
+    assert members == list(range(len(variants)))  # each sequence scored once
+
+
 def test_a_prefix_is_read_off_the_longest_sequence_holding_it():
     sequences = [[0, 1], [0, 1, 2, 3], [0, 1, 2], [0, 4]]
     assert longest_holders(sequences).tolist() == [1, 1, 1, 3]
