@@ -195,5 +195,7 @@ def out_dir(options: Options) -> Path:
         name += f"__mask-{options.mask}"
     if options.reading == "pair":
         name += "__pair" if options.method in ("causal", "frequency") else f"__{options.method}"
+        if options.rule != "sum":  # another headline `right`: its own folder, as other options
+            name += f"__rule-{options.rule}"
     run = Path(options.out) / options.lang / name
     return run if options.shard is None else shard_folder(run, options.shard)

@@ -1,7 +1,9 @@
-"""README column tables generated from the schemas' descriptions: one definition of each column.
+"""The documentation's column tables generated from the schemas' descriptions: one definition of
+each column.
 
-`python -m ud_agree.docs` rewrites every table between `<!-- columns:NAME -->` and
-`<!-- /columns -->` in README.md; a test checks that the README is current.
+`python -m ud_agree.docs [PAGE …]` rewrites every table between `<!-- columns:NAME -->` and
+`<!-- /columns -->` in the given pages (default: every page under `docs/`); a test checks that the
+pages are current.
 """
 
 from __future__ import annotations
@@ -48,19 +50,19 @@ def markdown_table(schema: pa.Schema) -> str:
     return "\n".join(rows) + "\n"
 
 
-def render(readme: str) -> str:
-    """The README with every marked table regenerated."""
+def render(page: str) -> str:
+    """The page with every marked table regenerated."""
     tables = schemas()
-    return MARKER.sub(
-        lambda m: m.group(1) + markdown_table(tables[m.group(2)]) + m.group(4), readme
-    )
+    return MARKER.sub(lambda m: m.group(1) + markdown_table(tables[m.group(2)]) + m.group(4), page)
 
 
 def main() -> int:
-    """Rewrite the README's column tables in place."""
-    path = Path(sys.argv[1] if len(sys.argv) > 1 else "README.md")
-    text = path.read_text(encoding="utf-8")
-    path.write_text(render(text), encoding="utf-8")
+    """Rewrite the column tables of the given pages (default: docs/**/*.md) in place."""
+    paths = [Path(a) for a in sys.argv[1:]] or sorted(Path("docs").rglob("*.md"))
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        if MARKER.search(text):
+            path.write_text(render(text), encoding="utf-8")
     return 0
 
 

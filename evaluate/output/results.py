@@ -1,7 +1,7 @@
 """Read the evaluator's result files as one polars LazyFrame, and its run manifests.
 
 `load_results(path)` returns exactly the columns of `ud_agree.schemas.results.RESULTS`, in that order
-(DESIGN.md §3), each described in the schema (and in the README's table generated from it).
+(DESIGN.md §3), each described in the schema (and in the docs' table generated from it).
 """
 
 from __future__ import annotations

@@ -4,4 +4,5 @@ import sys
 
 from .html import main
 
-sys.exit(main())
+if __name__ == "__main__":  # importing it (an API reference, a test) runs nothing
+    sys.exit(main())

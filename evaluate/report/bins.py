@@ -1,5 +1,5 @@
 """Bins of the ordered measures (distance, distractors, attractors): one scheme for the summary,
-the figures and the README's recipes."""
+the figures and the docs' recipes."""
 
 from __future__ import annotations
 

@@ -138,12 +138,20 @@ def test_an_oracle_is_right_by_every_length_rule_and_a_reversed_one_wrong(sample
     assert right.height == pairs.height and (right["rule"] == "sum").all()
 
 
-def test_the_headline_rule_is_the_one_asked_for(sample_pairs, tmp_path):
+def test_the_headline_rule_is_the_one_asked_for_and_its_run_keeps_its_own_folder(
+    sample_pairs, tmp_path
+):
+    from ud_agree.evaluate.options import out_dir
+
     scorer = TokenOracle(
         set(pl.read_parquet(sample_pairs / "fr" / "pairs.parquet")["sentence_good"])
     )
     rows = run_pairs(sample_pairs, tmp_path / "w", scorer, rule="word")
     assert (rows["right"] == rows["right_word"]).all() and (rows["rule"] == "word").all()
+    # A run under another headline rule never replaces the default run's rows.
+    folders = {rule: out_dir(Options(lang="fr", model="m", reading="pair", rule=rule)).name
+               for rule in ("sum", "chars")}  # fmt: skip
+    assert folders == {"sum": "m__pll-word", "chars": "m__pll-word__rule-chars"}
     with pytest.raises(UsageError, match="pair reading"):
         Options(lang="fr", rule="chars")
     with pytest.raises(UsageError, match="--rule"):

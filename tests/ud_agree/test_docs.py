@@ -1,16 +1,19 @@
-"""The README's column tables are the schemas' own descriptions (one definition of each column)."""
+"""The documentation's column tables are the schemas' own descriptions (one definition of each
+column), each table documented once."""
 
 from __future__ import annotations
 
-from tests.paths import ROOT
+from tests.docs import pages
 from ud_agree.docs import MARKER, render, schemas
 
 
-def test_readme_column_tables_are_generated_from_the_schemas():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    documented = {m.group(2) for m in MARKER.finditer(readme)}
-    assert documented == set(schemas()), "every table is documented once"
-    assert render(readme) == readme, "run `python -m ud_agree.docs` to regenerate the tables"
+def test_column_tables_are_generated_from_the_schemas():
+    documented: list[str] = []
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        documented += [m.group(2) for m in MARKER.finditer(text)]
+        assert render(text) == text, f"{page}: run `python -m ud_agree.docs` to regenerate"
+    assert sorted(documented) == sorted(schemas()), "every table is documented once"
 
 
 def test_every_column_has_a_description():

@@ -1,20 +1,22 @@
-"""The README's polars recipes run as written, and give the right numbers on a hand-built frame."""
+"""The reports page runs as written on the sample's runs, and its polars recipes give the right
+numbers on a hand-built frame where the answers are known."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import polars as pl
 import pyarrow as pa
 import pytest
+from ud_agree.evaluate import load_results
 
+from tests.docs import DOCS, Block, blocks, run_page
 from tests.evaluate.report.test_synthetic import write_run
-from tests.paths import ROOT
+from tests.paths import MODELS
 from ud_agree.schemas.results import RESULTS
 
-README = ROOT / "README.md"
-HEADING = "## Reports, baselines and polars recipes"
+PAGE = "evaluating/reports.md"
+HEADING = "## Recipes"
 
 # (sent_id, type, distance, lemma, right in context): nine items of model "m" in French.
 ITEMS = (
@@ -30,13 +32,9 @@ ITEMS = (
 )
 
 
-def recipe_blocks() -> list[str]:
-    """The ```python blocks of the README section on reports and recipes."""
-    text = README.read_text(encoding="utf-8")
-    start = text.index(HEADING)
-    end = text.find("\n## ", start + len(HEADING))
-    section = text[start : end if end != -1 else len(text)]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+def recipe_blocks() -> list[Block]:
+    """The Python blocks of the page's recipes."""
+    return [b for b in blocks(DOCS / PAGE, HEADING) if b.language == "python"]
 
 
 def hand_frame(model: str, method: str, verdict) -> pl.DataFrame:
@@ -99,14 +97,30 @@ def recipes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capt
     monkeypatch.chdir(tmp_path)
     namespace: dict = {}
     for block in recipe_blocks():
-        exec(compile(block, str(README), "exec"), namespace)
+        exec(compile(block.text, block.where, "exec"), namespace)
     assert capsys.readouterr().out  # every recipe prints its table
     return namespace
 
 
-def test_readme_has_at_least_three_recipes() -> None:
+def test_the_page_has_at_least_three_recipes() -> None:
     assert len(recipe_blocks()) >= 3
-    assert "<!-- REPORT -->" in README.read_text(encoding="utf-8")
+
+
+def test_the_page_runs_on_the_samples_runs_and_its_recipes_count_every_row(tmp_path) -> None:
+    if not MODELS.is_dir():
+        pytest.skip("shared models not present")
+    namespace = run_page(DOCS / PAGE, tmp_path).namespace
+    results = load_results(tmp_path / "results")
+    total = results.filter(pl.col("model") == "tiny-random").select(pl.len()).collect().item()
+    by_type = namespace["by_type"].filter(pl.col("model") == "tiny-random")
+    assert by_type["n"].sum() == total
+    assert set(namespace["side_by_side"].columns) == {
+        "lang",
+        "tiny-random",
+        "tiny-random (no-context)",
+        "frequency-baseline",
+    }
+    assert (tmp_path / "report" / "index.html").is_file()
 
 
 def test_recipe_accuracy_by_type_and_language(recipes: dict) -> None:

@@ -1,55 +1,37 @@
-"""The README's scoring-rules recipe runs as written on the embedded sample, and its figures are
-the pair reading's rule columns as the summary reports them (DESIGN §5.1)."""
+"""The scoring-rules pages: the rules table names every rule once, and the reproducing recipe runs
+as written on the embedded sample, its figures being the pair reading's rule columns as the
+summary reports them (DESIGN §5.1)."""
 
 from __future__ import annotations
 
 import re
-import shlex
 
 import polars as pl
 import pytest
 
-from tests.paths import MODELS, ROOT, SHARED
+from tests.docs import DOCS, run_page
+from tests.paths import MODELS
 
-HEADING = "### Scoring rules side by side (DESIGN.md §5.1)"
-
-
-def section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index(HEADING)
-    return text[start : text.index("\n## ", start)]
+PAGE = "reproducing.md"
 
 
 def test_the_rules_table_names_every_rule_once():
     from ud_agree.schemas.results import RULE_NAMES
 
-    rows = re.findall(r"^\| `(\w+)` \|", section(), flags=re.M)
+    text = (DOCS / "evaluating" / "scoring-rules.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \|", text, flags=re.M)
     assert tuple(rows) == RULE_NAMES
 
 
-def test_the_rules_recipe_reproduces_the_lm_eval_metrics_columns(tmp_path, monkeypatch, capsys):
+def test_the_rules_recipe_reproduces_the_lm_eval_metrics_columns(tmp_path):
     pytest.importorskip("torch")
     if not (MODELS / "tiny-fr-ud-gpt2").is_dir():
         pytest.skip("shared tiny-fr-ud-gpt2 not present")
-    from ud_agree.evaluate.cli import main as evaluate_main
-    from ud_agree.mine.cli import main as mine_main
-
-    body = section()
-    commands = re.findall(r"```bash\n(.*?)```", body, flags=re.S)[0].strip().splitlines()
-    (block,) = re.findall(r"```python\n(.*?)```", body, flags=re.S)
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "data").symlink_to(ROOT / "data")
-    mains = {"python -m mine": mine_main, "python -m evaluate": evaluate_main}
-    for command in commands:
-        prefix = next(p for p in mains if command.startswith(p))
-        argv = shlex.split(command[len(prefix) :].replace("../shared", str(SHARED)))
-        assert mains[prefix](argv) == 0, command
-    namespace: dict = {}
-    exec(compile(block, "README rules recipe", "exec"), namespace)
-    figures = namespace["figures"]
-    assert "the pair reading" not in capsys.readouterr().err
+    run = run_page(DOCS / PAGE, tmp_path)
+    figures = run.namespace["figures"]
     rows = pl.read_parquet(next((tmp_path / "results-rules").rglob("results-*.parquet")).parent
                            / "results-*.parquet")  # fmt: skip
+    assert figures["type"].to_list() == sorted(set(rows["type"]))
     for row in figures.iter_rows(named=True):
         part = rows.filter(pl.col("type") == row["type"])
         assert row["lm-eval acc"] == part["right_sum"].mean()

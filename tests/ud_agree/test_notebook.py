@@ -1,4 +1,4 @@
-"""notebooks/analysis.ipynb and the README recipes run on a corpus and results built by the real CLIs."""
+"""notebooks/analysis.ipynb runs on a corpus and results built by the real CLIs."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from nbclient import NotebookClient
 from ud_agree.evaluate import load_results
 
 from tests.paths import ROOT, SAMPLE
-from tests.ud_agree.test_readme_recipes import recipe_blocks
 
 NOTEBOOK = ROOT / "notebooks" / "analysis.ipynb"
 # A model in context, its no-context control and the frequency baseline; tiny-random needs no download.
@@ -96,22 +95,3 @@ def test_notebook_runs_on_fresh_corpus_and_results(
     )
     relations = pl.read_parquet(corpus / "fr" / "relations.parquet")
     assert f"{relations.height} relations" in text  # the corpus cell read this corpus
-
-
-def test_readme_recipes_run_on_real_results(
-    built: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
-) -> None:
-    assert built[1].name == "results"
-    monkeypatch.chdir(built[1].parent)  # the recipes read results/ from the working folder
-    namespace: dict = {}
-    for block in recipe_blocks():
-        exec(compile(block, "README.md", "exec"), namespace)
-    capsys.readouterr()
-    total = (
-        load_results(built[1])
-        .filter(pl.col("model") == "tiny-random")
-        .select(pl.len())
-        .collect()
-        .item()
-    )
-    assert namespace["by_type"].filter(pl.col("model") == "tiny-random")["n"].sum() == total

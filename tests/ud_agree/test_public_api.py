@@ -1,10 +1,8 @@
 """The public API: every name of `ud_agree.__all__` resolves, importing `ud_agree` stays light, and
-the README's "Python API" recipe runs as written and agrees with the evaluator's own rows."""
+the API page's recipe runs as written and agrees with the evaluator's own rows."""
 
 from __future__ import annotations
 
-import re
-import shlex
 import subprocess
 import sys
 
@@ -12,16 +10,10 @@ import polars as pl
 import pytest
 
 import ud_agree
+from tests.docs import DOCS, run_page
 from tests.paths import ROOT
 
-README = ROOT / "README.md"
-HEADING = "## Python API"
-
-
-def section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(HEADING)
-    return text[start : text.index("\n## ", start + len(HEADING))]
+PAGE = "reference/index.md"
 
 
 def test_every_public_name_resolves():
@@ -46,33 +38,13 @@ def test_importing_ud_agree_imports_neither_torch_nor_the_miner():
     assert out.stdout.strip() == "[]"
 
 
-def test_the_readme_recipe_runs_and_matches_the_pair_reading(tmp_path, monkeypatch, capsys):
+def test_the_api_page_recipe_runs_and_matches_the_pair_reading(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    from ud_agree.evaluate.cli import main as evaluate_main
-    from ud_agree.mine.cli import main as mine_main
-
-    body = section()
-    commands = re.findall(r"```bash\n(.*?)```", body, flags=re.S)[0].strip().splitlines()
-    blocks = re.findall(r"```python\n(.*?)```", body, flags=re.S)
-    assert len(commands) == 2 and len(blocks) == 1
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "data").symlink_to(ROOT / "data")
-    mains = {"python -m mine": mine_main, "python -m evaluate": evaluate_main}
-    for line in commands:
-        tool = next(t for t in mains if line.startswith(t))
-        assert (
-            mains[tool](
-                [
-                    *shlex.split(line[len(tool) :]),
-                    *(["--no-progress"] if "evaluate" in tool else ["--quiet"]),
-                ]
-            )
-            == 0
-        )
-    namespace: dict = {}
-    exec(compile(blocks[0], str(README), "exec"), namespace)
-    out = capsys.readouterr().out
+    run = run_page(DOCS / PAGE, tmp_path)
+    namespace = run.namespace
+    out = "".join(run.printed)
     assert "right:" in out and "tiny-random" in out
+    monkeypatch.chdir(tmp_path)
     # The recipe's verdicts are the evaluator's for the same pairs (same model, same spans).
     pairs, good, bad = namespace["pairs"], namespace["good"], namespace["bad"]
     key = ["treebank", "sent_id", "target_id", "controller_id", "varied", "feature", "bad_value"]

@@ -13,7 +13,7 @@ _str_list = pa.list_(pa.string())
 
 
 def described(name: str, kind: pa.DataType, description: str) -> pa.Field:
-    """A schema field that carries its description (README tables are generated from it)."""
+    """A schema field that carries its description (the docs' column tables are generated from it)."""
     return pa.field(name, kind, metadata={"description": description})
 
 
@@ -168,7 +168,7 @@ PAIRS = pa.schema(
     ]
 )
 # Why a (relation, varied role, feature, bad value) gives no pair, in the order they are checked
-# (§4, then the additions this project made: see the README).
+# (§4, then the additions this project made: see docs/choices.md).
 PAIR_SKIPS = (
     "multi-valued",
     "no-lemma",

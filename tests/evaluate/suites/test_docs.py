@@ -1,8 +1,8 @@
-"""The README's peers' suites section: its example files read as their layouts, its recipe runs."""
+"""The peers' suites page: its example files read as their layouts; the exports page's recipe
+compares a CLAMS suite and the pair reading as a plain count does."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import polars as pl
@@ -10,11 +10,11 @@ import pytest
 from ud_agree.evaluate.suites.read import read_suite
 from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
 
-from tests.paths import ROOT
+from tests.docs import DOCS, blocks
 from tests.suite_stubs import CLAMS, CLAMS_GOOD, OracleScorer, factory, write
 
-README = ROOT / "README.md"
-HEADING = "## Peers' suites"
+SUITES = DOCS / "suites.md"
+EXPORTS = DOCS / "exports.md"
 
 # Subsection title → (layout, file name, reader options)
 EXAMPLES = {
@@ -26,22 +26,15 @@ EXAMPLES = {
 }
 
 
-def section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(HEADING)
-    return text[start : text.find("\n## ", start + len(HEADING))]
-
-
 def example(title: str) -> str:
-    """The first fenced block of the subsection `### <title> …`."""
-    part = section().split(f"### {title}", 1)[1]
-    return re.search(r"```\n(.*?)```", part, flags=re.S).group(1)
+    """The first block of the section `## <title> …`: an example file."""
+    heading = next(h for h in SUITES.read_text(encoding="utf-8").splitlines()
+                   if h.startswith(f"## {title}"))  # fmt: skip
+    return blocks(SUITES, heading)[0].text
 
 
 @pytest.mark.parametrize("title", sorted(EXAMPLES))
-def test_readme_example_files_read_as_their_layout_and_score_all(
-    tmp_path: Path, title: str
-) -> None:
+def test_example_files_read_as_their_layout_and_score_all(tmp_path: Path, title: str) -> None:
     layout, name, extra = EXAMPLES[title]
     text = example(title)
     assert len(text.splitlines()) == 5
@@ -57,20 +50,22 @@ def test_readme_example_files_read_as_their_layout_and_score_all(
     assert outcome.summary["accuracy"][0] == 1.0
 
 
-def test_readme_recipe_compares_a_clams_suite_and_the_pair_reading(tmp_path, monkeypatch, capsys):
+def test_recipe_compares_a_clams_suite_and_the_pair_reading(tmp_path, monkeypatch, capsys):
     from tests.evaluate.report.test_synthetic import write_run
-    from tests.ud_agree.test_readme_recipes import hand_frame
+    from tests.ud_agree.test_docs_recipes import hand_frame
 
-    # The pair reading's results stand in as evaluator results of model gpt2 (5 of 9 right).
-    frame = hand_frame("gpt2", "causal", lambda i: i[4]).with_columns(reading=pl.lit("pair"))
-    write_run(tmp_path / "results", frame, "gpt2")
+    # The pair reading's results stand in as evaluator results of the model (5 of 9 right).
+    model = "tiny-fr-ud-gpt2"
+    frame = hand_frame(model, "causal", lambda i: i[4]).with_columns(reading=pl.lit("pair"))
+    write_run(tmp_path / "results", frame, model)
     path = write(tmp_path, "simple_agrmt.txt", CLAMS)
-    options = SuiteOptions([str(path)], "gpt2", out=str(tmp_path / "results"), progress=False)
-    run_suites(options, factory(OracleScorer(CLAMS_GOOD, name="gpt2")))
+    options = SuiteOptions([str(path)], model, out=str(tmp_path / "results"), progress=False)
+    run_suites(options, factory(OracleScorer(CLAMS_GOOD, name=model)))
     monkeypatch.chdir(tmp_path)
-    (block,) = re.findall(r"```python\n(.*?)```", section(), flags=re.S)
+    heading = "## Recipe: one model on a CLAMS suite and on ud-agree's French pairs"
+    (block,) = [b for b in blocks(EXPORTS, heading) if b.language == "python"]
     namespace: dict = {}
-    exec(compile(block, str(README), "exec"), namespace)
+    exec(compile(block.text, block.where, "exec"), namespace)
     assert capsys.readouterr().out
     table = namespace["side_by_side"]
     got = {row["set"]: (row["n"], row["accuracy"]) for row in table.iter_rows(named=True)}

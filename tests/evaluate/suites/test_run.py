@@ -231,7 +231,7 @@ def test_results_have_the_documented_columns_then_metadata(tmp_path: Path) -> No
 
 def test_suite_results_stay_out_of_load_results(tmp_path: Path) -> None:
     from tests.evaluate.report.test_synthetic import write_run
-    from tests.ud_agree.test_readme_recipes import hand_frame
+    from tests.ud_agree.test_docs_recipes import hand_frame
 
     write_run(tmp_path / "out", hand_frame("m", "context", lambda item: True), "m")
     run_suites(options(tmp_path, [write(tmp_path, "s.txt", CLAMS)]), factory(HashScorer()))

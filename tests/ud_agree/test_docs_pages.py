@@ -1,0 +1,109 @@
+"""The documentation site: every page is in the navigation, every code block either runs (offline,
+on the embedded sample, page by page) or says in its fence that it does not, and the site builds
+with `mkdocs build --strict` (a broken link or API reference fails it)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from tests.docs import COMMANDS, DOCS, LANGUAGES, blocks, pages, run_page
+from tests.paths import MODELS, ROOT
+
+# Pages whose blocks a test of their own runs (with `run_page`) and checks against its figures.
+CHECKED_BY = {
+    "evaluating/controls.md": "tests/ud_agree/test_docs_controls.py",
+    "evaluating/reports.md": "tests/ud_agree/test_docs_recipes.py",
+    "reproducing.md": "tests/ud_agree/test_docs_rules.py",
+    "reference/index.md": "tests/ud_agree/test_public_api.py",
+}
+
+
+def nav_pages(entries) -> list[str]:
+    """The pages the navigation of mkdocs.yml lists."""
+    found = []
+    for entry in entries:
+        value = next(iter(entry.values())) if isinstance(entry, dict) else entry
+        found += nav_pages(value) if isinstance(value, list) else [value]
+    return found
+
+
+def runnable_pages() -> list[str]:
+    return [
+        str(page.relative_to(DOCS)) for page in pages() if any(block.runs for block in blocks(page))
+    ]
+
+
+def test_every_page_is_in_the_navigation_once():
+    # mkdocs.yml tags Python names (!!python/name) nowhere: a plain YAML load reads it.
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    listed = nav_pages(config["nav"])
+    assert sorted(listed) == sorted(str(p.relative_to(DOCS)) for p in pages())
+    assert len(listed) == len(set(listed))
+
+
+def test_every_block_names_its_language_and_commands_are_never_hidden_in_text():
+    for page in pages():
+        for block in blocks(page):
+            assert block.language in LANGUAGES, f"{block.where}: fence language {block.language!r}"
+            if block.language not in ("bash", "python"):
+                assert not COMMANDS.search(block.text), f"{block.where}: a command in a text block"
+
+
+def test_blocks_that_do_not_run_say_why_beside_them():
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        for block in blocks(page):
+            if block.runs or block.synopsis or block.language not in ("bash", "python"):
+                continue
+            after = text.split(block.text, 1)[1][:400]
+            before = text.split(block.text, 1)[0][-600:]
+            assert "not run" in (before + after).lower(), f"{block.where}: say why it does not run"
+
+
+def test_pages_checked_elsewhere_are_run_there():
+    for page, test in CHECKED_BY.items():
+        assert f'"{page}"' in (ROOT / test).read_text(encoding="utf-8"), (page, test)
+
+
+@pytest.mark.parametrize("page", [p for p in runnable_pages() if p not in CHECKED_BY])
+def test_page_runs_as_written(page, tmp_path, monkeypatch):
+    if not MODELS.is_dir():
+        pytest.skip("shared models not present")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    run = run_page(DOCS / page, tmp_path)
+    assert any(run.printed), "a page that runs shows what it gives"
+
+
+def test_readme_quick_start_runs_as_written_and_its_set_up_is_two_commands(tmp_path, monkeypatch):
+    readme = ROOT / "README.md"
+    (set_up,) = blocks(readme, "## Set-up (fresh clone)")
+    assert [line.split("#")[0].strip() for line in set_up.text.splitlines()] == [
+        "bash demo.sh",
+        "python -m pytest -n 2 -q",
+    ]
+    assert len(readme.read_text(encoding="utf-8").splitlines()) <= 150
+    if not MODELS.is_dir():
+        pytest.skip("shared models not present")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    run = run_page(readme, tmp_path, "## Quick start")
+    assert (tmp_path / "report" / "index.html").is_file()
+    assert "(" in run.printed[-1]  # the shape of every result row read back
+
+
+def test_site_builds_strictly(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "site" / "reference" / "index.html").is_file()
