@@ -22,6 +22,10 @@ surprisals     str     SyntaxGym: JSON {condition: {region: surprisal in bits}}
 model          str     the scorer's name
 method         str     causal | pll-sentence | …
 =============  ======  ===========================================================
+
+then, for pairs, each sentence's §5.1 ingredients and a `right_<rule>` per rule (the schema
+`ud_agree.schemas.suites` describes them). Chunks written before a column existed (ud-agree
+0.2.0 and earlier wrote no ingredients) read with nulls there.
 """
 
 from __future__ import annotations
@@ -52,8 +56,17 @@ def load_suite_results(path: str | Path) -> pl.LazyFrame:
     files = suite_result_files(path)
     if not files:
         raise FileNotFoundError(f"no {CHUNK_GLOB} under {path}")
-    frames = [pl.scan_parquet(f).cast(SCHEMA, strict=False) for f in files]
+    frames = [_documented(pl.scan_parquet(f)) for f in files]
     # Suites carry different metadata columns: a diagonal concat fills the gaps with nulls.
     frame = pl.concat(frames, how="diagonal_relaxed")
     meta = [c for c in frame.collect_schema().names() if c not in COLUMNS]
     return frame.select(*COLUMNS, *meta)
+
+
+def _documented(chunk: pl.LazyFrame) -> pl.LazyFrame:
+    """A chunk with every documented column in its type, null where an older chunk has none."""
+    present = set(chunk.collect_schema().names())
+    missing = [
+        pl.lit(None, dtype).alias(name) for name, dtype in SCHEMA.items() if name not in present
+    ]
+    return chunk.with_columns(missing).cast(SCHEMA, strict=False)

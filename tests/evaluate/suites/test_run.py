@@ -58,6 +58,23 @@ def test_own_suite_scores_all_with_the_oracle_and_none_reversed(
     assert (outcome.folder / "summary.csv").is_file()
 
 
+def test_chunks_written_before_the_rule_columns_read_with_nulls_there(tmp_path: Path) -> None:
+    from ud_agree.schemas.results import RULE_NAMES
+
+    name, text, good, extra = SUITES["clams"]
+    (outcome,) = run_suites(options(tmp_path, [write(tmp_path, name, text)], **extra),
+                            factory(OracleScorer(good)))  # fmt: skip
+    (chunk,) = outcome.folder.glob("suite-*.parquet")
+    now = pl.read_parquet(chunk)
+    # ud-agree 0.2.0 wrote neither the ingredients nor the rules' decisions.
+    older = now.select([c for c in now.columns if not c.startswith(("lp_", "n_", "right_"))])
+    older.write_parquet(chunk)
+    results = load_suite_results(outcome.folder).collect()
+    assert results["right"].to_list() == now["right"].to_list()
+    assert results[f"right_{RULE_NAMES[0]}"].null_count() == results.height
+    assert results.columns[: len(now.columns)] == now.columns
+
+
 def test_scores_equal_a_one_pair_at_a_time_loop(tmp_path: Path) -> None:
     paths = [write(tmp_path, SUITES[k][0], SUITES[k][1]) for k in ("clams", "blimp", "multiblimp")]
     scorer = HashScorer()
