@@ -39,7 +39,9 @@ def load_results(path: str | Path) -> pl.LazyFrame:
     if not files:
         raise FileNotFoundError(f"no results*.parquet under {path}")
     # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
-    frames = [_with_every_column(upgraded(_scan(f))).cast(SCHEMA) for f in files]
+    frames = [
+        with_every_column(upgraded(_scan(f)), SCHEMA).select(COLUMNS).cast(SCHEMA) for f in files
+    ]
     return pl.concat(frames, how="vertical")
 
 
@@ -56,11 +58,14 @@ def _scan(path: Path) -> pl.LazyFrame:
     return frame
 
 
-def _with_every_column(frame: pl.LazyFrame) -> pl.LazyFrame:
-    """The documented columns in order; those an older version did not write are null."""
+def with_every_column(frame: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
+    """`frame` with every column of `schema`: those an older version did not write are null (in
+    the schema's type); its other columns stay."""
     present = set(frame.collect_schema().names())
-    return frame.select(
-        pl.col(c) if c in present else pl.lit(None, dtype=SCHEMA[c]).alias(c) for c in COLUMNS
+    return frame.with_columns(
+        pl.lit(None, dtype=dtype).alias(name)
+        for name, dtype in schema.items()
+        if name not in present
     )
 
 
