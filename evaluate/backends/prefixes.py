@@ -81,16 +81,16 @@ def _fill_row(
     length = len(sequences[root])
     # A row's attention grows with its square: children join while the row is short.
     limit = min(max_length, max(ROW_TOKENS, length))
+    common = {o: shared(root, o) for o in run if o != root}
     left = []
-    for index in sorted((o for o in run if o != root), key=lambda o: (-shared(root, o), o)):
-        common = shared(root, index)
-        suffix = len(sequences[index]) - common
+    for index in sorted(common, key=lambda o: (-common[o], o)):
+        suffix = len(sequences[index]) - common[index]
         # A child must share enough and add at least one token; one that would not fit waits
         # for the run's next row.
-        if common < MIN_SHARED or suffix < 1 or length + suffix > limit:
+        if common[index] < MIN_SHARED or suffix < 1 or length + suffix > limit:
             left.append(index)
         else:
-            family.children.append((index, common))
+            family.children.append((index, common[index]))
             length += suffix
     return family, left
 
