@@ -54,28 +54,25 @@ def blocks(page: Path, heading: str | None = None) -> list[Block]:
     text = page.read_text(encoding="utf-8")
     start, end = 0, len(text)
     if heading is not None:
-        start = text.index(heading + "\n")
+        start = text.index(heading + "\n") + len(heading)
         level = len(heading.split(" ", 1)[0])
         fenced = [m.span() for m in FENCE.finditer(text)]  # a `# comment` in code is no heading
         following = (
             m.start()
-            for m in re.finditer(rf"^#{{1,{level}}} ", text[start + len(heading) :], re.M)
-            if not any(a <= start + len(heading) + m.start() < b for a, b in fenced)
+            for m in re.compile(rf"^#{{1,{level}}} ", re.M).finditer(text, start)
+            if not any(a <= m.start() < b for a, b in fenced)
         )
-        end = start + len(heading) + next(following, len(text) - start - len(heading))
+        end = next(following, len(text))
     found = []
     for match in FENCE.finditer(text, start, end):
         info = match.group(1).strip()
-        if info.startswith("{"):
-            classes = re.findall(r"\.([\w-]+)", info)
-            # .no-run: not meant to run (the text beside it says why); .synopsis: a usage line.
-            language = classes[0] if classes else ""
-            runs = not {"no-run", "synopsis"} & set(classes)
-        else:
-            language, runs = info, True
+        # `{ .bash .no-run }`: the first class is the language; .no-run: not meant to run (the
+        # text beside it says why); .synopsis: a command's usage line.
+        classes = re.findall(r"\.([\w-]+)", info) if info.startswith("{") else [info]
+        language = classes[0] if classes else ""
+        runs = language in RUNNABLE and not {"no-run", "synopsis"} & set(classes)
         line = text.count("\n", 0, match.start()) + 1
-        runs = runs and language in RUNNABLE
-        found.append(Block(page, line, language, runs, match.group(2), ".synopsis" in info))
+        found.append(Block(page, line, language, runs, match.group(2), "synopsis" in classes))
     return found
 
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 
-from tests.docs import COMMANDS, DOCS, LANGUAGES, blocks, pages, run_page
+from tests.docs import COMMANDS, DOCS, LANGUAGES, RUNNABLE, blocks, pages, run_page
 from tests.paths import MODELS, ROOT
 
 # Pages whose blocks a test of their own runs (with `run_page`) and checks against its figures.
@@ -50,7 +50,7 @@ def test_every_block_names_its_language_and_commands_are_never_hidden_in_text():
     for page in pages():
         for block in blocks(page):
             assert block.language in LANGUAGES, f"{block.where}: fence language {block.language!r}"
-            if block.language not in ("bash", "python"):
+            if block.language not in RUNNABLE:
                 assert not COMMANDS.search(block.text), f"{block.where}: a command in a text block"
 
 
@@ -58,7 +58,7 @@ def test_blocks_that_do_not_run_say_why_beside_them():
     for page in pages():
         text = page.read_text(encoding="utf-8")
         for block in blocks(page):
-            if block.runs or block.synopsis or block.language not in ("bash", "python"):
+            if block.runs or block.synopsis or block.language not in RUNNABLE:
                 continue
             after = text.split(block.text, 1)[1][:400]
             before = text.split(block.text, 1)[0][-600:]
