@@ -8,6 +8,7 @@ length with explicit position ids, so neither batch size nor padding side change
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -22,7 +23,7 @@ from ..options import Options, name_of
 from .api import FormBatch, Forms, Span, TokenScores
 from .batching import length_batches, pad
 from .models import CAUSAL, LoadedModel, load_model, load_tokenizer
-from .prefixes import Family, families, longest_holders, pack
+from .prefixes import longest_holders, pack, rows
 
 # Logits are computed for this many scored positions at a time: (tokens × vocabulary) floats.
 _HEAD_CHUNK = 8192
@@ -117,7 +118,7 @@ class CausalLM:
             return False
         try:
             with torch.inference_mode():
-                packed = self._packed_logprobs(probe, families(probe, self.window * 2))
+                packed = self._packed_logprobs(probe)
                 single = [self._full_logprobs([s])[0] for s in probe]
         except (RuntimeError, ValueError, TypeError, IndexError):  # the mask refused: full forwards
             return False
@@ -149,57 +150,65 @@ class CausalLM:
         kept = [sequences[i] for i in fits]
         if self.shares_prefixes:
             with torch.inference_mode(), self.autocast():
-                found = self._packed_logprobs(kept, families(kept, 2 * self.window))
+                found = self._packed_logprobs(kept)
         else:
             found = self._full_logprobs(kept)
         for row, values in zip(fits, found, strict=True):
             out[row] = values
         return out
 
-    def _packed_logprobs(
-        self, sequences: Sequence[Sequence[int]], groups: Sequence[Family]
-    ) -> list[np.ndarray]:
-        """Token log-probabilities of every sequence, its family's row run once per batch."""
-        rows = [pack(family, sequences) for family in groups]
+    def _packed_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """Token log-probabilities of every sequence, the rows sharing their prefixes run in
+        batches: --max-tokens bounds a batch's tokens, a row's shared prefixes counted once."""
+        longest = (
+            2 * self.window if self.max_tokens is None else min(2 * self.window, self.max_tokens)
+        )
+        packed = [pack(group, sequences) for group in rows(sequences, longest)]
         out: list[np.ndarray] = [np.zeros(0)] * len(sequences)
-        lengths = np.asarray([len(r.ids) for r in rows])
-        for batch in length_batches(lengths, self.batch_size, self.max_tokens):
-            chosen = [rows[i] for i in batch]
+        lengths = np.asarray([len(r.ids) for r in packed])
+        # --batch-size counts sentences and a row holds several: without --max-tokens a batch
+        # holds the tokens of `batch_size` sentences of average length (more rows of fewer tokens
+        # would not fill a forward; more tokens run slower per token on a CPU: bench/pairs.py).
+        average = -(-sum(map(len, sequences)) // len(sequences))
+        budget = self.max_tokens or self.batch_size * average
+        for batch in length_batches(lengths, self.batch_size, budget):
+            chosen = [packed[i] for i in batch]
             width = max(len(r.ids) for r in chosen)
             ids = torch.full((len(chosen), width), self.pad_id, dtype=torch.long)
             positions = torch.zeros((len(chosen), width), dtype=torch.long)
             # A padding position attends to itself alone: no row of the mask is empty.
             allowed = torch.eye(width, dtype=torch.bool).repeat(len(chosen), 1, 1)
-            places, targets, owners = [], [], []
             for b, row in enumerate(chosen):
                 n = len(row.ids)
                 ids[b, :n] = torch.as_tensor(row.ids)
                 positions[b, :n] = torch.as_tensor(row.positions)
                 allowed[b, :n, :n] = torch.from_numpy(row.allowed)
-                root = row.reads[0][0]
-                for sequence, reused, reads in row.reads:
-                    owners.append((sequence, root, reused, len(reads)))
-                    places += [b * width + at for at, _ in reads]
-                    targets += [target for _, target in reads]
             self.tokens_run += int(lengths[batch].sum())
+            places = np.concatenate([b * width + row.read_at for b, row in enumerate(chosen)])
+            # A position predicting the next token of several members (a good sentence and its
+            # variants before the varied word) goes through the head once.
+            unique, which = np.unique(places, return_inverse=True)
+            at = torch.as_tensor(unique, device=self.device)
+            wanted = torch.as_tensor(
+                np.concatenate([row.read_tokens for row in chosen]), device=self.device
+            )
             mask = allowed[:, None].to(self.device)
             ids, positions = ids.to(self.device), positions.to(self.device)
-            where = torch.as_tensor(places, device=self.device)
-            wanted = torch.as_tensor(targets, device=self.device)
             if self.fast:
                 hidden = self.model.base_model(
                     input_ids=ids, attention_mask=mask, position_ids=positions
                 )[0]
-                values = _gather_logprobs(self.head, hidden.flatten(0, 1)[where], wanted)
+                outputs = hidden.flatten(0, 1)[at]
+                head = self.head
             else:
-                logits = self.model(input_ids=ids, attention_mask=mask, position_ids=positions)
-                picked = logits.logits.flatten(0, 1)[where].float()
-                values = picked.log_softmax(-1).gather(1, wanted[:, None])[:, 0]
-            parts = torch.split(values.double().cpu(), [count for *_, count in owners])
-            # A root comes first in its row: its values are there for its children to reuse.
-            for (sequence, root, reused, _), part in zip(owners, parts, strict=True):
-                own = part.numpy()
-                out[sequence] = np.concatenate([out[root][:reused], own]) if reused else own
+                result = self.model(input_ids=ids, attention_mask=mask, position_ids=positions)
+                outputs, head = result.logits.flatten(0, 1)[at], None
+            reading = torch.as_tensor(which.ravel(), device=self.device)
+            values = _gather_logprobs(head, outputs, wanted, reading)
+            parts = torch.split(values.double().cpu(), [c for row in chosen for c in row.counts])
+            members = [m for row in chosen for m in row.members]
+            for sequence, part in zip(members, parts, strict=True):
+                out[sequence] = part.numpy()
         return out
 
     def _full_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
@@ -217,11 +226,11 @@ class CausalLM:
                 scored = mask[:, :-1] & mask[:, 1:]  # position t predicts token t + 1
                 targets = padded.input_ids[:, 1:][scored]
                 if self.fast:
-                    hidden = self._hidden(padded)[:, :-1][scored]
-                    values = _gather_logprobs(self.head, hidden, targets)
+                    values = _gather_logprobs(
+                        self.head, self._hidden(padded)[:, :-1][scored], targets
+                    )
                 else:
-                    logits = self._logits(padded)[:, :-1][scored].float()
-                    values = logits.log_softmax(-1).gather(1, targets[:, None])[:, 0]
+                    values = _gather_logprobs(None, self._logits(padded)[:, :-1][scored], targets)
                 # Kept on the device: one transfer at the end, no host sync per batch.
                 results.append((np.asarray(batch), scored.sum(1), values.double()))
         for at, counts, kept in results:
@@ -279,16 +288,29 @@ class CausalLM:
 
 
 def _gather_logprobs(
-    head: torch.nn.Module, hidden: torch.Tensor, targets: torch.Tensor
+    head: torch.nn.Module | None,
+    outputs: torch.Tensor,
+    targets: torch.Tensor,
+    reading: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """log-softmax of head(hidden) at the targets, a chunk of positions at a time (memory)."""
-    parts = []
-    for start in range(0, len(targets), _HEAD_CHUNK):
-        logits = head(hidden[start : start + _HEAD_CHUNK]).float()
-        parts.append(
-            logits.log_softmax(-1).gather(1, targets[start : start + _HEAD_CHUNK, None])[:, 0]
-        )
-    return torch.cat(parts) if parts else hidden.new_zeros(0)
+    """log-softmax of head(outputs) (of the outputs themselves, logits, without a head) at the
+    targets, the i-th read off output `reading[i]` (default: i), a chunk of outputs at a time."""
+    if reading is None:
+        reading = torch.arange(len(targets), device=targets.device)
+    order = torch.argsort(reading, stable=True)
+    # Each chunk of outputs serves one slice of the reads sorted by output.
+    bounds = torch.searchsorted(
+        reading[order],
+        torch.arange(0, len(outputs) + _HEAD_CHUNK, _HEAD_CHUNK, device=targets.device),
+    ).tolist()
+    values = torch.empty(len(targets), dtype=torch.float32, device=targets.device)
+    for chunk, (low, high) in enumerate(itertools.pairwise(bounds)):
+        start = chunk * _HEAD_CHUNK
+        logits = outputs[start : start + _HEAD_CHUNK]
+        logits = (logits if head is None else head(logits)).float().log_softmax(-1)
+        reads = order[low:high]
+        values[reads] = logits[reading[reads] - start, targets[reads]]
+    return values
 
 
 def load_causal(options: Options, tokenizer=None) -> CausalLM:

@@ -1,7 +1,7 @@
-"""Each shared token prefix computed once (DESIGN.md §5): sequences that share a prefix with another
-are packed as suffixes behind it in one row, each suffix attending to its root's tokens before
-its first differing token and to its own earlier tokens (a 4D attention mask with explicit
-position ids); a sequence that is a prefix of another is read off the longer one's forward.
+"""Each shared token prefix computed once (DESIGN.md §5): sequences that share a prefix are laid
+out in one row as a token tree (a trie), each distinct prefix's last token once, every token
+attending to the tokens on its own path (a 4D attention mask, positions the tokens' depths); a
+sequence that is a prefix of another is read off the longer one's forward.
 
 Plain data only (token ids and positions): causal.py runs the rows.
 """
@@ -9,31 +9,18 @@ Plain data only (token ids and positions): causal.py runs the rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-# A suffix joins a root only when it shares at least this many tokens (BOS included): sharing BOS
-# alone saves one token and lengthens the row, whose attention grows with its square.
+# A sequence joins the row of the one before it only when they share at least this many tokens
+# (BOS included): sharing BOS alone saves one token and lengthens the row.
 MIN_SHARED = 3
-# Children join a row while it holds at most this many tokens (measured on a CPU with
-# tiny-fr-ud-gpt2: longer rows' attention costs more than their shared prefixes save).
-ROW_TOKENS = 96
-# Members of one run considered together: choosing each row's root compares every pair of them.
-RUN_MEMBERS = 64
-
-
-@dataclass
-class Family:
-    """A root sequence and the sequences packed behind it: (sequence, tokens shared with root)."""
-
-    root: int
-    children: list[tuple[int, int]] = field(default_factory=list)
-
-    def packed_length(self, sequences: Sequence[Sequence[int]]) -> int:
-        """Tokens in the row: the root's, then each child's suffix."""
-        root = len(sequences[self.root])
-        return root + sum(len(sequences[c]) - shared for c, shared in self.children)
+# Sequences join a row while it holds at most this many tokens, or the first one's length: a
+# row's attention and mask grow with the square of its length. With batches held to the tokens of
+# `batch_size` sentences, rows of 256 tokens ran as fast as longer ones on a CPU (bench/pairs.py:
+# tiny-fr-ud-gpt2, a gpt2-sized model), rows of 96 slower (fewer prefixes shared).
+ROW_TOKENS = 256
 
 
 def shared_length(a: Sequence[int], b: Sequence[int]) -> int:
@@ -42,95 +29,70 @@ def shared_length(a: Sequence[int], b: Sequence[int]) -> int:
     return next((i for i in range(limit) if a[i] != b[i]), limit)
 
 
-def families(sequences: Sequence[Sequence[int]], max_length: int) -> list[Family]:
-    """Sequences (distinct) grouped behind roots that share a prefix of MIN_SHARED tokens or more
-    with them; a row never exceeds `max_length` tokens, nor ROW_TOKENS once its root is shorter.
-    Lexicographic order puts sequences that share a prefix side by side (a run); within a run,
-    each row's root is the member sharing the most with the others left, its children those
-    sharing the most with it, and members left over start the next row of the run."""
+def rows(sequences: Sequence[Sequence[int]], max_length: int) -> list[list[int]]:
+    """Sequences grouped into rows, in lexicographic order (which puts sequences sharing a prefix
+    side by side, and makes the one before a sequence the earlier one sharing the most with it);
+    a sequence joins the row of the one before it when they share MIN_SHARED tokens or more and
+    its own tokens fit (a row holds at most `max_length` tokens, nor ROW_TOKENS once its first
+    sequence is shorter)."""
     order = sorted(range(len(sequences)), key=lambda i: tuple(sequences[i]))
-    runs: list[list[int]] = []
-    for index in order:
-        if (
-            runs
-            and len(runs[-1]) < RUN_MEMBERS
-            and shared_length(sequences[runs[-1][0]], sequences[index]) >= MIN_SHARED
-        ):
-            runs[-1].append(index)
+    found: list[list[int]] = []
+    length = limit = 0
+    for before, index in zip([None, *order[:-1]], order, strict=True):
+        sequence = sequences[index]
+        shared = 0 if before is None else shared_length(sequences[before], sequence)
+        if found and shared >= MIN_SHARED and length + len(sequence) - shared <= limit:
+            found[-1].append(index)
+            length += len(sequence) - shared
         else:
-            runs.append([index])
-    found = []
-    for run in runs:
-        while run:
-            family, run = _fill_row(run, sequences, max_length)
-            found.append(family)
+            found.append([index])
+            length, limit = len(sequence), min(max_length, max(ROW_TOKENS, len(sequence)))
     return found
-
-
-def _fill_row(
-    run: list[int], sequences: Sequence[Sequence[int]], max_length: int
-) -> tuple[Family, list[int]]:
-    """One row from a run: the root sharing the most with the rest, then children by tokens
-    shared, while the row has room; the members that did not fit."""
-
-    def shared(a: int, b: int) -> int:
-        return shared_length(sequences[a], sequences[b])
-
-    root = max(run, key=lambda r: (sum(shared(r, o) for o in run), -r))
-    family = Family(root)
-    length = len(sequences[root])
-    # A row's attention grows with its square: children join while the row is short.
-    limit = min(max_length, max(ROW_TOKENS, length))
-    common = {o: shared(root, o) for o in run if o != root}
-    left = []
-    for index in sorted(common, key=lambda o: (-common[o], o)):
-        suffix = len(sequences[index]) - common[index]
-        # A child must share enough and add at least one token; one that would not fit waits
-        # for the run's next row.
-        if common[index] < MIN_SHARED or suffix < 1 or length + suffix > limit:
-            left.append(index)
-        else:
-            family.children.append((index, common[index]))
-            length += suffix
-    return family, left
 
 
 @dataclass
 class PackedRow:
-    """One family as a row: token ids, position ids, what each position may attend to, and where
-    to read each sequence's token log-probabilities."""
+    """One row: token ids, position ids, what each position may attend to, and where each member
+    sequence's token log-probabilities are read."""
 
     ids: list[int]
     positions: list[int]
     allowed: np.ndarray  # (L, L) bool: query row attends to key column
-    # Per sequence, root first: (sequence index, how many of its first token log-probabilities
-    # are the root's, [(row position whose output predicts a later token, its id), …]).
-    reads: list[tuple[int, int, list[tuple[int, int]]]]
+    members: list[int]  # sequence indices, in the row's order
+    # Concatenated over the members: the row position whose output predicts each token after a
+    # member's first, and that token; `counts` says how many are each member's.
+    read_at: np.ndarray
+    read_tokens: np.ndarray
+    counts: list[int]
 
 
-def pack(family: Family, sequences: Sequence[Sequence[int]]) -> PackedRow:
-    """The row of a family: the root whole, each child's tokens after the shared prefix."""
-    root = list(sequences[family.root])
-    ids, positions = list(root), list(range(len(root)))
-    length = family.packed_length(sequences)
-    allowed = np.zeros((length, length), dtype=bool)
-    allowed[: len(root), : len(root)] = np.tril(np.ones((len(root), len(root)), dtype=bool))
-    reads = [(family.root, 0, [(k - 1, root[k]) for k in range(1, len(root))])]
-    for child, shared in family.children:
-        sequence = sequences[child]
-        start = len(ids)
-        suffix = list(sequence[shared:])
-        ids += suffix
-        positions += list(range(shared, len(sequence)))
-        for i in range(len(suffix)):
-            allowed[start + i, :shared] = True
-            allowed[start + i, start : start + i + 1] = True
-        # Tokens 1…shared-1 are the root's (read once); token `shared` is predicted by the root's
-        # output at shared-1 (the same context); later ones by the suffix's own outputs.
-        own = [(shared - 1, sequence[shared])]
-        own += [(start + i - 1, sequence[shared + i]) for i in range(1, len(suffix))]
-        reads.append((child, shared - 1, own))
-    return PackedRow(ids, positions, allowed, reads)
+def pack(members: Sequence[int], sequences: Sequence[Sequence[int]]) -> PackedRow:
+    """The row of a group from `rows`: each member's tokens after what it shares with the one
+    before it, every token attending to its own path (the shared prefix's tokens and its own)."""
+    ids: list[int] = []
+    positions: list[int] = []
+    paths: list[np.ndarray] = []
+    path = np.zeros(0, dtype=np.int64)
+    before: Sequence[int] = []
+    for index in members:
+        sequence = sequences[index]
+        shared = shared_length(before, sequence)
+        # In lexicographic order, what a member shares with any earlier one it shares with the
+        # one just before it: the tokens on its path up to `shared` are that one's.
+        own = np.arange(len(ids), len(ids) + len(sequence) - shared)
+        path = np.concatenate([path[:shared], own])
+        ids += sequence[shared:]
+        positions += range(shared, len(sequence))
+        paths.append(path)
+        before = sequence
+    allowed = np.zeros((len(ids), len(ids)), dtype=bool)
+    for path in paths:
+        allowed[np.ix_(path, path)] |= np.tri(len(path), dtype=bool)
+    # Token k of a member is predicted by the output at its path's position k - 1.
+    read_at = np.concatenate([p[:-1] for p in paths])
+    read_tokens = np.concatenate([np.asarray(sequences[i][1:], dtype=np.int64) for i in members])
+    counts = [max(len(p) - 1, 0) for p in paths]
+    return PackedRow(ids, positions, allowed, list(members), read_at, read_tokens, counts)
 
 
 def longest_holders(sequences: Sequence[Sequence[int]]) -> np.ndarray:

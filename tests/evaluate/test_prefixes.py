@@ -8,13 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from ud_agree.evaluate.backends.prefixes import (
-    Family,
-    families,
-    longest_holders,
-    pack,
-    shared_length,
-)
+from ud_agree.evaluate.backends.prefixes import longest_holders, pack, rows, shared_length
 
 from tests.paths import MODELS
 
@@ -23,43 +17,39 @@ BAD = [0, 5, 6, 4, 8, 9]  # the varied word is token 3
 OTHER = [0, 1, 2]
 
 
-def test_a_variant_is_packed_behind_the_sentence_it_shares_a_prefix_with():
-    sequences = [GOOD, BAD, OTHER]
-    found = families(sequences, max_length=100)
-    assert sorted((f.root, f.children) for f in found) in (
-        [(0, [(1, 3)]), (2, [])],
-        [(1, [(0, 3)]), (2, [])],
-    )
+def test_a_variant_shares_the_row_of_the_sentence_it_shares_a_prefix_with():
+    assert rows([GOOD, BAD, OTHER], max_length=100) == [[2], [1, 0]]  # lexicographic order
 
 
 def test_a_packed_row_reads_every_token_from_its_own_context():
-    row = pack(Family(0, [(1, 3)]), [GOOD, BAD])
-    assert row.ids == [*GOOD, 4, 8, 9] and row.positions == [0, 1, 2, 3, 4, 5, 3, 4, 5]
-    # The suffix's first token sees the shared prefix only, then its own tokens.
+    row = pack([1, 0], [GOOD, BAD])
+    assert row.ids == [*BAD, 7, 8, 9] and row.positions == [0, 1, 2, 3, 4, 5, 3, 4, 5]
+    # GOOD's own tokens see the shared prefix only, then each other.
     assert row.allowed[6].tolist() == [True, True, True, False, False, False, True, False, False]
     assert row.allowed[8].tolist() == [True, True, True, False, False, False, True, True, True]
-    reads = {sequence: (reused, own) for sequence, reused, own in row.reads}
-    assert reads[0] == (0, [(0, 5), (1, 6), (2, 7), (3, 8), (4, 9)])
-    # BAD's tokens 5 and 6 are GOOD's (two values reused); 4 is predicted after GOOD's third
-    # token; then its own.
-    assert reads[1] == (2, [(2, 4), (6, 8), (7, 9)])
+    assert row.members == [1, 0] and row.counts == [5, 5]
+    reads = list(zip(row.read_at.tolist(), row.read_tokens.tolist(), strict=True))
+    # BAD's tokens are predicted by its own outputs; GOOD's 5 and 6 by the same outputs (the
+    # shared prefix), its 7 after the prefix's last token, then by its own outputs.
+    assert reads[:5] == [(0, 5), (1, 6), (2, 4), (3, 8), (4, 9)]
+    assert reads[5:] == [(0, 5), (1, 6), (2, 7), (6, 8), (7, 9)]
+
+
+def test_each_distinct_prefix_is_one_token_of_the_row():
+    # Two words varied: each variant shares more with another variant than with the first.
+    variants = [[0, 5, 6, 7, 8, 9], [0, 5, 6, 7, 8, 1], [0, 5, 6, 4, 8, 9], [0, 5, 6, 4, 8, 1]]
+    row = pack(*rows(variants, max_length=100), variants)
+    distinct = {tuple(v[:k]) for v in variants for k in range(1, len(v) + 1)}
+    assert len(row.ids) == len(distinct) == 11
+    # Each token attends to exactly the tokens of its prefix, at its depth.
+    for query, depth in enumerate(row.positions):
+        assert row.allowed[query].sum() == depth + 1
 
 
 def test_short_sharing_and_long_rows_get_rows_of_their_own():
-    assert all(not f.children for f in families([[0, 1, 2, 3], [0, 1, 9, 9]], 100))  # 2 shared
-    long = families([GOOD, BAD, [0, 5, 6, 3, 3, 3]], max_length=len(GOOD) + 3)
-    assert sum(len(f.children) for f in long) == 1 and len(long) == 2
-
-
-def test_variants_that_do_not_fit_one_row_share_the_next_one():
-    # Four variants of GOOD, two of which fit behind it: the other two form a row of their own,
-    # one behind the other, instead of two rows of whole sequences.
-    variants = [GOOD, BAD, [0, 5, 6, 3, 8, 9], [0, 5, 6, 2, 8, 9], [0, 5, 6, 1, 8, 9]]
-    found = families(variants, max_length=len(GOOD) + 6)
-    assert sorted(len(f.children) for f in found) == [1, 2]
-    assert sum(f.packed_length(variants) for f in found) == 2 * len(GOOD) + 3 * 3
-    members = sorted(m for f in found for m in [f.root, *(c for c, _ in f.children)])
-    assert members == list(range(len(variants)))  # each sequence scored once
+    assert rows([[0, 1, 2, 3], [0, 1, 9, 9]], 100) == [[0], [1]]  # 2 shared
+    long = rows([GOOD, BAD, [0, 5, 6, 3, 3, 3]], max_length=len(GOOD) + 3)
+    assert sorted(map(len, long)) == [1, 2]
 
 
 def test_a_prefix_is_read_off_the_longest_sequence_holding_it():
@@ -132,6 +122,43 @@ def test_shared_prefixes_give_the_full_forwards_log_probabilities(tmp_path, kind
         reversed_order = shared.token_logprobs(ids[::-1])[::-1]
         for a, b in zip(expected, reversed_order, strict=True):
             np.testing.assert_allclose(a, b, atol=1e-4)
+
+
+def test_models_read_from_their_full_logits_score_alike(tmp_path):
+    # The path for a head that is not a plain projection (soft-capping): the model's own logits.
+    loaded = load_model(str(build("gpt2", tmp_path / "gpt2")), "cpu", kind=CAUSAL)
+    fast = CausalLM(loaded, batch_size=3, share_prefixes=False)
+    ids, _ = fast.encode(TEXTS)
+    expected = fast.token_logprobs(ids)
+    for share in (False, True):
+        scorer = CausalLM(loaded, batch_size=3, share_prefixes=share)
+        assert scorer.fast
+        scorer.fast = False
+        for a, b in zip(expected, scorer.token_logprobs(ids), strict=True):
+            np.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_packed_batches_hold_the_token_budget(tmp_path):
+    loaded = load_model(str(build("gpt2", tmp_path / "gpt2")), "cpu", kind=CAUSAL)
+    shapes: list[tuple[int, int]] = []
+    loaded.model.base_model.register_forward_pre_hook(
+        lambda module, args, kwargs: shapes.append(tuple(kwargs.get("input_ids", *args[:1]).shape)),
+        with_kwargs=True,
+    )
+    scorer = CausalLM(loaded, batch_size=64, max_tokens=30)
+    ids, _ = scorer.encode(TEXTS)
+    shapes.clear()
+    scorer.token_logprobs(ids)
+    # Every padded batch within --max-tokens, a row's shared prefix counted once.
+    assert shapes and all(rows * width <= 30 for rows, width in shapes)
+    # Without it, a batch holds the tokens of `batch_size` sentences of average length.
+    scorer = CausalLM(loaded, batch_size=2)
+    shapes.clear()
+    scorer.token_logprobs(ids)
+    fits = [s for s in ids if len(s) > 1]
+    average = -(-sum(map(len, fits)) // len(fits))
+    assert all(rows == 1 or rows * width <= 2 * average for rows, width in shapes)
+    assert any(rows > 1 for rows, _ in shapes)
 
 
 @pytest.mark.parametrize("kind", ["gpt2", "mistral"])
