@@ -38,15 +38,17 @@ def rows(sequences: Sequence[Sequence[int]], max_length: int) -> list[list[int]]
     order = sorted(range(len(sequences)), key=lambda i: tuple(sequences[i]))
     found: list[list[int]] = []
     length = limit = 0
-    for before, index in zip([None, *order[:-1]], order, strict=True):
+    before: Sequence[int] = []
+    for index in order:
         sequence = sequences[index]
-        shared = 0 if before is None else shared_length(sequences[before], sequence)
+        shared = shared_length(before, sequence)
         if found and shared >= MIN_SHARED and length + len(sequence) - shared <= limit:
             found[-1].append(index)
             length += len(sequence) - shared
         else:
             found.append([index])
             length, limit = len(sequence), min(max_length, max(ROW_TOKENS, len(sequence)))
+        before = sequence
     return found
 
 

@@ -19,6 +19,7 @@ OTHER = [0, 1, 2]
 
 def test_a_variant_shares_the_row_of_the_sentence_it_shares_a_prefix_with():
     assert rows([GOOD, BAD, OTHER], max_length=100) == [[2], [1, 0]]  # lexicographic order
+    assert rows([], max_length=100) == []
 
 
 def test_a_packed_row_reads_every_token_from_its_own_context():
