@@ -295,9 +295,10 @@ def _gather_logprobs(
 ) -> torch.Tensor:
     """log-softmax of head(outputs) (of the outputs themselves, logits, without a head) at the
     targets, the i-th read off output `reading[i]` (default: i), a chunk of outputs at a time."""
-    if reading is None:
-        reading = torch.arange(len(targets), device=targets.device)
-    order = torch.argsort(reading, stable=True)
+    if reading is None:  # one read per output, already in order: nothing to sort
+        reading = order = torch.arange(len(targets), device=targets.device)
+    else:
+        order = torch.argsort(reading, stable=True)
     # Each chunk of outputs serves one slice of the reads sorted by output.
     bounds = torch.searchsorted(
         reading[order],
