@@ -43,13 +43,44 @@ def model_arguments(p: argparse.ArgumentParser) -> None:
         "--dtype",
         choices=CHOICES["dtype"],
         default="float32",
-        help="compute precision (autocast; float32 unless asked)",
+        help="compute precision: float32 (default), autocast to bfloat16 or float16, or auto: "
+        "the checkpoint's stored precision, as lm-eval's default dtype=auto",
     )
     p.add_argument(
         "--max-tokens",
         type=int,
         default=None,
         help="token budget per batch (padded length × rows), with --batch-size as a row cap",
+    )
+
+
+def rule_arguments(p: argparse.ArgumentParser) -> None:
+    """How pairs are decided and which texts are scored (§5.1): the evaluator's pair reading and
+    the suites alike."""
+    p.add_argument(
+        "--rule",
+        choices=CHOICES["rule"],
+        default="sum",
+        help="pairs: the headline rule, `right` (DESIGN §5.1; every rule's decision is in the "
+        "results as right_<rule>): sum (lm-eval acc), minicons (minicons sequence_score, "
+        "MultiBLiMP), mean, chars (lm-eval acc_norm), bytes (lm-eval acc_bytes), word, slor "
+        "(default: sum)",
+    )
+    p.add_argument(
+        "--rules",
+        nargs="+",
+        choices=CHOICES["rule"],
+        default=[],
+        metavar="RULE",
+        help="pairs: more rules whose values cost work of their own, run besides --rule: minicons "
+        "(one more forward without BOS where the tokenizer adds none; otherwise right_minicons "
+        "is null)",
+    )
+    p.add_argument(
+        "--leading-space",
+        action="store_true",
+        help='pairs: score " " + each sentence, as lm-eval\'s blimp_* tasks do (their default '
+        "target delimiter)",
     )
 
 
@@ -131,14 +162,7 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         default="word",
         help="masked LMs in the pair reading: PLL of the varied word, or of the whole sentence",
     )
-    p.add_argument(
-        "--rule",
-        choices=CHOICES["rule"],
-        default="sum",
-        help="the pair reading's headline rule, `right` (DESIGN §5.1; every rule's decision is in "
-        "the results as right_<rule>): sum (lm-eval acc), no_bos (minicons, MultiBLiMP), mean, "
-        "chars (lm-eval acc_norm), bytes (lm-eval acc_bytes), word, slor (default: sum)",
-    )
+    rule_arguments(p)
     p.add_argument(
         "--trust-remote-code",
         action="store_true",
@@ -188,9 +212,10 @@ def base_options(args: argparse.Namespace) -> Options:
 
 def options_from(args: argparse.Namespace) -> list[Options]:
     """The runs asked for: one checked Options per language × model × reading (evaluate.plan);
-    `--rule` goes to the pair reading's runs."""
+    `--rule`, `--rules` and `--leading-space` go to the pair reading's runs."""
     runs = plan_runs(base_options(args), args.lang, args.model, args.reading)
-    return [replace(o, rule=args.rule) if o.reading == "pair" else o for o in runs]
+    pair = {"rule": args.rule, "rules": tuple(args.rules), "leading_space": args.leading_space}
+    return [replace(o, **pair) if o.reading == "pair" else o for o in runs]
 
 
 # Skip counts of both readings, in the order they are printed.
@@ -202,6 +227,7 @@ SKIP_COUNTS = (
     "missing-sentence",
     "missing-relation",
     "too-long",
+    "undecided",
 )
 
 

@@ -23,9 +23,14 @@ Device = Literal["auto", "cpu", "cuda"]
 Control = Literal["context", "no-context"]
 Reading = Literal["class-average", "pair"]
 Pll = Literal["word", "sentence"]  # masked LMs in the pair reading: PLL of the word or sentence
-Dtype = Literal["float32", "bfloat16", "float16"]  # autocast precision
+# Compute precision: float32, autocast to bfloat16/float16, or `auto`: the checkpoint's stored
+# precision, no autocast (lm-evaluation-harness's default `dtype=auto`).
+Dtype = Literal["float32", "bfloat16", "float16", "auto"]
 Kind = Literal["masked", "causal"]
-Rule = Literal["sum", "no_bos", "mean", "chars", "bytes", "word", "slor"]  # §5.1
+Rule = Literal["sum", "minicons", "mean", "chars", "bytes", "word", "slor"]  # §5.1
+# Rules whose ingredients cost work of their own, run only when a run names them (§5.1):
+# `minicons` needs a forward without BOS where the tokenizer adds none.
+COSTLY_RULES: tuple[Rule, ...] = ("minicons",)
 Method = Literal["context", "no-context", "frequency", "causal", "pll-word", "pll-sentence"]
 
 # The enumerated fields and their values: the CLI's `choices` and the checks below share them.
@@ -77,11 +82,15 @@ class Options:
     # Only the sentences of shard K of N (evaluate.sharding); given as "K/N", parsed here once.
     shard: Shard | None = None
     rule: Rule = "sum"  # §5.1: the pair reading's headline rule (`right`)
+    rules: tuple[Rule, ...] = ()  # §5.1: extra rules whose ingredients cost work (`minicons`)
+    leading_space: bool = False  # score " " + each sentence (lm-eval's `blimp_*` delimiter)
     trust_remote_code: bool = False  # passed to from_pretrained: runs the model repo's own code
 
     def __post_init__(self) -> None:
         for problem in option_problems(self):
             raise UsageError(problem)
+        if isinstance(self.rules, list):
+            object.__setattr__(self, "rules", tuple(self.rules))
         if isinstance(self.shard, str):
             object.__setattr__(self, "shard", parse_shard(self.shard))
 
@@ -89,7 +98,13 @@ class Options:
         """The options as the manifest writes them (the shard spelled `K/N`)."""
         record = {f.name: getattr(self, f.name) for f in fields(self)}
         record["shard"] = None if self.shard is None else str(self.shard)
+        record["rules"] = list(self.rules)  # as JSON reads it back
         return record
+
+    @property
+    def runs_native(self) -> bool:
+        """Whether the `minicons` rule's own forward is asked for (§5.1)."""
+        return "minicons" in (self.rule, *self.rules)
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -125,8 +140,13 @@ def option_problems(options: Options) -> list[str]:
         problems.append("--max-tokens must be ≥ 1")
     if o.chunk_size < 1:
         problems.append("--chunk-size must be ≥ 1")
-    if o.reading != "pair" and o.rule != "sum":
-        problems.append("--rule belongs to the pair reading")
+    problems += [
+        f"--rules {rule!r}: expected one of {', '.join(CHOICES['rule'])}"
+        for rule in o.rules
+        if rule not in CHOICES["rule"]
+    ]
+    if o.reading != "pair" and (o.rule != "sum" or o.rules or o.leading_space):
+        problems.append("--rule, --rules and --leading-space belong to the pair reading")
     if o.reading == "pair" and o.control != "context":
         problems.append("--control no-context belongs to the class-average reading")
     if o.vocab_of and o.model != FREQUENCY:
@@ -151,6 +171,8 @@ RESUME_OPTIONS = (
     "pll",
     "shard",
     "rule",
+    "rules",
+    "leading_space",
 )
 
 
@@ -197,5 +219,7 @@ def out_dir(options: Options) -> Path:
         name += "__pair" if options.method in ("causal", "frequency") else f"__{options.method}"
         if options.rule != "sum":  # another headline `right`: its own folder, as other options
             name += f"__rule-{options.rule}"
+        if options.leading_space:  # other texts scored
+            name += "__leading-space"
     run = Path(options.out) / options.lang / name
     return run if options.shard is None else shard_folder(run, options.shard)

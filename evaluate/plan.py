@@ -69,4 +69,6 @@ def finished(options: Options) -> bool:
     if not isinstance(manifest, dict) or manifest.get("complete") is not True:
         return False
     before = manifest.get("options") or {}
-    return all(before.get(k) == getattr(options, k) for k in RESUME_OPTIONS)
+    # An option a run's manifest does not name yet (written before it existed) had its default.
+    now = options.as_record()
+    return all(before[k] == now[k] for k in RESUME_OPTIONS if k in before)

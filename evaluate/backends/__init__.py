@@ -107,4 +107,5 @@ def open_token_scorer(options: Options, corpus: Corpus) -> TokenScorer:
         corpus=corpus,
         seed=o.seed,
         trust_remote_code=o.trust_remote_code,
+        native=o.runs_native,
     )

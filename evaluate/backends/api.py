@@ -28,7 +28,9 @@ class TokenScores:
 
     spans: list[Span]  # in token order
     logprobs: np.ndarray  # float64, one per span (a token that is not scored is left out)
-    first_given_bos: bool = False  # the first one is the text's first token, given BOS (§5.1)
+    # §5.1's `lp_native` terms: the text as its tokenizer encodes it by default, every token after
+    # the first given those before it (minicons' `sequence_score`); None where not run.
+    native: np.ndarray | None = None
 
 
 class TokenScorer(Protocol):

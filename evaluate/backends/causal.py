@@ -19,10 +19,10 @@ import torch
 from ud_agree.surface import surface_text
 
 from ..corpus import Corpus
-from ..options import Options, name_of
+from ..options import Options, UsageError, name_of
 from .api import FormBatch, Forms, Span, TokenScores
 from .batching import length_batches, pad
-from .models import CAUSAL, LoadedModel, load_model, load_tokenizer
+from .models import CAUSAL, LoadedModel, autocast, dtype_fact, load_model, load_tokenizer
 from .prefixes import longest_holders, pack, rows
 
 # Logits are computed for this many scored positions at a time: (tokens × vocabulary) floats.
@@ -43,6 +43,7 @@ class CausalLM:
         padding_side: str = "right",
         progress: bool = False,
         share_prefixes: bool = True,
+        native: bool = False,
     ) -> None:
         self.loaded, self.model, self.tokenizer = loaded, loaded.model, loaded.tokenizer
         self.name, self.device = name_of(loaded.name), loaded.device
@@ -52,6 +53,10 @@ class CausalLM:
         self.bos = tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
         self.bos_token = tok.convert_ids_to_tokens(self.bos) if self.bos is not None else None
         self.pad_id = tok.pad_token_id if tok.pad_token_id is not None else (self.bos or 0)
+        # §5.1's `lp_native` is `lp_sum` where the tokenizer puts BOS first itself (or the model
+        # has none: nothing is scored given BOS); elsewhere a forward without BOS, run when asked.
+        self.native_free = tokenizer_adds_bos(tok, self.name) or self.bos is None
+        self.native = native
         self.window = loaded.window
         self.forwards = 0  # sequences run through the model (each distinct one once)
         self.tokens_run = 0  # positions run through the model, padding left out
@@ -68,9 +73,10 @@ class CausalLM:
             "bos_scored_first_token": self.bos is not None,
             "window_tokens": self.window,
             "device": str(self.device),
-            "dtype": self.dtype,
+            "dtype": dtype_fact(self.model, self.dtype),
             "random_weights": self.loaded.random_weights,
             "model_family": type(self.tokenizer).__name__,
+            "lp_native": self.native_fact(),
             # Which path ran: shared prefixes packed behind one another (a 4D attention mask), or
             # one full forward per distinct sequence (a model that does not take such a mask).
             "shared_prefixes": self.shares_prefixes,
@@ -87,12 +93,17 @@ class CausalLM:
         ids = [prefix + list(x) for x in batch["input_ids"]]
         return ids, [list(map(tuple, o)) for o in batch["offset_mapping"]]
 
+    def native_fact(self) -> str:
+        """How §5.1's `lp_native` (the `minicons` rule) was had, or why it is null."""
+        if self.native_free:
+            return "lp_sum (the tokenizer puts BOS first itself, or the model has no BOS)"
+        if self.native:
+            return "a forward of each sentence without BOS (the tokenizer adds none)"
+        return "not run (null): ask --rule minicons or --rules minicons"
+
     def autocast(self):
-        """Mixed precision where asked: CUDA autocast (or CPU bfloat16); float32 otherwise."""
-        if self.dtype == "float32":
-            return torch.autocast(self.device.type, enabled=False)
-        kind = getattr(torch, self.dtype)
-        return torch.autocast(self.device.type, dtype=kind)
+        """The run's precision (models.autocast), for every path of this model."""
+        return autocast(self.device, self.dtype)
 
     def _hidden(self, padded) -> torch.Tensor:
         """Last hidden states (B, L, D) of a padded batch."""
@@ -246,9 +257,16 @@ class CausalLM:
         distinct, where = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
         ids, offsets = self.encode(distinct.tolist())
         first = 0 if self.bos is not None else 1
+        bare = self.native and not self.native_free
+        # The BOS-less sequences run with the others: their prefixes are packed alike.
+        runs = ids + [s[1:] for s in ids] if bare else ids
+        logprobs = self.token_logprobs(runs)
+        sums, native = logprobs[: len(ids)], logprobs[len(ids) :]
         found = [
-            TokenScores(spans[first:], lp, first_given_bos=self.bos is not None)
-            for spans, lp in zip(offsets, self.token_logprobs(ids), strict=True)
+            TokenScores(
+                spans[first:], lp, native=lp if self.native_free else (native[i] if bare else None)
+            )
+            for i, (spans, lp) in enumerate(zip(offsets, sums, strict=True))
         ]
         return [found[i] for i in where.ravel()]
 
@@ -314,6 +332,24 @@ def _gather_logprobs(
     return values
 
 
+def tokenizer_adds_bos(tokenizer: Any, model: str) -> bool:
+    """Whether the tokenizer's default encoding puts BOS before a sentence (Llama, Mistral, Gemma)
+    rather than nothing (GPT-2, Qwen, Pythia, OLMo); any other convention is refused (§5.2): the
+    `minicons` rule's value would be silently wrong."""
+    probe = "The keys to the cabinet are here."
+    plain = list(tokenizer(probe, add_special_tokens=False)["input_ids"])
+    default = list(tokenizer(probe)["input_ids"])
+    if default == plain:
+        return False
+    if default == [tokenizer.bos_token_id, *plain]:
+        return True
+    added = tokenizer.convert_ids_to_tokens([i for i in default if i not in plain])
+    raise UsageError(
+        f"model {model}: its tokenizer ({type(tokenizer).__name__}) adds {added} around a "
+        "sentence; ud-agree knows only BOS first or nothing added (DESIGN §5.1, lp_native)"
+    )
+
+
 def load_causal(options: Options, tokenizer=None) -> CausalLM:
     """A causal LM for `options.model`, ready to score."""
     loaded = load_model(
@@ -322,6 +358,7 @@ def load_causal(options: Options, tokenizer=None) -> CausalLM:
         tokenizer=tokenizer,
         kind=CAUSAL,
         trust_remote_code=options.trust_remote_code,
+        dtype=options.dtype,
     )
     return CausalLM(
         loaded, options.batch_size, options.max_tokens, options.dtype, progress=options.progress

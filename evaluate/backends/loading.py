@@ -23,11 +23,13 @@ def load_scorer(
     corpus: Corpus | None = None,
     seed: int = 0,
     trust_remote_code: bool = False,
+    native: bool = False,
 ) -> TokenScorer:
     """A token scorer (§5) for a hub name or local folder: a causal LM's log-probabilities, or a
     masked LM's pseudo-log-likelihood terms (`pll` word or sentence). `tiny-random`: an offline random
     1-layer BERT whose vocabulary is `corpus`'s words (weights from `seed`). `trust_remote_code`:
-    let transformers run the model repository's own code."""
+    let transformers run the model repository's own code. `native`: run §5.1's `lp_native` where
+    it costs a forward of its own (the `minicons` rule asked for)."""
     from .models import CAUSAL, load_model, model_kind, tiny_random_model
 
     if model == TINY_RANDOM:
@@ -37,11 +39,13 @@ def load_scorer(
         kind = "masked"
     else:
         kind = kind or model_kind(model, trust_remote_code)
-        loaded = load_model(model, device, kind=kind, trust_remote_code=trust_remote_code)
+        loaded = load_model(
+            model, device, kind=kind, trust_remote_code=trust_remote_code, dtype=dtype
+        )
     if kind == CAUSAL:
         from .causal import CausalLM
 
-        return CausalLM(loaded, batch_size, max_tokens, dtype)
+        return CausalLM(loaded, batch_size, max_tokens, dtype, native=native)
     from .masked import MaskedPLL
 
     return MaskedPLL(loaded, pll, batch_size, max_tokens, dtype)

@@ -54,6 +54,7 @@ class MaskedBackend:
                     options.device,
                     tokenizer=self.tokenizer,
                     trust_remote_code=options.trust_remote_code,
+                    dtype=options.dtype,
                 ),
             )
 
@@ -138,7 +139,7 @@ def mask_form_scores(
     import torch
     from tqdm import tqdm
 
-    from .models import FormIndex, mask_logits
+    from .models import FormIndex, autocast, mask_logits
 
     device = loaded.device
     index = FormIndex(forms, device)
@@ -150,7 +151,7 @@ def mask_form_scores(
     lengths = np.asarray([len(ids) for ids, _ in distinct])
     pad_id = loaded.tokenizer.pad_token_id or 0
     bar = tqdm(total=len(where), unit="item", disable=not options.progress, smoothing=0.1)
-    with torch.inference_mode(), _autocast(device, options.dtype):
+    with torch.inference_mode(), autocast(device, options.dtype):
         for batch in length_batches(lengths, options.batch_size, options.max_tokens):
             padded = pad([distinct[i][0] for i in batch], pad_id, "right", device)
             at = torch.as_tensor([distinct[i][1] for i in batch], device=device)
@@ -205,12 +206,14 @@ class MaskedPLL:
 
     def facts(self) -> dict[str, Any]:
         """What the manifest records."""
+        from .models import dtype_fact
+
         return {
             "model_kind": "masked",
             "pll": self.pll,
             "window_tokens": self.window,
             "device": str(self.device),
-            "dtype": self.dtype,
+            "dtype": dtype_fact(self.model, self.dtype),
             "random_weights": self.loaded.random_weights,
             "model_family": type(self.tokenizer).__name__,
             "windowed": self.windowed,
@@ -224,7 +227,7 @@ class MaskedPLL:
         pre-tokenization (sentence PLL, as minicons' `within_word_l2r`)."""
         given = [None] * len(texts) if words is None else [_spans(w) for w in words]
         return [
-            TokenScores(spans, lp)
+            TokenScores(spans, lp, native=lp)  # §5.1: nothing is conditioned on BOS
             for spans, lp in self._token_logprobs(texts, [None] * len(texts), given)
         ]
 
@@ -237,7 +240,7 @@ class MaskedPLL:
         """Per text: scored tokens' spans and PLL terms (only the word's tokens when one is given)."""
         import torch
 
-        from .models import mask_logits
+        from .models import autocast, mask_logits
 
         plan = pll_copies(self.tokenizer, texts, words, self.window, known)
         self.windowed += plan.windowed
@@ -245,7 +248,7 @@ class MaskedPLL:
         values = torch.zeros(len(plan.copies), dtype=torch.float64, device=self.device)
         if plan.copies:
             lengths = np.asarray([len(c) for c in plan.copies])
-            with torch.inference_mode(), _autocast(self.device, self.dtype):
+            with torch.inference_mode(), autocast(self.device, self.dtype):
                 # All masked copies of one sentence share a batch (same length, one padding).
                 for rows in length_batches(lengths, self.batch_size, self.max_tokens, plan.owner):
                     padded = pad([plan.copies[i] for i in rows], self.pad_id, "right", self.device)
@@ -386,11 +389,3 @@ def token_words(
 
 def _spans(words: Sequence[Span] | None) -> tuple[Span, ...] | None:
     return None if words is None else tuple((int(a), int(b)) for a, b in words)
-
-
-def _autocast(device: Any, dtype: str):
-    import torch
-
-    if dtype == "float32":
-        return torch.autocast(device.type, enabled=False)
-    return torch.autocast(device.type, dtype=getattr(torch, dtype))

@@ -149,7 +149,21 @@ _CAUSAL_TYPES = frozenset(
 )
 
 
-DTYPES = ("float32", "bfloat16", "float16")
+def autocast(device: torch.device, dtype: str):
+    """The one place a forward's precision opens (§5.2), for every path alike: autocast to
+    bfloat16 or float16 where asked; float32 and `auto` (weights in their stored precision) run
+    as loaded."""
+    if dtype in ("float32", "auto"):
+        return torch.autocast(device.type, enabled=False)
+    return torch.autocast(device.type, dtype=getattr(torch, dtype))
+
+
+def dtype_fact(model: torch.nn.Module, dtype: str) -> str:
+    """The precision the manifest records: `auto` names the checkpoint's own (`auto (bfloat16)`)."""
+    if dtype != "auto":
+        return dtype
+    stored = next(model.parameters()).dtype
+    return f"auto ({str(stored).removeprefix('torch.')})"
 
 
 def load_model(
@@ -158,9 +172,11 @@ def load_model(
     tokenizer=None,
     kind: str = MASKED,
     trust_remote_code: bool = False,
+    dtype: str = "float32",
 ) -> LoadedModel:
     """Load tokenizer (unless given) and a masked or causal LM in float32 (autocast does the
-    rest); a weightless directory is an error."""
+    rest), or under `dtype="auto"` in the checkpoint's stored precision (lm-eval's default);
+    a weightless directory is an error."""
     from transformers import AutoModelForCausalLM, AutoModelForMaskedLM
     from transformers.utils import logging as hf_logging
 
@@ -174,11 +190,12 @@ def load_model(
             "it holds only a config and tokenizer"
         )
     target = resolve_device(device)
+    weights: Any = "auto" if dtype == "auto" else torch.float32
     try:
         model, info = _with_info(
             auto.from_pretrained(
                 name,
-                dtype=torch.float32,
+                dtype=weights,
                 output_loading_info=True,
                 local_files_only=True,
                 trust_remote_code=trust_remote_code,
@@ -191,7 +208,7 @@ def load_model(
             model, info = _with_info(
                 auto.from_pretrained(
                     name,
-                    dtype=torch.float32,
+                    dtype=weights,
                     output_loading_info=True,
                     trust_remote_code=trust_remote_code,
                 )

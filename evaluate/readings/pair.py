@@ -21,7 +21,7 @@ from ..output.writer import ChunkWriter
 from .decide import congruence
 from .items import expand_roles
 from .rules import RULES, ingredients, rule_columns, unigram_logprobs
-from .sums import token_scores, words_to_score
+from .sums import token_scores, with_leading_space, words_to_score
 
 
 def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -109,6 +109,8 @@ class PairReading:
         ends = pairs["end_good"].to_list() + pairs["end_bad"].to_list()
         spans = list(zip(starts, ends, strict=True))
         words = pair_words(pairs)
+        if self.options.leading_space:
+            texts, spans, words = with_leading_space(texts, spans, words)
         scored = token_scores(self.scorer, texts, words_to_score(self.scorer, 2 * n, spans, words))
         unigram = unigram_logprobs(texts, words, self.corpus.lexicon)
         columns = ingredients(scored, texts, spans, unigram)
@@ -159,6 +161,7 @@ class PairReading:
 
         assert self.scorer is not None, "ready() loads the scorer"
         too_long = undecided = 0
+        headline = f"right_{self.options.rule}"
         bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
         for rows in sentence_chunks(items, self.options.chunk_size):
             before = self.forwards
@@ -168,6 +171,8 @@ class PairReading:
                 columns["score_bad"].to_numpy()
             )
             too_long += int((~ok).sum())
+            # §5.1: a scored pair whose headline rule has no value is undecided, never wrong.
+            undecided += int((ok & columns[headline].is_null().to_numpy()).sum())
             kept = pl.Series(ok)
             rule = pl.Series("rule", [self.options.rule] * int(ok.sum()), dtype=pl.String)
             writer.add(
@@ -176,7 +181,7 @@ class PairReading:
             bar.update(len(rows))
         bar.close()
         writer.flush(items)
-        return {"too-long": too_long, "no-rule-value": undecided}
+        return {"too-long": too_long, "undecided": undecided}
 
 
 def sentence_chunks(items: pl.DataFrame, size: int) -> Iterator[np.ndarray]:

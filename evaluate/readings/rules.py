@@ -1,15 +1,6 @@
 """Scoring rules side by side (DESIGN.md §5.1): each pair's ingredients for its good and its bad
-sentence, read off one forward's token log-probabilities, and every rule's decision from them.
-
-| rule     | value                          | the peer that uses it                              |
-|----------|--------------------------------|----------------------------------------------------|
-| `sum`    | lp_sum                         | lm-evaluation-harness `acc`; BLiMP's simple method |
-| `no_bos` | lp_sum − lp_first              | minicons `sequence_score` (MultiBLiMP's scorer)    |
-| `mean`   | lp_sum / n_tokens              | minicons with a mean reduction                     |
-| `chars`  | lp_sum / n_chars               | lm-evaluation-harness `acc_norm`                   |
-| `bytes`  | lp_sum / n_bytes               | lm-evaluation-harness `acc_bytes`                  |
-| `word`   | lp_word                        | BLiMP's one-prefix method, critical-word surprisal |
-| `slor`   | (lp_sum − lp_unigram)/n_tokens | SLOR (Lau, Clark & Lappin 2017)                    |
+sentence, read off the back-end's token log-probabilities, and every rule's decision from them.
+The rules are one table (`RULE_TABLE`: name → value, peer); an unknown name is refused.
 
 A decision is value(good) > value(bad): a tie is not right (lm-eval's argmax counts it right).
 """
@@ -17,7 +8,8 @@ A decision is value(good) > value(bad): a tie is not right (lm-eval's argmax cou
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import get_args
 
 import numpy as np
@@ -26,9 +18,50 @@ import polars as pl
 from ..backends.api import Span, TokenScores
 from ..options import Rule
 
-RULES: tuple[Rule, ...] = get_args(Rule)
-INGREDIENTS = ("lp_sum", "lp_first", "n_tokens", "n_chars", "n_bytes", "lp_word", "lp_unigram")
+INGREDIENTS = ("lp_sum", "lp_native", "n_tokens", "n_chars", "n_bytes", "lp_word", "lp_unigram")
 Columns = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class ScoringRule:
+    """One rule of §5.1: its value from a sentence's ingredients, and the peer it reproduces."""
+
+    value: Callable[[Mapping[str, np.ndarray]], np.ndarray]
+    peer: str
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return numerator / denominator
+
+
+RULE_TABLE: dict[str, ScoringRule] = {
+    "sum": ScoringRule(
+        lambda c: c["lp_sum"], "lm-evaluation-harness `acc` (no context, no delimiter)"
+    ),
+    "minicons": ScoringRule(
+        lambda c: c["lp_native"], "minicons `sequence_score` summed (MultiBLiMP's scorer)"
+    ),
+    "mean": ScoringRule(
+        lambda c: _ratio(c["lp_sum"], c["n_tokens"]),
+        "minicons' mean reduction where the tokenizer adds BOS",
+    ),
+    "chars": ScoringRule(
+        lambda c: _ratio(c["lp_sum"], c["n_chars"]), "lm-evaluation-harness `acc_norm`"
+    ),
+    "bytes": ScoringRule(
+        lambda c: _ratio(c["lp_sum"], c["n_bytes"]), "lm-evaluation-harness `acc_bytes`"
+    ),
+    "word": ScoringRule(
+        lambda c: c["lp_word"], "BLiMP's one-prefix method, critical-word surprisal"
+    ),
+    "slor": ScoringRule(
+        lambda c: _ratio(c["lp_sum"] - c["lp_unigram"], c["n_tokens"]),
+        "SLOR (Lau et al. 2017; token unigram as Lau et al. 2020)",
+    ),
+}
+RULES: tuple[Rule, ...] = get_args(Rule)
+assert tuple(RULE_TABLE) == RULES, "the table and the Rule type name the same rules"
 
 
 def ingredients(
@@ -37,16 +70,14 @@ def ingredients(
     words: Sequence[Span | None],
     unigram: np.ndarray | None = None,
 ) -> Columns:
-    """The §5.1 ingredients of each text (float64; NaN for null): its scored tokens' sum, the
-    first token's given BOS, how many tokens were scored, its characters and UTF-8 bytes, the sum
-    over the tokens of the word at `words[i]`, and its unigram log-probability (`unigram`)."""
+    """The §5.1 ingredients of each text (float64; NaN for null): its scored tokens' sum, the sum
+    of the tokenizer's own encoding (`lp_native`, NaN where not run), how many tokens were scored,
+    its characters and UTF-8 bytes, the sum over the tokens of the word at `words[i]`, and its
+    unigram log-probability (`unigram`)."""
     columns: Columns = {
         "lp_sum": np.asarray([float(np.sum(s.logprobs)) for s in scored], dtype=np.float64),
-        "lp_first": np.asarray(
-            [
-                float(s.logprobs[0]) if s.first_given_bos and len(s.logprobs) else math.nan
-                for s in scored
-            ],
+        "lp_native": np.asarray(
+            [math.nan if s.native is None else float(np.sum(s.native)) for s in scored],
             dtype=np.float64,
         ),
         "n_tokens": np.asarray([len(s.logprobs) for s in scored], dtype=np.float64),
@@ -75,23 +106,13 @@ def word_logprob(scored: TokenScores, word: Span | None) -> float:
     return float(np.sum(inside))
 
 
-def rule_values(columns: Mapping[str, np.ndarray], rule: Rule) -> np.ndarray:
-    """Each sentence's value under `rule` (NaN where its ingredients are missing)."""
-    lp_sum = columns["lp_sum"]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if rule == "sum":
-            return lp_sum
-        if rule == "no_bos":
-            return lp_sum - np.nan_to_num(columns["lp_first"], nan=0.0)
-        if rule == "mean":
-            return lp_sum / columns["n_tokens"]
-        if rule == "chars":
-            return lp_sum / columns["n_chars"]
-        if rule == "bytes":
-            return lp_sum / columns["n_bytes"]
-        if rule == "word":
-            return columns["lp_word"]
-        return (lp_sum - columns["lp_unigram"]) / columns["n_tokens"]
+def rule_values(columns: Mapping[str, np.ndarray], rule: str) -> np.ndarray:
+    """Each sentence's value under `rule` (NaN where its ingredients are missing); an unknown
+    rule is a ValueError."""
+    found = RULE_TABLE.get(rule)
+    if found is None:
+        raise ValueError(f"unknown scoring rule {rule!r}: expected one of {', '.join(RULE_TABLE)}")
+    return found.value(columns)
 
 
 def decisions(

@@ -28,6 +28,24 @@ def words_to_score(
     return [None] * count
 
 
+def with_leading_space(
+    texts: Sequence[str],
+    spans: Sequence[Span],
+    words: Sequence[Sequence[Span] | None],
+) -> tuple[list[str], list[Span], list[list[Span] | None]]:
+    """ " " + each text, as lm-eval's `blimp_*` tasks score it (their default target delimiter,
+    §5.1), with the spans of its word and of its words one character later."""
+
+    def later(span: Span) -> Span:
+        return (span[0] + 1, span[1] + 1)
+
+    return (
+        [" " + t for t in texts],
+        [later(s) for s in spans],
+        [None if w is None else [later(s) for s in w] for w in words],
+    )
+
+
 def token_scores(
     scorer: TokenScorer, texts: Sequence[str], words: Sequence[tuple[Span, ...] | None]
 ) -> list[TokenScores]:

@@ -561,7 +561,7 @@ def _rules(frame: pl.DataFrame) -> list[str]:
     return [
         "<h3>Scoring rules side by side (DESIGN §5.1)</h3>",
         "<p>The pair reading decides a pair by a rule; the field uses several. From one forward: "
-        "<code>sum</code> (lm-eval <code>acc</code>), <code>no_bos</code> (minicons, MultiBLiMP), "
+        "<code>sum</code> (lm-eval <code>acc</code>), <code>minicons</code> (minicons, MultiBLiMP), "
         "<code>mean</code> (per token), <code>chars</code> (lm-eval <code>acc_norm</code>), "
         "<code>bytes</code> (lm-eval <code>acc_bytes</code>), <code>word</code> (the varied word "
         "only), <code>slor</code> (frequency-corrected). <code>differs</code>: decisions that "

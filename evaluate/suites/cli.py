@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ud_agree.errors import OneLineParser, run_main
 
-from ..cli import model_arguments
+from ..cli import model_arguments, rule_arguments
 from .read import FORMATS
 
 
@@ -46,6 +46,7 @@ def parser(prog: str = "python -m evaluate.suite") -> argparse.ArgumentParser:
         help="masked LMs: pseudo-log-likelihood of the whole sentence (the only one suites allow)",
     )
     model_arguments(p)
+    rule_arguments(p)
     p.add_argument("--out", default="results", help="results root (default: results)")
     p.add_argument(
         "--resume", action="store_true", help="keep the chunks already written and go on"
@@ -87,6 +88,9 @@ def _run(args: argparse.Namespace) -> int:
         strict=args.strict,
         chunk_size=args.chunk_size,
         progress=not args.no_progress,
+        rule=args.rule,
+        rules=tuple(args.rules),
+        leading_space=args.leading_space,
     )
     outcomes = run_suites(options)
     for outcome in outcomes:

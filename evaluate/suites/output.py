@@ -19,7 +19,18 @@ from ..output.chunks import ChunkFolder
 CHUNK_PREFIX = "suite"
 CHUNK_GLOB = f"{CHUNK_PREFIX}-*.parquet"
 # What a run's results depend on: --resume refuses a folder made with other values.
-RESUME_SETTINGS = ("model", "pll", "format", "good", "bad", "condition", "input_sha256")
+RESUME_SETTINGS = (
+    "model",
+    "pll",
+    "format",
+    "good",
+    "bad",
+    "condition",
+    "input_sha256",
+    "rule",
+    "rules",
+    "leading_space",
+)
 
 
 def run_folder(out: str | Path, suite: str, model: str) -> Path:

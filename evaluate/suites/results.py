@@ -34,6 +34,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ud_agree.schemas.results import RETIRED_COLUMNS
 from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
 
 from ..output.results import with_every_column
@@ -62,5 +63,7 @@ def load_suite_results(path: str | Path) -> pl.LazyFrame:
     ]
     # Suites carry different metadata columns: a diagonal concat fills the gaps with nulls.
     frame = pl.concat(frames, how="diagonal_relaxed")
-    meta = [c for c in frame.collect_schema().names() if c not in COLUMNS]
+    meta = [
+        c for c in frame.collect_schema().names() if c not in COLUMNS and c not in RETIRED_COLUMNS
+    ]
     return frame.select(*COLUMNS, *meta)

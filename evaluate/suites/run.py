@@ -59,6 +59,9 @@ class SuiteOptions:
     strict: bool = False
     chunk_size: int = 4096  # pairs (SyntaxGym: items) per results chunk
     progress: bool = True
+    rule: str = "sum"  # §5.1: the rule deciding `right` of pairs
+    rules: tuple[str, ...] = ()  # extra rules whose values cost work (`minicons`)
+    leading_space: bool = False  # score " " + each sentence (lm-eval's `blimp_*` delimiter)
 
 
 @dataclass
@@ -87,6 +90,11 @@ def check_options(options: SuiteOptions) -> None:
         raise UserError("--batch-size and --chunk-size must be ≥ 1")
     if not options.files:
         raise UserError("no suite files given")
+    from ..options import CHOICES
+
+    for rule in (options.rule, *options.rules):
+        if rule not in CHOICES["rule"]:
+            raise UserError(f"--rule {rule!r}: expected one of {', '.join(CHOICES['rule'])}")
 
 
 def suite_names(paths: list[Path]) -> list[str]:
@@ -117,6 +125,7 @@ def load_scorer_for(options: SuiteOptions, factory: ScorerFactory | None) -> Tok
             batch_size=options.batch_size,
             max_tokens=options.max_tokens,
             dtype=options.dtype,
+            native="minicons" in (options.rule, *options.rules),
         )
     except ImportError as error:
         raise UserError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
@@ -194,6 +203,9 @@ def score_suite(
         "bad": options.bad,
         "condition": options.condition,
         "input_sha256": file_sha256(suite.path),
+        "rule": options.rule,
+        "rules": list(options.rules),
+        "leading_space": options.leading_space,
     }
     # 1. The folder, held by this process, and the manifest written first so that --resume can
     # check it.
@@ -238,6 +250,10 @@ def _score_in(
         "resumed_already_done": len(done & set(ids(suite))),
         "scored_now": written,
         "in_results": in_results,
+        # §5.1: pairs whose `right` has no value (a null ingredient of the rule): not wrong.
+        "undecided": 0
+        if results is None
+        else results.filter(pl.col("right").is_null()).select(pl.len()).collect().item(),
     }
     manifest = {
         **base,
@@ -267,7 +283,9 @@ def score_chunks(
         chunk = todo[start : start + options.chunk_size]
         # The kind of `todo` follows the suite's: narrowed by hand, as a checker cannot pair them.
         if isinstance(suite, PairSuite):
-            frame = score_pairs(cast(pl.DataFrame, chunk), scorer)
+            frame = score_pairs(
+                cast(pl.DataFrame, chunk), scorer, options.rule, options.leading_space
+            )
         else:
             frame = pl.DataFrame(score_items(suite, cast("list[Item]", chunk), scorer))
         write_chunk(result_table(frame, scorer.name, scorer.method), folder)

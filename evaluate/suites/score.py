@@ -6,12 +6,15 @@ import polars as pl
 
 from ..backends.api import TokenScorer
 from ..readings.rules import differing_span, ingredients, rule_columns
-from ..readings.sums import token_scores, words_to_score
+from ..readings.sums import token_scores, with_leading_space, words_to_score
 
 
-def score_pairs(pairs: pl.DataFrame, scorer: TokenScorer) -> pl.DataFrame:
-    """The pairs with `score_good`, `score_bad` (log-probabilities), `right` (a tie is not right)
-    and every rule's ingredients and decision (§5.1); where the layout knows the varied word
+def score_pairs(
+    pairs: pl.DataFrame, scorer: TokenScorer, rule: str = "sum", leading_space: bool = False
+) -> pl.DataFrame:
+    """The pairs with `score_good`, `score_bad` (log-probabilities), `right` (`rule`'s decision;
+    a tie is not right) and every rule's ingredients and decision (§5.1), each sentence scored
+    as written or, `leading_space`, after a space (lm-eval's BLiMP); where the layout knows the varied word
     (`start`, `end_good`, `end_bad`), its span goes with each sentence: a masked LM scoring word
     PLL scores that word (§7, gevalm's blank). The `word` rule reads that word, else the words
     where the two sentences differ. Each distinct sentence is scored once (a CLAMS True sentence
@@ -30,13 +33,16 @@ def score_pairs(pairs: pl.DataFrame, scorer: TokenScorer) -> pl.DataFrame:
         good_words = [g for g, _ in differing]
         bad_words = [b for _, b in differing]
     texts, words = good_texts + bad_texts, good_words + bad_words
+    if leading_space:
+        texts, words, _ = with_leading_space(texts, words, [None] * len(texts))
     asked = words_to_score(scorer, 2 * n, words if known else None)
     columns = ingredients(token_scores(scorer, texts, asked), texts, words)
     good = {k: v[:n] for k, v in columns.items()}
     bad = {k: v[n:] for k, v in columns.items()}
+    rules = rule_columns(good, bad)
     return pairs.with_columns(
         pl.Series("score_good", good["lp_sum"]),
         pl.Series("score_bad", bad["lp_sum"]),
-        pl.Series("right", good["lp_sum"] > bad["lp_sum"]),
-        *rule_columns(good, bad).values(),
+        rules[f"right_{rule}"].alias("right"),
+        *rules.values(),
     )

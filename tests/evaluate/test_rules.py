@@ -1,6 +1,6 @@
 """Scoring rules side by side (DESIGN §5.1): each rule's decision on sentences whose token scores are
-known, oracles through the pair reading, `no_bos` against a plain loop, and the BOS conventions of
-three model families (BOS added by the tokenizer, EOS only, neither)."""
+known, oracles through the pair reading, `minicons` against a plain loop, and the BOS conventions
+of three model families (BOS added by the tokenizer, EOS only, neither)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from ud_agree.evaluate.readings.rules import (
     differing_span,
     ingredients,
     rule_columns,
+    rule_values,
     unigram_logprobs,
 )
 
@@ -41,13 +42,13 @@ def test_each_rule_decides_by_its_own_value():
     # Good: 4 tokens, -8 in all, 20 characters and bytes; bad: 2 tokens, -6, 10 characters but
     # 16 bytes (é is two).
     good_text, bad_text = "aaaa bbbb cccc ddddd", "éééééé fff"
-    good = TokenScores([(0, 4), (5, 9), (10, 14), (15, 20)], np.array([-2.0] * 4), True)
-    bad = TokenScores([(0, 6), (7, 10)], np.array([-1.0, -5.0]), True)
+    good = TokenScores([(0, 4), (5, 9), (10, 14), (15, 20)], np.array([-2.0] * 4), np.ones(3) * -2)
+    bad = TokenScores([(0, 6), (7, 10)], np.array([-1.0, -5.0]), np.array([-5.0]))
     g, b = sides(good, bad, [good_text, bad_text], [(5, 9), (7, 10)], np.array([-10.0, -1.0]))
     right = {k: v[0] for k, v in rule_columns(g, b).items() if k.startswith("right_")}
     assert right == {
         "right_sum": False,  # -8 < -6
-        "right_no_bos": False,  # -6 < -5
+        "right_minicons": False,  # native sums: -6 < -5
         "right_mean": True,  # -2 > -3
         "right_chars": True,  # -8/20 = -0.4 > -6/10
         "right_bytes": False,  # -8/20 < -6/16
@@ -57,13 +58,23 @@ def test_each_rule_decides_by_its_own_value():
 
 
 def test_a_tie_is_not_right_and_a_missing_ingredient_decides_nothing():
-    same = TokenScores([(0, 1)], np.array([-1.0]))  # no BOS: lp_first is null
+    same = TokenScores([(0, 1)], np.array([-1.0]))  # lp_native not run: null
     g, b = sides(same, same, ["a", "a"], [None, None])
     columns = rule_columns(g, b)
     assert columns["right_sum"].to_list() == [False]
-    assert columns["right_no_bos"].to_list() == [False]  # equals sum without BOS
-    assert columns["lp_first_good"].to_list() == [None]
+    assert columns["right_minicons"].to_list() == [None]
+    assert columns["lp_native_good"].to_list() == [None]
     assert columns["right_word"].to_list() == [None] and columns["right_slor"].to_list() == [None]
+
+
+def test_an_unknown_rule_is_refused_not_read_as_another():
+    g, _ = sides(TokenScores([(0, 1)], np.array([-1.0])), TokenScores([], np.zeros(0)), ["a", ""],
+                 [None, None])  # fmt: skip
+    assert rule_values(g, "sum").tolist() == [-1.0]
+    with pytest.raises(ValueError, match="unknown scoring rule 'median'"):
+        rule_values(g, "median")
+    with pytest.raises(ValueError, match="unknown scoring rule 'no_bos'"):
+        rule_values(g, "no_bos")
 
 
 def test_unigram_log_probability_counts_case_folded_forms():
@@ -98,7 +109,8 @@ class TokenOracle:
         for text in texts:
             spans = [(m.start(), m.end()) for m in __import__("re").finditer(r"\S+", text)]
             value = -1.0 if (text in self.good) != self.reverse else -3.0
-            out.append(TokenScores(spans, np.full(len(spans), value), True))
+            values = np.full(len(spans), value)
+            out.append(TokenScores(spans, values, values))
         return out
 
     def facts(self) -> dict:
@@ -132,7 +144,7 @@ def test_an_oracle_is_right_by_every_length_rule_and_a_reversed_one_wrong(sample
     good = set(pairs["sentence_good"])
     right = run_pairs(sample_pairs, tmp_path / "a", TokenOracle(good))
     wrong = run_pairs(sample_pairs, tmp_path / "b", TokenOracle(good, reverse=True))
-    for rule in ("sum", "no_bos", "mean", "chars", "bytes", "word"):
+    for rule in ("sum", "minicons", "mean", "chars", "bytes", "word"):
         assert right[f"right_{rule}"].all(), rule
         assert not wrong[f"right_{rule}"].any(), rule
     assert right.height == pairs.height and (right["rule"] == "sum").all()
@@ -158,7 +170,7 @@ def test_the_headline_rule_is_the_one_asked_for_and_its_run_keeps_its_own_folder
         Options(lang="fr", reading="pair", rule="median")
 
 
-# -- real tokenizers and random models: BOS conventions and `no_bos` ----------------------------
+# -- real tokenizers and random models: BOS conventions and `minicons` --------------------------
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -175,11 +187,11 @@ def random_causal(folder: Path, tokenizer) -> Path:
     return folder
 
 
-def lm(folder: Path):
+def lm(folder: Path, **kwargs):
     from ud_agree.evaluate.backends.causal import CausalLM
     from ud_agree.evaluate.backends.models import CAUSAL, load_model
 
-    return CausalLM(load_model(str(folder), "cpu", kind=CAUSAL))
+    return CausalLM(load_model(str(folder), "cpu", kind=CAUSAL), **kwargs)
 
 
 def loop_token_logprobs(model, ids: list[int]) -> np.ndarray:
@@ -197,19 +209,41 @@ def needs(name: str) -> None:
         pytest.skip(f"shared {name} not present")
 
 
-def test_no_bos_is_the_sum_without_the_first_token(tmp_path):
+def minicons_loop(model, tokenizer, text: str) -> float:
+    """minicons' `sequence_score` by hand: the tokenizer's default encoding, every token after the
+    first given those before it, summed."""
+    return float(loop_token_logprobs(model, tokenizer(text)["input_ids"]).sum())
+
+
+def test_minicons_is_the_sentence_without_bos_in_the_context(tmp_path):
     needs("tiny-fr-ud-gpt2")
     tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-gpt2")
-    scorer = lm(random_causal(tmp_path / "m", tokenizer))
-    scored = scorer.token_scores(TEXTS)
-    columns = ingredients(scored, TEXTS, [None] * len(TEXTS))
-    for i, text in enumerate(TEXTS):
-        ids = [tokenizer.bos_token_id, *tokenizer(text, add_special_tokens=False)["input_ids"]]
-        loop = loop_token_logprobs(scorer.model, ids)
-        assert columns["lp_sum"][i] == pytest.approx(loop.sum(), abs=1e-4)
-        assert columns["lp_first"][i] == pytest.approx(loop[0], abs=1e-4)
-        no_bos = columns["lp_sum"][i] - columns["lp_first"][i]
-        assert no_bos == pytest.approx(loop[1:].sum(), abs=1e-4)
+    folder = random_causal(tmp_path / "m", tokenizer)
+    texts = [*TEXTS, "Les chats du voisin dorment.", "Les chats du voisin dort."]
+    loop = [minicons_loop(lm(folder).model, tokenizer, t) for t in texts]
+    for kwargs in ({"batch_size": 1}, {"batch_size": 7}, {"share_prefixes": False}):
+        scorer = lm(folder, native=True, **kwargs)
+        assert scorer.facts()["lp_native"].startswith("a forward")
+        for order in (texts, texts[::-1]):
+            columns = ingredients(scorer.token_scores(order), order, [None] * len(order))
+            expected = loop if order is texts else loop[::-1]
+            np.testing.assert_allclose(columns["lp_native"], expected, rtol=1e-5, atol=1e-4)
+            # BOS stays in `sum`'s context: the two differ.
+            assert (np.abs(columns["lp_sum"] - columns["lp_native"]) > 1e-3).all()
+    # Not asked for: null, and the manifest says why.
+    scorer = lm(folder)
+    assert all(s.native is None for s in scorer.token_scores(TEXTS))
+    assert "not run" in scorer.facts()["lp_native"]
+
+
+def test_an_unknown_bos_convention_fails_at_load(tmp_path):
+    needs("tiny-fr-ud-bert")
+    from ud_agree.evaluate.options import UsageError
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-bert")
+    folder = random_causal(tmp_path / "m", tokenizer)  # a causal body on [CLS] … [SEP]
+    with pytest.raises(UsageError, match=r"adds \['\[CLS\]', '\[SEP\]'\] around a sentence"):
+        lm(folder)
 
 
 def test_a_tokenizer_that_adds_bos_itself_never_gets_two(tmp_path):
@@ -232,6 +266,15 @@ def test_a_tokenizer_that_adds_bos_itself_never_gets_two(tmp_path):
     assert scorer.facts()["bos_token"] == "<s>" and scorer.facts()["bos_scored_first_token"]
     loop = loop_token_logprobs(scorer.model, ids[0])
     assert scorer.token_scores(TEXTS[:1])[0].logprobs.sum() == pytest.approx(loop.sum(), abs=1e-4)
+    # minicons keeps the tokenizer's BOS: lp_native is lp_sum, at no cost and without being asked.
+    before = scorer.tokens_run
+    scored = scorer.token_scores(TEXTS)
+    assert scorer.tokens_run - before == sum(map(len, ids))
+    for text, s in zip(TEXTS, scored, strict=True):
+        assert s.native is s.logprobs
+        assert s.native.sum() == pytest.approx(
+            minicons_loop(scorer.model, tokenizer, text), abs=1e-4
+        )
 
 
 def test_a_model_with_eos_but_no_bos_conditions_on_eos(tmp_path):
@@ -243,7 +286,12 @@ def test_a_model_with_eos_but_no_bos_conditions_on_eos(tmp_path):
     ids, _ = scorer.encode(TEXTS)
     assert all(sequence[0] == tokenizer.eos_token_id for sequence in ids)
     assert scorer.facts()["bos_token"] == tokenizer.eos_token
-    assert all(s.first_given_bos for s in scorer.token_scores(TEXTS))
+    assert all(s.native is None for s in scorer.token_scores(TEXTS))  # EOS is no BOS to minicons
+    asked = lm(tmp_path / "m", native=True).token_scores(TEXTS)
+    for text, s in zip(TEXTS, asked, strict=True):
+        assert s.native.sum() == pytest.approx(
+            minicons_loop(scorer.model, tokenizer, text), abs=1e-4
+        )
 
 
 def test_a_model_with_neither_leaves_its_first_token_unscored(tmp_path):
@@ -256,7 +304,7 @@ def test_a_model_with_neither_leaves_its_first_token_unscored(tmp_path):
     assert scorer.facts()["bos_scored_first_token"] is False
     scored = scorer.token_scores(TEXTS)
     columns = ingredients(scored, TEXTS, [None] * len(TEXTS))
-    assert np.isnan(columns["lp_first"]).all()
+    np.testing.assert_array_equal(columns["lp_native"], columns["lp_sum"])  # nothing given BOS
     for i, text in enumerate(TEXTS):
         ids = tokenizer(text, add_special_tokens=False)["input_ids"]
         assert columns["n_tokens"][i] == len(ids) - 1
@@ -285,3 +333,47 @@ def test_trust_remote_code_reaches_every_from_pretrained(tmp_path, monkeypatch, 
     load_scorer(str(folder), device="cpu", trust_remote_code=trust)
     assert {name for name, _ in seen} == {"AutoConfig", "AutoTokenizer", "AutoModelForCausalLM"}
     assert all(value is trust for _, value in seen)
+
+
+def test_leading_space_scores_a_space_and_each_sentence_as_a_hand_loop(tmp_path):
+    needs("tiny-fr-ud-gpt2")
+    from ud_agree.evaluate.suites.score import score_pairs
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-gpt2")
+    scorer = lm(random_causal(tmp_path / "m", tokenizer))
+    pairs = pl.DataFrame({"sentence_good": ["Les chats dorment.", "Le chat dort."],
+                          "sentence_bad": ["Les chats dort.", "Le chat dorment."]})  # fmt: skip
+    plain = score_pairs(pairs, scorer)
+    spaced = score_pairs(pairs, scorer, rule="chars", leading_space=True)
+    bos = tokenizer.bos_token_id
+    for side in ("good", "bad"):
+        for text, value, n_chars, word in zip(
+            pairs[f"sentence_{side}"], spaced[f"score_{side}"], spaced[f"n_chars_{side}"],
+            spaced[f"lp_word_{side}"], strict=True,
+        ):  # fmt: skip
+            ids = tokenizer(" " + text, add_special_tokens=False, return_offsets_mapping=True)
+            loop = loop_token_logprobs(scorer.model, [bos, *ids["input_ids"]])
+            assert value == pytest.approx(loop.sum(), abs=1e-4)
+            assert n_chars == len(text) + 1
+            # The verb's tokens in " " + text: the span moved with the text.
+            start = text.rindex(" ") + 1
+            inside = [k for k, (a, b) in enumerate(ids["offset_mapping"]) if b > start + 1]
+            assert word == pytest.approx(loop[inside].sum(), abs=1e-4)
+    assert (spaced["score_good"] - plain["score_good"]).abs().min() > 1e-4  # other texts
+    assert (spaced["right"] == spaced["right_chars"]).all()
+
+
+def test_the_pair_options_belong_to_the_pair_reading_and_keep_their_own_folder():
+    from ud_agree.evaluate.options import out_dir
+
+    spaced = Options(lang="fr", model="m", reading="pair", leading_space=True, rules=["minicons"])
+    assert out_dir(spaced).name == "m__pll-word__leading-space"
+    assert spaced.rules == ("minicons",) and spaced.runs_native
+    assert spaced.as_record()["rules"] == ["minicons"]
+    assert not Options(lang="fr", reading="pair").runs_native
+    assert Options(lang="fr", reading="pair", rule="minicons").runs_native
+    for wrong in ({"leading_space": True}, {"rules": ("minicons",)}):
+        with pytest.raises(UsageError, match="pair reading"):
+            Options(lang="fr", **wrong)
+    with pytest.raises(UsageError, match="--rules 'no_bos'"):
+        Options(lang="fr", reading="pair", rules=("no_bos",))

@@ -37,9 +37,18 @@ def test_the_rules_recipe_reproduces_the_lm_eval_metrics_columns(tmp_path):
         assert row["lm-eval acc"] == part["right_sum"].mean()
         assert row["lm-eval acc_norm"] == part["right_chars"].mean()
         assert row["lm-eval acc_bytes"] == part["right_bytes"].mean()
-        assert row["no_bos (MultiBLiMP-style)"] == part["right_no_bos"].mean()
+        assert row["minicons (MultiBLiMP)"] == part["right_minicons"].mean()
+    assert rows["right_minicons"].null_count() == 0  # --rules minicons ran its forward
     summary = pl.read_csv(next((tmp_path / "results-rules").rglob("summary.csv")))
     by_rule = summary.filter(pl.col("breakdown") == "rule")
-    assert by_rule["group"].to_list() == ["sum", "no_bos", "mean", "chars", "bytes", "word", "slor"]
+    assert by_rule["group"].to_list() == [
+        "sum",
+        "minicons",
+        "mean",
+        "chars",
+        "bytes",
+        "word",
+        "slor",
+    ]
     overall = dict(by_rule.select("group", "accuracy").iter_rows())
     assert overall["chars"] == pytest.approx(rows["right_chars"].mean())

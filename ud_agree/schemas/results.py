@@ -15,14 +15,21 @@ READINGS = ("class-average", "pair")
 # §5.1's ingredients of a pair's sentence: name, type, what it is.
 INGREDIENT_FIELDS = (
     ("lp_sum", pa.float64(), "the §5 score (log-probability or PLL)"),
-    ("lp_first", pa.float64(), "the first token's log-probability given BOS (null: no BOS)"),
+    (
+        "lp_native",
+        pa.float64(),
+        "the sentence as its tokenizer encodes it, every token after the first (minicons; null: "
+        "not run, ask --rules minicons)",
+    ),
     ("n_tokens", pa.int32(), "tokens scored"),
     ("n_chars", pa.int32(), "characters of the sentence"),
     ("n_bytes", pa.int32(), "UTF-8 bytes of the sentence"),
     ("lp_word", pa.float64(), "the sum over the varied word's tokens"),
     ("lp_unigram", pa.float64(), "Σ log (count + 1) / (N + V) over its words (lexicon counts)"),
 )
-RULE_NAMES = ("sum", "no_bos", "mean", "chars", "bytes", "word", "slor")
+RULE_NAMES = ("sum", "minicons", "mean", "chars", "bytes", "word", "slor")
+# Columns of results written before `minicons` replaced `no_bos` (§5.1): read, then left out.
+RETIRED_COLUMNS = ("lp_first_good", "lp_first_bad", "right_no_bos")
 
 RESULTS = pa.schema(
     [

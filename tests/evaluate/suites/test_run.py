@@ -303,3 +303,22 @@ def test_resume_refuses_another_condition_column(tmp_path: Path) -> None:
     again = options(tmp_path, [path], resume=True, condition="kind", **columns)
     with pytest.raises(Exception, match=r"other settings \(condition\)"):
         run_suites(again, factory(HashScorer()))
+
+
+def test_a_suite_run_takes_the_rule_and_records_it(tmp_path: Path) -> None:
+    name, text, good, _ = SUITES["blimp"]
+    path = write(tmp_path, name, text)
+    (outcome,) = run_suites(
+        options(tmp_path, [path], rule="word", rules=("minicons",), leading_space=True),
+        factory(OracleScorer(good)),
+    )
+    manifest = outcome.manifest
+    assert manifest["settings"]["rule"] == "word" and manifest["options"]["rule"] == "word"
+    assert manifest["settings"]["rules"] == ["minicons"] and manifest["settings"]["leading_space"]
+    rows = load_suite_results(outcome.folder).collect()
+    assert (rows["right"].eq_missing(rows["right_word"])).all()
+    # The stub gives no lp_native: right_minicons is null, and so `right` under that rule.
+    assert rows["right_minicons"].null_count() == rows.height
+    assert manifest["counts"]["undecided"] == 0
+    (again,) = run_suites(options(tmp_path, [path], rule="minicons"), factory(OracleScorer(good)))
+    assert again.manifest["counts"]["undecided"] == again.manifest["counts"]["in_results"] > 0
