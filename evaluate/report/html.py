@@ -20,7 +20,7 @@ import polars as pl
 from ud_agree.atomic import write_csv, write_text
 from ud_agree.errors import MachineError, OneLineParser, UserError, run_main
 from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
-from ud_agree.schemas.results import ITEM_KEY, RULE_NAMES
+from ud_agree.schemas.results import ITEM_KEY
 
 from ..output.results import (
     SHORT_MODEL,
@@ -28,9 +28,11 @@ from ..output.results import (
     load_results,
     with_system,
 )
+from ..readings.rules import RULES
 from . import stats
 from .figures import BASELINE, SPECS, all_figures, prepare, system_order
 from .heatmaps import write_heat_maps
+from .summary import rule_accuracy
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -533,23 +535,11 @@ def rules_table(frame: pl.DataFrame) -> pl.DataFrame:
     )
     if pairs is None or not pairs.height:
         return pl.DataFrame()
-    tables = []
-    for rule in RULE_NAMES:
-        verdict = f"right_{rule}"
-        decided = pairs.filter(pl.col(verdict).is_not_null())
-        if not decided.height:
-            continue
-        table = stats.accuracy_table(decided, by=["reading", "system"], verdict=verdict)
-        differs = decided.group_by("reading", "system").agg(
-            (pl.col(verdict) != pl.col("right")).sum().cast(pl.Int64).alias("differs")
-        )
-        tables.append(
-            table.join(differs, on=["reading", "system"]).with_columns(pl.lit(rule).alias("rule"))
-        )
+    table = rule_accuracy(pairs, by=["reading", "system"])
     keep = ["reading", "system", "rule", "n", "accuracy", "ci_low", "ci_high",
             "balanced_accuracy", "differs"]  # fmt: skip
-    rank = {rule: i for i, rule in enumerate(RULE_NAMES)}
-    table = pl.concat([t.select([c for c in keep if c in t.columns]) for t in tables])
+    rank = {rule: i for i, rule in enumerate(RULES)}
+    table = table.select([c for c in keep if c in table.columns])
     return table.sort("reading", "system", pl.col("rule").replace_strict(rank))
 
 

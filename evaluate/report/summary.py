@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from ud_agree.atomic import write_csv, write_text
-from ud_agree.schemas.results import RULE_NAMES
 
 from ..readings.decide import CONGRUENCE
+from ..readings.rules import RULES
 from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_label, bin_labels
-from .stats import accuracy_table
+from .stats import N_BOOT, accuracy_table
 
 # name → (grouping expression, order of its groups or None for sorted)
 BREAKDOWNS: dict[str, tuple[pl.Expr, list[str] | None]] = {
@@ -60,7 +60,7 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
     class-average reading adds the logit decision overall)."""
     lazy = results.lazy() if isinstance(results, pl.DataFrame) else results
     present = set(lazy.collect_schema().names())
-    rules = [r for r in RULE_NAMES if f"right_{r}" in present]
+    rules = [r for r in RULES if f"right_{r}" in present]
     frame = lazy.select(
         "lang",
         "treebank",
@@ -102,28 +102,41 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
                 pl.lit("all").alias("group"), pl.lit("all (logit decision)").alias("breakdown")
             )
         )
-    tables += rule_tables(frame, rules, n_boot)
+    rules_breakdown = rule_accuracy(frame, n_boot=n_boot)
+    if rules_breakdown.height:
+        tables.append(
+            rules_breakdown.with_columns(
+                pl.lit("rule").alias("breakdown"), pl.col("rule").alias("group")
+            )
+        )
     return pl.concat([_with_columns(t).select(COLUMNS) for t in tables], how="vertical")
 
 
-def rule_tables(frame: pl.DataFrame, rules: list[str], n_boot: int) -> list[pl.DataFrame]:
-    """§5.1: the `rule` breakdown, each rule's accuracy and balanced accuracy over the items it
-    decides, and `differs`, its decisions that differ from the headline `right`."""
+def rule_accuracy(
+    frame: pl.DataFrame, by: Sequence[str] = (), n_boot: int = N_BOOT
+) -> pl.DataFrame:
+    """§5.1 per rule (and per `by`): each rule's accuracy and balanced accuracy over the items it
+    decides, and `differs`, its decisions that differ from the headline `right`; columns by…,
+    rule, accuracy_table's, differs (no rows where no rule decides an item)."""
+    by = list(by)
     tables = []
-    for rule in rules:
-        decided = frame.filter(pl.col(f"right_{rule}").is_not_null())
+    for rule in RULES:
+        verdict = f"right_{rule}"
+        if verdict not in frame.columns:
+            continue
+        decided = frame.filter(pl.col(verdict).is_not_null())
         if not decided.height:
             continue
-        table = accuracy_table(decided, verdict=f"right_{rule}", n_boot=n_boot)
-        differs = int((decided[f"right_{rule}"] != decided["right"]).sum())
-        tables.append(
-            table.with_columns(
-                pl.lit("rule").alias("breakdown"),
-                pl.lit(rule).alias("group"),
-                pl.lit(differs, dtype=pl.Int64).alias("differs"),
-            )
-        )
-    return tables
+        table = accuracy_table(decided, by=by, verdict=verdict, n_boot=n_boot)
+        mismatch = (pl.col(verdict) != pl.col("right")).sum().cast(pl.Int64).alias("differs")
+        if by:
+            table = table.join(decided.group_by(by).agg(mismatch), on=by, nulls_equal=True)
+        else:
+            table = table.hstack(decided.select(mismatch))
+        tables.append(table.with_columns(pl.lit(rule).alias("rule")))
+    if not tables:
+        return pl.DataFrame()
+    return pl.concat(tables, how="vertical")
 
 
 def _with_columns(table: pl.DataFrame) -> pl.DataFrame:
