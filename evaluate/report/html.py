@@ -32,7 +32,7 @@ from ..readings.rules import RULES
 from . import stats
 from .figures import BASELINE, SPECS, all_figures, prepare, system_order
 from .heatmaps import write_heat_maps
-from .summary import rule_accuracy
+from .summary import rule_accuracy, with_ties
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -75,7 +75,7 @@ def order_systems(table: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
     order = {s: i for i, s in enumerate(system_order(table["system"].unique().to_list()))}
     rank = pl.col("system").replace_strict(order, return_dtype=pl.Int64)
     columns = [*by, "system", "n", "accuracy", "ci_low", "ci_high"]
-    balanced = ("balanced_accuracy", "ba_ci_low", "ba_ci_high", "ba_left_out")
+    balanced = ("balanced_accuracy", "ba_ci_low", "ba_ci_high", "ba_left_out", "undecided")
     columns += [c for c in balanced if c in table.columns]
     return table.sort([*by, rank]).select(columns)
 
@@ -530,14 +530,12 @@ def _frequency_flags(flags: pl.DataFrame | None) -> list[str]:
 def rules_table(frame: pl.DataFrame) -> pl.DataFrame:
     """§5.1 per reading and system: each rule's accuracy and balanced accuracy, and `differs`, its
     decisions that differ from the headline `right` (the pair reading's rows only)."""
-    pairs = (
-        frame.filter(pl.col("right_sum").is_not_null()) if "right_sum" in frame.columns else None
-    )
-    if pairs is None or not pairs.height:
+    pairs = frame.filter(pl.col("reading") == "pair")
+    table = rule_accuracy(with_ties(pairs), by=["reading", "system"]) if pairs.height else None
+    if table is None or not table.height:
         return pl.DataFrame()
-    table = rule_accuracy(pairs, by=["reading", "system"])
     keep = ["reading", "system", "rule", "n", "accuracy", "ci_low", "ci_high",
-            "balanced_accuracy", "differs"]  # fmt: skip
+            "balanced_accuracy", "differs", "ties", "undecided"]  # fmt: skip
     rank = {rule: i for i, rule in enumerate(RULES)}
     table = table.select([c for c in keep if c in table.columns])
     return table.sort("reading", "system", pl.col("rule").replace_strict(rank))
@@ -555,7 +553,9 @@ def _rules(frame: pl.DataFrame) -> list[str]:
         "<code>mean</code> (per token), <code>chars</code> (lm-eval <code>acc_norm</code>), "
         "<code>bytes</code> (lm-eval <code>acc_bytes</code>), <code>word</code> (the varied word "
         "only), <code>slor</code> (frequency-corrected). <code>differs</code>: decisions that "
-        "differ from the run's headline rule.</p>",
+        "differ from the run's headline rule; <code>ties</code>: pairs whose two values are "
+        "exactly equal (counted wrong here; lm-eval counts them right); <code>undecided</code>: "
+        "pairs the rule cannot decide (a missing ingredient), left out of n and accuracy.</p>",
         *(
             html_table(table.filter(pl.col("system") == system))
             for system in table["system"].unique(maintain_order=True).to_list()

@@ -7,7 +7,8 @@ from typing import Any
 
 import polars as pl
 
-OVERALL = ("n", "accuracy", "ci_low", "ci_high", "balanced_accuracy", "ba_ci_low", "ba_ci_high")
+OVERALL = ("n", "accuracy", "ci_low", "ci_high", "balanced_accuracy", "ba_ci_low", "ba_ci_high",
+           "undecided")  # fmt: skip
 
 
 def overall(summary: pl.DataFrame | None) -> dict[str, Any]:
@@ -15,7 +16,7 @@ def overall(summary: pl.DataFrame | None) -> dict[str, Any]:
     if summary is not None:
         row = summary.filter((pl.col("breakdown") == "all") & (pl.col("group") == "all"))
         if row.height:
-            return {k: row[k][0] for k in OVERALL}
+            return {k: row[k][0] if k in row.columns else None for k in OVERALL}
     return {**dict.fromkeys(OVERALL), "n": 0}
 
 
@@ -25,8 +26,11 @@ def _percent(value: float | None) -> str:
 
 def run_line(row: dict[str, Any]) -> str:
     """`412 items, accuracy 61.2% [57.0, 65.3], balanced 58.9% → results/fr/…`."""
+    undecided = row.get("undecided")
     return (
-        f"{row['n']} items, accuracy {_percent(row['accuracy'])}% "
+        f"{row['n']} items"
+        + (f" ({undecided} undecided, left out)" if undecided else "")
+        + f", accuracy {_percent(row['accuracy'])}% "
         f"[{_percent(row['ci_low'])}, {_percent(row['ci_high'])}], balanced "
         f"{_percent(row['balanced_accuracy'])}%"
         + (" (RANDOM weights: chance level)" if row.get("random_weights") else "")
