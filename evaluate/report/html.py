@@ -47,9 +47,10 @@ pre { background: #f7f7f7; padding: 0.5em; font-size: 0.8em; overflow-x: auto; }
 
 
 def per_sentence(frame: pl.DataFrame) -> pl.DataFrame:
-    """Right and total items per sentence."""
+    """Right and total items per sentence (undecided items, §5.1, left out)."""
     return frame.group_by(SENTENCE_KEY).agg(
-        pl.col("right").cast(pl.Int64).sum().alias("right"), pl.len().alias("n")
+        pl.col("right").cast(pl.Int64).sum().alias("right"),
+        pl.col("right").is_not_null().sum().cast(pl.Int64).alias("n"),
     )
 
 

@@ -9,7 +9,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 from ud_agree.evaluate.readings.rules import RULES
-from ud_agree.evaluate.report.html import rules_table, systems_of
+from ud_agree.evaluate.report.html import paired_difference, rules_table, systems_of
 from ud_agree.evaluate.report.stats import accuracy_table
 from ud_agree.evaluate.report.summary import format_table, markdown_table, summarize
 
@@ -165,3 +165,10 @@ def test_the_reports_rules_table_counts_ties_and_undecided():
     table = {r["rule"]: r for r in rules_table(frame).iter_rows(named=True)}
     assert (table["sum"]["n"], table["sum"]["ties"], table["sum"]["undecided"]) == (3, 1, 1)
     assert (table["chars"]["accuracy"], table["chars"]["differs"]) == (pytest.approx(2 / 3), 1)
+
+
+def test_the_reports_differences_leave_undecided_items_out():
+    decided = pl.DataFrame(verdicts(3, 1, 0), schema_overrides={"right": pl.Boolean})
+    with_nulls = pl.DataFrame(verdicts(3, 1, 5), schema_overrides={"right": pl.Boolean})
+    wrong = decided.with_columns(pl.lit(False).alias("right"))
+    assert paired_difference(with_nulls, wrong, n_boot=50)[0] == pytest.approx(0.75)
