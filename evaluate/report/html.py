@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -22,16 +22,12 @@ from ud_agree.errors import MachineError, OneLineParser, UserError, run_main
 from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
 from ud_agree.schemas.results import ITEM_KEY
 
-from ..output.results import (
-    SHORT_MODEL,
-    load_manifests,
-    load_results,
-    with_system,
-)
+from ..output.results import SHORT_MODEL, load_manifests, read_results, with_system
 from ..readings.rules import RULES
 from . import stats
 from .figures import BASELINE, SPECS, all_figures, prepare, system_order
 from .heatmaps import write_heat_maps
+from .intact import LeftOut, check_runs
 from .summary import rule_accuracy, with_ties
 
 CSS = """
@@ -458,6 +454,21 @@ def _opening(frame: pl.DataFrame, source: str) -> list[str]:
     return out
 
 
+def _left_out(runs: Sequence[LeftOut]) -> list[str]:
+    """The runs shown in no table or figure, each with its reason (issue 34)."""
+    if not runs:
+        return []
+    return [
+        "<div class='warning'><p><b>Left out of every table and figure</b>: these runs' results "
+        "do not hold what their manifests say, so no figure here counts them.</p><ul>",
+        *(
+            f"<li><code>{html.escape(run.run)}</code>: {html.escape(run.reason)}</li>"
+            for run in runs
+        ),
+        "</ul></div>",
+    ]
+
+
 def _warnings(frame: pl.DataFrame, manifests: list[dict[str, Any]]) -> list[str]:
     """Random weights, pooled runs, no frequency baseline."""
     out: list[str] = []
@@ -671,10 +682,12 @@ def render(
     source: str,
     heat_maps: Sequence[str] = (),
     flags: pl.DataFrame | None = None,
+    left_out: Sequence[LeftOut] = (),
 ) -> str:
     """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
     out = [
         *_opening(frame, source),
+        *_left_out(left_out),
         *_warnings(frame, manifests),
         *_summary(frame, summaries["overall"], summaries["lang"]),
         *_frequency_flags(flags),
@@ -691,9 +704,21 @@ def render(
     return "\n".join(out)
 
 
-def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
-    """Write index.html, figures (PNG + CSV) and summary.csv for `results` into `out_dir`."""
-    frame = prepare(load_results(results)).collect()
+def build_report(
+    results: str | Path, out_dir: str | Path = "report", warn: Callable[[str], None] | None = None
+) -> Path:
+    """Write index.html, figures (PNG + CSV) and summary.csv for `results` into `out_dir`; runs
+    whose chunks do not hold what their manifests say are left out, named on the page and to
+    `warn`."""
+    checked = check_runs(results)
+    if not checked.files:
+        if checked.left_out:
+            raise UserError(f"nothing valid to report under {results}: {checked.note()}")
+        raise FileNotFoundError(f"no results*.parquet under {results}")
+    for run in checked.left_out:
+        if warn is not None:
+            warn(f"run {run.run} left out of the report: {run.reason}")
+    frame = prepare(read_results(checked.files)).collect()
     if frame.height == 0:
         raise FileNotFoundError(f"no result rows under {results}: nothing to report")
     out = Path(out_dir)
@@ -702,7 +727,10 @@ def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
     heat_maps, flags = write_heat_maps(frame, out)
     summaries = summary_tables(frame, tables)
     write_csv(summaries["lang_type"], out / "summary.csv")
-    page = render(frame, load_manifests(results), tables, summaries, str(results), heat_maps, flags)
+    manifests = load_manifests(results, {f.parent for f in checked.files})
+    page = render(
+        frame, manifests, tables, summaries, str(results), heat_maps, flags, checked.left_out
+    )
     return write_text(page, out / "index.html")
 
 
@@ -715,7 +743,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
 
     def body() -> int:
         try:
-            index = build_report(args.results, args.out)
+            index = build_report(
+                args.results, args.out, lambda line: print(f"warning: {line}", file=sys.stderr)
+            )
         except FileNotFoundError as error:
             raise UserError(str(error)) from None
         except OSError as error:  # the machine's fault (a full or read-only disk): exit 1
