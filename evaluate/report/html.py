@@ -26,9 +26,16 @@ from ..output.results import SHORT_MODEL, load_manifests, read_results, with_sys
 from ..readings.rules import RULES
 from . import stats
 from .figures import BASELINE, SPECS, all_figures, prepare, system_order
-from .heatmaps import write_heat_maps
+from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT, write_heat_maps
 from .intact import LeftOut, check_runs
-from .summary import rule_accuracy, with_ties
+from .summary import (
+    COVERS_LITTLE,
+    balanced_note,
+    balanced_share,
+    coverage_sentence,
+    rule_accuracy,
+    with_ties,
+)
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -88,13 +95,50 @@ def summary_tables(
     """The report's summary tables: overall, per language, per language and type."""
     # The per-language figure already holds the per-language table: bootstraps are not free.
     by_lang = figure_tables.get("by_lang")
-    return {
+    tables = {
         "overall": summary_table(frame),
         "lang": summary_table(frame, ["lang"])
         if by_lang is None
         else order_systems(by_lang, ["lang"]),
         "lang_type": summary_table(frame, ["lang", "type"]),
     }
+    return {name: with_balanced_note(table) for name, table in tables.items()}
+
+
+def with_balanced_note(table: pl.DataFrame) -> pl.DataFrame:
+    """The table with `balanced_note` (§6): the figure with the share of items it covers where
+    that is under half, why there is no figure where there is none."""
+    notes = [balanced_note(row) for row in table.iter_rows(named=True)]
+    return table.with_columns(pl.Series("balanced_note", notes, dtype=pl.String))
+
+
+def _small_coverage(summaries: dict[str, pl.DataFrame]) -> list[str]:
+    """Every summary row whose balanced accuracy covers less than half of its items (§6)."""
+    items = []
+    for name in ("overall", "lang", "lang_type"):
+        table = summaries[name]
+        if "ba_left_out" not in table.columns:
+            continue
+        shown = table.filter(COVERS_LITTLE & pl.col("balanced_accuracy").is_not_nan())
+        for row in shown.iter_rows(named=True):
+            where = ", ".join(str(row[c]) for c in ("system", "lang", "type") if c in row)
+            share = balanced_share(row["n"], row["ba_left_out"])
+            assert share is not None  # COVERS_LITTLE holds: n > 0
+            items.append(
+                f"<li><b>{html.escape(where)}</b> ({html.escape(balanced_note(row))}; "
+                f"{row['ba_left_out']:,} of {row['n']:,} items left out): "
+                f"{html.escape(coverage_sentence(share))}.</li>"
+            )
+    if not items:
+        return []
+    return [
+        "<h3>Balanced accuracy over a small part of a row</h3>",
+        "<p>In these rows more than half of the items could not be balanced (DESIGN §6): the "
+        "balanced figure speaks for the rest only; the heat maps mark these cells with *.</p>",
+        "<ul>",
+        *items,
+        "</ul>",
+    ]
 
 
 def compare(a: pl.DataFrame, b: pl.DataFrame, name_a: str, name_b: str) -> dict[str, Any]:
@@ -449,7 +493,11 @@ def _opening(frame: pl.DataFrame, source: str) -> list[str]:
         "taken and the group scores its weakest feature. A group needs two such values of every "
         "feature; groups are weighted by their items. A system right exactly when one feature has "
         "one value (always singular) scores at most 1/k on a feature of k values: 50%, not the "
-        "majority's share. Intervals are 95% bootstrap intervals resampling sentences.</p>",
+        "majority's share. Where more than half of a row's items could not be balanced, "
+        '<code>balanced_note</code> gives the figure with the share it covers ("100.0% on 17% of '
+        'items"); where balanced accuracy is "–", no group had two values with 20 items or '
+        "more (fewer than 20 items a value), and <code>balanced_note</code> says so. "
+        "Intervals are 95% bootstrap intervals resampling sentences.</p>",
     ]
     return out
 
@@ -510,12 +558,30 @@ def _summary(frame: pl.DataFrame, overall: pl.DataFrame, by_lang: pl.DataFrame) 
     return out
 
 
-def frequency_sentence(share: float | None) -> str:
-    """§10's sentence for a cell where frequency alone decides."""
-    shown = "–" if share is None else f"{100 * share:.1f}%"
+def frequency_sentence(share: float | None, incongruent: int | None = None) -> str:
+    """§10's sentence for a cell where frequency alone decides, giving the reason it was flagged:
+    the heuristic's share of the items (≥ 0.90), too few incongruent items (< 30), or both."""
+    few = incongruent is not None and incongruent < MIN_INCONGRUENT
+    reasons = []
+    if share is not None and share >= CONGRUENT_SHARE:
+        reasons.append(
+            f"the frequency heuristic alone is right on {100 * share:.1f}% of these items"
+        )
+    if few:
+        how_many = {0: "none of them is", 1: "only 1 of them is"}.get(
+            incongruent or 0, f"only {incongruent} of them are"
+        )
+        reasons.append(
+            f"{how_many} incongruent (fewer than {MIN_INCONGRUENT} "
+            "incongruent items, too few to read the model where frequency points the wrong way)"
+        )
+    if not reasons:  # not flagged by either threshold: say what is known
+        shown = "–" if share is None else f"{100 * share:.1f}%"
+        reasons.append(f"the frequency heuristic alone is right on {shown} of these items")
+    advice = "the pair reading" if few else "the incongruent items or the pair reading"
     return (
-        f"the frequency heuristic alone is right on {shown} of these items: accuracy here cannot "
-        "separate agreement from frequency; read the incongruent items or the pair reading"
+        f"{' and '.join(reasons)}: accuracy here cannot separate agreement from frequency; "
+        f"read {advice}"
     )
 
 
@@ -525,16 +591,17 @@ def _frequency_flags(flags: pl.DataFrame | None) -> list[str]:
         return []
     out = [
         "<h3>Where frequency alone decides</h3>",
-        "<p>In these cells the frequency heuristic is right on at least 90% of the items, or wrong "
-        "on fewer than 30 (DESIGN §10); they are hatched in the heat maps.</p>",
+        f"<p>In these cells the frequency heuristic is right on at least "
+        f"{100 * CONGRUENT_SHARE:.0f}% of the items, or wrong on fewer than {MIN_INCONGRUENT} "
+        "(DESIGN §10); each says which; they are hatched in the heat maps.</p>",
         "<ul>",
     ]
     for row in flags.iter_rows(named=True):
+        sentence = frequency_sentence(row["frequency_congruent"], row["incongruent_n"])
         out.append(
             f"<li><b>{html.escape(row['lang'])}, {html.escape(row['reading'])}, "
             f"{html.escape(row['type'])}</b> ({html.escape(row['systems'])}; "
-            f"{row['incongruent_n']} incongruent items): "
-            f"{html.escape(frequency_sentence(row['frequency_congruent']))}.</li>"
+            f"{row['incongruent_n']} incongruent items): {html.escape(sentence)}.</li>"
         )
     return [*out, "</ul>"]
 
@@ -690,6 +757,7 @@ def render(
         *_left_out(left_out),
         *_warnings(frame, manifests),
         *_summary(frame, summaries["overall"], summaries["lang"]),
+        *_small_coverage(summaries),
         *_frequency_flags(flags),
         *_rules(frame),
         *_controls(frame),

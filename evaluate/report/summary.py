@@ -15,7 +15,7 @@ from ud_agree.atomic import write_csv, write_text
 from ..readings.decide import CONGRUENCE
 from ..readings.rules import INGREDIENTS, RULES, rule_values
 from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_label, bin_labels
-from .stats import N_BOOT, accuracy_table
+from .stats import MIN_VALUE_ITEMS, N_BOOT, accuracy_table
 
 # name → (grouping expression, order of its groups or None for sorted)
 BREAKDOWNS: dict[str, tuple[pl.Expr, list[str] | None]] = {
@@ -192,6 +192,49 @@ def _percent(value: float | None, sign: str = "") -> str:
     return "–" if value is None or value != value else f"{100 * value:.1f}{sign}"
 
 
+# §6: a balanced figure over less than half of a row's items is shown with the share it covers.
+COVERS_LITTLE = pl.col("ba_left_out") > pl.col("n") / 2
+NO_FIGURE = f"fewer than {MIN_VALUE_ITEMS} items a value"
+
+
+def balanced_share(n: int | None, left_out: int | None) -> float | None:
+    """The share of a row's items its balanced accuracy covers (None: nothing to cover)."""
+    return None if not n or left_out is None else (n - left_out) / n
+
+
+def _share(share: float) -> str:
+    return "<1%" if 0 < share < 0.005 else f"{100 * share:.0f}%"
+
+
+def balanced_text(balanced: float | None, n: int | None, left_out: int | None) -> str:
+    """A row's balanced accuracy as printed (§6): `73.4%`; `100.0% on 17% of items` where it covers
+    less than half of them; `– (fewer than 20 items a value)` where there is no figure."""
+    if balanced is None or balanced != balanced:
+        return f"– ({NO_FIGURE})" if n else "–"
+    share = balanced_share(n, left_out)
+    if share is not None and share < 0.5:
+        return f"{100 * balanced:.1f}% on {_share(share)} of items"
+    return f"{100 * balanced:.1f}%"
+
+
+def coverage_sentence(share: float) -> str:
+    """§6's sentence for a row whose balanced accuracy covers less than half of its items."""
+    return (
+        f"balanced accuracy here covers only {_share(share)} of the items (groups or values with "
+        f"fewer than {MIN_VALUE_ITEMS} items are left out)"
+    )
+
+
+def balanced_note(row: Mapping[str, Any]) -> str:
+    """What a summary row's balanced figure needs said beside it: its share of the items where
+    that is under half, why there is none where there is none, else nothing."""
+    balanced, n, left_out = row.get("balanced_accuracy"), row.get("n"), row.get("ba_left_out")
+    if n and (balanced is None or balanced != balanced):
+        return f"no figure: {NO_FIGURE}"
+    share = balanced_share(n, left_out)
+    return balanced_text(balanced, n, left_out) if share is not None and share < 0.5 else ""
+
+
 def _count(value: int | None) -> str:
     return "–" if value is None else str(value)
 
@@ -211,6 +254,7 @@ def format_table(summary: pl.DataFrame) -> str:
             f"  {_count(row.get('ba_left_out')):>8}  {congruent:>14}"
             f"  {_count(row.get('incongruent_n')):>11}  {_count(row.get('undecided')):>9}"
             f"  {_count(row.get('ties')):>5}"
+            + (f"  balanced: {note}" if (note := balanced_note(row)) else "")
         )
     return "\n".join(lines)
 
@@ -226,7 +270,7 @@ def markdown_table(summary: pl.DataFrame) -> str:
         lines.append(
             f"| {row['breakdown']} | {row['group']} | {row['n']} | {_percent(row['accuracy'], '%')} "
             f"| {_percent(row['ci_low'])}–{_percent(row['ci_high'])} "
-            f"| {_percent(row['balanced_accuracy'], '%')} "
+            f"| {balanced_text(row['balanced_accuracy'], row['n'], row.get('ba_left_out'))} "
             f"| {_percent(row['ba_ci_low'])}–{_percent(row['ba_ci_high'])} "
             f"| {_count(row.get('ba_left_out'))} "
             f"| {_percent(row.get('frequency_congruent'), '%')} "
@@ -248,7 +292,9 @@ def header_lines(manifest: Mapping[str, Any]) -> list[str]:
         "their items; 'left out' counts the items not balanced. freq-congruent (§10): the share "
         "of items the frequency heuristic alone gets right; incongruent: items where it fails. "
         "undecided (§5.1): items the rule cannot decide, left out of n and every figure; ties: "
-        "items whose two values are exactly equal (counted wrong)",
+        "items whose two values are exactly equal (counted wrong). A balanced figure over less "
+        "than half of its row's items says so ('100.0% on 17% of items'); '–' where no group has "
+        f"two values with {MIN_VALUE_ITEMS} items or more ({NO_FIGURE})",
     ]
     if manifest.get("random_weights"):
         lines.append(
