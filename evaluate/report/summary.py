@@ -188,7 +188,8 @@ def _with_columns(table: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _percent(value: float | None, sign: str = "") -> str:
+def percent(value: float | None, sign: str = "") -> str:
+    """A share in percent with one decimal (`61.2`, `sign` after it), `–` where it is unknown."""
     return "–" if value is None or value != value else f"{100 * value:.1f}{sign}"
 
 
@@ -246,9 +247,9 @@ def format_table(summary: pl.DataFrame) -> str:
         "          left out  freq-congruent  incongruent  undecided   ties"
     ]
     for row in summary.iter_rows(named=True):
-        acc = f"{_percent(row['accuracy'], '%'):>8}  [{_percent(row['ci_low']):>5}, {_percent(row['ci_high']):>5}]"
-        bal = f"{_percent(row['balanced_accuracy'], '%'):>8}  [{_percent(row['ba_ci_low']):>5}, {_percent(row['ba_ci_high']):>5}]"
-        congruent = _percent(row.get("frequency_congruent"), "%")
+        acc = f"{percent(row['accuracy'], '%'):>8}  [{percent(row['ci_low']):>5}, {percent(row['ci_high']):>5}]"
+        bal = f"{percent(row['balanced_accuracy'], '%'):>8}  [{percent(row['ba_ci_low']):>5}, {percent(row['ba_ci_high']):>5}]"
+        congruent = percent(row.get("frequency_congruent"), "%")
         lines.append(
             f"{row['breakdown']:<22} {row['group'] or '':<24} {row['n']:>8}  {acc}  {bal}"
             f"  {_count(row.get('ba_left_out')):>8}  {congruent:>14}"
@@ -268,12 +269,12 @@ def markdown_table(summary: pl.DataFrame) -> str:
     ]
     for row in summary.iter_rows(named=True):
         lines.append(
-            f"| {row['breakdown']} | {row['group']} | {row['n']} | {_percent(row['accuracy'], '%')} "
-            f"| {_percent(row['ci_low'])}–{_percent(row['ci_high'])} "
+            f"| {row['breakdown']} | {row['group']} | {row['n']} | {percent(row['accuracy'], '%')} "
+            f"| {percent(row['ci_low'])}–{percent(row['ci_high'])} "
             f"| {balanced_text(row['balanced_accuracy'], row['n'], row.get('ba_left_out'))} "
-            f"| {_percent(row['ba_ci_low'])}–{_percent(row['ba_ci_high'])} "
+            f"| {percent(row['ba_ci_low'])}–{percent(row['ba_ci_high'])} "
             f"| {_count(row.get('ba_left_out'))} "
-            f"| {_percent(row.get('frequency_congruent'), '%')} "
+            f"| {percent(row.get('frequency_congruent'), '%')} "
             f"| {_count(row.get('incongruent_n'))} | {_count(row.get('undecided'))} "
             f"| {_count(row.get('ties'))} |"
         )
