@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,11 @@ def load_results(path: str | Path) -> pl.LazyFrame:
     files = result_files(path)
     if not files:
         raise FileNotFoundError(f"no results*.parquet under {path}")
+    return read_results(files)
+
+
+def read_results(files: Sequence[Path]) -> pl.LazyFrame:
+    """The rows of the result chunks `files` as one LazyFrame with the documented columns."""
     # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
     frames = [
         with_every_column(upgraded(_scan(f)), SCHEMA).select(COLUMNS).cast(SCHEMA) for f in files
@@ -81,14 +87,18 @@ def upgraded(frame: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def load_manifests(path: str | Path) -> list[dict[str, Any]]:
-    """Every run's manifest.json under `path`, each with `run_dir` (relative to `path`) added; the
-    shards of a run give one merged manifest."""
+def load_manifests(
+    path: str | Path, folders: Collection[Path] | None = None
+) -> list[dict[str, Any]]:
+    """Every run's manifest.json under `path` (only those in `folders` when given), each with
+    `run_dir` (relative to `path`) added; the shards of a run give one merged manifest."""
     root = Path(path)
     if root.is_file():
         root = root.parent
     manifests = []
     for file in sorted(root.rglob("manifest.json")):
+        if folders is not None and file.parent not in folders:
+            continue
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):

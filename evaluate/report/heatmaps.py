@@ -19,6 +19,7 @@ from ud_agree.schemas.corpus import TYPES
 from ..output.results import with_system
 from .figures import system_order
 from .stats import grouped_accuracy
+from .summary import COVERS_LITTLE
 
 CELL_INCHES = 0.55  # a cell: room for "93" and "n 1.2k" in small type
 
@@ -38,6 +39,9 @@ def heat_table(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     table = grouped_accuracy(systems, ["reading", "system", "lang", "type"])
     if "frequency_congruent" in table.columns:
         table = table.with_columns(FREQUENCY_DECIDES.fill_null(False).alias("frequency_decides"))
+    if "ba_left_out" in table.columns:
+        covers_little = COVERS_LITTLE & pl.col("balanced_accuracy").is_not_nan()
+        table = table.with_columns(covers_little.fill_null(False).alias("balanced_covers_little"))
     keep = [
         "reading",
         "system",
@@ -46,6 +50,8 @@ def heat_table(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
         "n",
         "accuracy",
         "balanced_accuracy",
+        "ba_left_out",
+        "balanced_covers_little",
         "frequency_congruent",
         "incongruent_n",
         "frequency_decides",
@@ -99,7 +105,7 @@ def heat_figure(table: pl.DataFrame, reading: str) -> Figure:
     for ax, system in zip(axes, systems, strict=True):
         cells = np.full((len(langs), len(types)), np.nan)
         counts = np.zeros((len(langs), len(types)), dtype=np.int64)
-        flagged = []
+        flagged, partial = [], set()
         for row in rows.filter(pl.col("system") == system).iter_rows(named=True):
             i, j = langs.index(row["lang"]), types.index(row["type"])
             value = row.get("balanced_accuracy")
@@ -107,6 +113,8 @@ def heat_figure(table: pl.DataFrame, reading: str) -> Figure:
             counts[i, j] = row["n"]
             if row.get("frequency_decides"):
                 flagged.append((i, j))
+            if row.get("balanced_covers_little"):
+                partial.add((i, j))
         ax.imshow(cells, vmin=0.5, vmax=1.0, cmap="viridis", aspect="auto")
         for i, j in flagged:  # §10: frequency alone decides these cells
             ax.add_patch(
@@ -115,7 +123,8 @@ def heat_figure(table: pl.DataFrame, reading: str) -> Figure:
         for i in range(len(langs)):
             for j in range(len(types)):
                 if counts[i, j]:
-                    text = f"{100 * cells[i, j]:.0f}\n{_label(int(counts[i, j]))}"
+                    mark = "*" if (i, j) in partial else ""  # §6: balanced over under half
+                    text = f"{100 * cells[i, j]:.0f}{mark}\n{_label(int(counts[i, j]))}"
                     ax.text(j, i, text, ha="center", va="center", fontsize=6,
                             color="white" if cells[i, j] < 0.8 else "black")  # fmt: skip
         ax.set_xticks(range(len(types)), [t.replace("-", "-\n") for t in types], fontsize=7)
@@ -123,7 +132,8 @@ def heat_figure(table: pl.DataFrame, reading: str) -> Figure:
         ax.set_title(system, fontsize=8)
     fig.suptitle(
         f"Balanced accuracy (%, §6; accuracy where it cannot be balanced), {reading} reading; "
-        "hatched: frequency alone decides (§10)",
+        "*: balanced over less than half of the cell's items; hatched: frequency alone decides "
+        "(§10)",
         fontsize=9,
     )
     return fig

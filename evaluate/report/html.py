@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -20,17 +20,22 @@ import polars as pl
 from ud_agree.atomic import write_csv, write_text
 from ud_agree.errors import MachineError, OneLineParser, UserError, run_main
 from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
-from ud_agree.schemas.results import ITEM_KEY, RULE_NAMES
+from ud_agree.schemas.results import ITEM_KEY
 
-from ..output.results import (
-    SHORT_MODEL,
-    load_manifests,
-    load_results,
-    with_system,
-)
+from ..output.results import SHORT_MODEL, load_manifests, read_results, with_system
+from ..readings.rules import RULES
 from . import stats
 from .figures import BASELINE, SPECS, all_figures, prepare, system_order
-from .heatmaps import write_heat_maps
+from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT, write_heat_maps
+from .intact import LeftOut, check_runs
+from .summary import (
+    COVERS_LITTLE,
+    balanced_note,
+    balanced_share,
+    coverage_sentence,
+    rule_accuracy,
+    with_ties,
+)
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -45,9 +50,10 @@ pre { background: #f7f7f7; padding: 0.5em; font-size: 0.8em; overflow-x: auto; }
 
 
 def per_sentence(frame: pl.DataFrame) -> pl.DataFrame:
-    """Right and total items per sentence."""
+    """Right and total items per sentence (undecided items, §5.1, left out)."""
     return frame.group_by(SENTENCE_KEY).agg(
-        pl.col("right").cast(pl.Int64).sum().alias("right"), pl.len().alias("n")
+        pl.col("right").cast(pl.Int64).sum().alias("right"),
+        pl.col("right").is_not_null().sum().cast(pl.Int64).alias("n"),
     )
 
 
@@ -73,7 +79,7 @@ def order_systems(table: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
     order = {s: i for i, s in enumerate(system_order(table["system"].unique().to_list()))}
     rank = pl.col("system").replace_strict(order, return_dtype=pl.Int64)
     columns = [*by, "system", "n", "accuracy", "ci_low", "ci_high"]
-    balanced = ("balanced_accuracy", "ba_ci_low", "ba_ci_high", "ba_left_out")
+    balanced = ("balanced_accuracy", "ba_ci_low", "ba_ci_high", "ba_left_out", "undecided")
     columns += [c for c in balanced if c in table.columns]
     return table.sort([*by, rank]).select(columns)
 
@@ -89,13 +95,50 @@ def summary_tables(
     """The report's summary tables: overall, per language, per language and type."""
     # The per-language figure already holds the per-language table: bootstraps are not free.
     by_lang = figure_tables.get("by_lang")
-    return {
+    tables = {
         "overall": summary_table(frame),
         "lang": summary_table(frame, ["lang"])
         if by_lang is None
         else order_systems(by_lang, ["lang"]),
         "lang_type": summary_table(frame, ["lang", "type"]),
     }
+    return {name: with_balanced_note(table) for name, table in tables.items()}
+
+
+def with_balanced_note(table: pl.DataFrame) -> pl.DataFrame:
+    """The table with `balanced_note` (§6): the figure with the share of items it covers where
+    that is under half, why there is no figure where there is none."""
+    notes = [balanced_note(row) for row in table.iter_rows(named=True)]
+    return table.with_columns(pl.Series("balanced_note", notes, dtype=pl.String))
+
+
+def _small_coverage(summaries: dict[str, pl.DataFrame]) -> list[str]:
+    """Every summary row whose balanced accuracy covers less than half of its items (§6)."""
+    items = []
+    for name in ("overall", "lang", "lang_type"):
+        table = summaries[name]
+        if "ba_left_out" not in table.columns:
+            continue
+        shown = table.filter(COVERS_LITTLE & pl.col("balanced_accuracy").is_not_nan())
+        for row in shown.iter_rows(named=True):
+            where = ", ".join(str(row[c]) for c in ("system", "lang", "type") if c in row)
+            share = balanced_share(row["n"], row["ba_left_out"])
+            assert share is not None  # COVERS_LITTLE holds: n > 0
+            items.append(
+                f"<li><b>{html.escape(where)}</b> ({html.escape(balanced_note(row))}; "
+                f"{row['ba_left_out']:,} of {row['n']:,} items left out): "
+                f"{html.escape(coverage_sentence(share))}.</li>"
+            )
+    if not items:
+        return []
+    return [
+        "<h3>Balanced accuracy over a small part of a row</h3>",
+        "<p>In these rows more than half of the items could not be balanced (DESIGN §6): the "
+        "balanced figure speaks for the rest only; the heat maps mark these cells with *.</p>",
+        "<ul>",
+        *items,
+        "</ul>",
+    ]
 
 
 def compare(a: pl.DataFrame, b: pl.DataFrame, name_a: str, name_b: str) -> dict[str, Any]:
@@ -450,9 +493,28 @@ def _opening(frame: pl.DataFrame, source: str) -> list[str]:
         "taken and the group scores its weakest feature. A group needs two such values of every "
         "feature; groups are weighted by their items. A system right exactly when one feature has "
         "one value (always singular) scores at most 1/k on a feature of k values: 50%, not the "
-        "majority's share. Intervals are 95% bootstrap intervals resampling sentences.</p>",
+        "majority's share. Where more than half of a row's items could not be balanced, "
+        '<code>balanced_note</code> gives the figure with the share it covers ("100.0% on 17% of '
+        'items"); where balanced accuracy is "–", no group had two values with 20 items or '
+        "more (fewer than 20 items a value), and <code>balanced_note</code> says so. "
+        "Intervals are 95% bootstrap intervals resampling sentences.</p>",
     ]
     return out
+
+
+def _left_out(runs: Sequence[LeftOut]) -> list[str]:
+    """The runs shown in no table or figure, each with its reason (issue 34)."""
+    if not runs:
+        return []
+    return [
+        "<div class='warning'><p><b>Left out of every table and figure</b>: these runs' results "
+        "do not hold what their manifests say, so no figure here counts them.</p><ul>",
+        *(
+            f"<li><code>{html.escape(run.run)}</code>: {html.escape(run.reason)}</li>"
+            for run in runs
+        ),
+        "</ul></div>",
+    ]
 
 
 def _warnings(frame: pl.DataFrame, manifests: list[dict[str, Any]]) -> list[str]:
@@ -496,12 +558,30 @@ def _summary(frame: pl.DataFrame, overall: pl.DataFrame, by_lang: pl.DataFrame) 
     return out
 
 
-def frequency_sentence(share: float | None) -> str:
-    """§10's sentence for a cell where frequency alone decides."""
-    shown = "–" if share is None else f"{100 * share:.1f}%"
+def frequency_sentence(share: float | None, incongruent: int | None = None) -> str:
+    """§10's sentence for a cell where frequency alone decides, giving the reason it was flagged:
+    the heuristic's share of the items (≥ 0.90), too few incongruent items (< 30), or both."""
+    few = incongruent is not None and incongruent < MIN_INCONGRUENT
+    reasons = []
+    if share is not None and share >= CONGRUENT_SHARE:
+        reasons.append(
+            f"the frequency heuristic alone is right on {100 * share:.1f}% of these items"
+        )
+    if few:
+        how_many = {0: "none of them is", 1: "only 1 of them is"}.get(
+            incongruent or 0, f"only {incongruent} of them are"
+        )
+        reasons.append(
+            f"{how_many} incongruent (fewer than {MIN_INCONGRUENT} "
+            "incongruent items, too few to read the model where frequency points the wrong way)"
+        )
+    if not reasons:  # not flagged by either threshold: say what is known
+        shown = "–" if share is None else f"{100 * share:.1f}%"
+        reasons.append(f"the frequency heuristic alone is right on {shown} of these items")
+    advice = "the pair reading" if few else "the incongruent items or the pair reading"
     return (
-        f"the frequency heuristic alone is right on {shown} of these items: accuracy here cannot "
-        "separate agreement from frequency; read the incongruent items or the pair reading"
+        f"{' and '.join(reasons)}: accuracy here cannot separate agreement from frequency; "
+        f"read {advice}"
     )
 
 
@@ -511,16 +591,17 @@ def _frequency_flags(flags: pl.DataFrame | None) -> list[str]:
         return []
     out = [
         "<h3>Where frequency alone decides</h3>",
-        "<p>In these cells the frequency heuristic is right on at least 90% of the items, or wrong "
-        "on fewer than 30 (DESIGN §10); they are hatched in the heat maps.</p>",
+        f"<p>In these cells the frequency heuristic is right on at least "
+        f"{100 * CONGRUENT_SHARE:.0f}% of the items, or wrong on fewer than {MIN_INCONGRUENT} "
+        "(DESIGN §10); each says which; they are hatched in the heat maps.</p>",
         "<ul>",
     ]
     for row in flags.iter_rows(named=True):
+        sentence = frequency_sentence(row["frequency_congruent"], row["incongruent_n"])
         out.append(
             f"<li><b>{html.escape(row['lang'])}, {html.escape(row['reading'])}, "
             f"{html.escape(row['type'])}</b> ({html.escape(row['systems'])}; "
-            f"{row['incongruent_n']} incongruent items): "
-            f"{html.escape(frequency_sentence(row['frequency_congruent']))}.</li>"
+            f"{row['incongruent_n']} incongruent items): {html.escape(sentence)}.</li>"
         )
     return [*out, "</ul>"]
 
@@ -528,28 +609,14 @@ def _frequency_flags(flags: pl.DataFrame | None) -> list[str]:
 def rules_table(frame: pl.DataFrame) -> pl.DataFrame:
     """§5.1 per reading and system: each rule's accuracy and balanced accuracy, and `differs`, its
     decisions that differ from the headline `right` (the pair reading's rows only)."""
-    pairs = (
-        frame.filter(pl.col("right_sum").is_not_null()) if "right_sum" in frame.columns else None
-    )
-    if pairs is None or not pairs.height:
+    pairs = frame.filter(pl.col("reading") == "pair")
+    table = rule_accuracy(with_ties(pairs), by=["reading", "system"]) if pairs.height else None
+    if table is None or not table.height:
         return pl.DataFrame()
-    tables = []
-    for rule in RULE_NAMES:
-        verdict = f"right_{rule}"
-        decided = pairs.filter(pl.col(verdict).is_not_null())
-        if not decided.height:
-            continue
-        table = stats.accuracy_table(decided, by=["reading", "system"], verdict=verdict)
-        differs = decided.group_by("reading", "system").agg(
-            (pl.col(verdict) != pl.col("right")).sum().cast(pl.Int64).alias("differs")
-        )
-        tables.append(
-            table.join(differs, on=["reading", "system"]).with_columns(pl.lit(rule).alias("rule"))
-        )
     keep = ["reading", "system", "rule", "n", "accuracy", "ci_low", "ci_high",
-            "balanced_accuracy", "differs"]  # fmt: skip
-    rank = {rule: i for i, rule in enumerate(RULE_NAMES)}
-    table = pl.concat([t.select([c for c in keep if c in t.columns]) for t in tables])
+            "balanced_accuracy", "differs", "ties", "undecided"]  # fmt: skip
+    rank = {rule: i for i, rule in enumerate(RULES)}
+    table = table.select([c for c in keep if c in table.columns])
     return table.sort("reading", "system", pl.col("rule").replace_strict(rank))
 
 
@@ -565,7 +632,9 @@ def _rules(frame: pl.DataFrame) -> list[str]:
         "<code>mean</code> (per token), <code>chars</code> (lm-eval <code>acc_norm</code>), "
         "<code>bytes</code> (lm-eval <code>acc_bytes</code>), <code>word</code> (the varied word "
         "only), <code>slor</code> (frequency-corrected). <code>differs</code>: decisions that "
-        "differ from the run's headline rule.</p>",
+        "differ from the run's headline rule; <code>ties</code>: pairs whose two values are "
+        "exactly equal (counted wrong here; lm-eval counts them right); <code>undecided</code>: "
+        "pairs the rule cannot decide (a missing ingredient), left out of n and accuracy.</p>",
         *(
             html_table(table.filter(pl.col("system") == system))
             for system in table["system"].unique(maintain_order=True).to_list()
@@ -680,12 +749,15 @@ def render(
     source: str,
     heat_maps: Sequence[str] = (),
     flags: pl.DataFrame | None = None,
+    left_out: Sequence[LeftOut] = (),
 ) -> str:
     """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
     out = [
         *_opening(frame, source),
+        *_left_out(left_out),
         *_warnings(frame, manifests),
         *_summary(frame, summaries["overall"], summaries["lang"]),
+        *_small_coverage(summaries),
         *_frequency_flags(flags),
         *_rules(frame),
         *_controls(frame),
@@ -700,9 +772,21 @@ def render(
     return "\n".join(out)
 
 
-def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
-    """Write index.html, figures (PNG + CSV) and summary.csv for `results` into `out_dir`."""
-    frame = prepare(load_results(results)).collect()
+def build_report(
+    results: str | Path, out_dir: str | Path = "report", warn: Callable[[str], None] | None = None
+) -> Path:
+    """Write index.html, figures (PNG + CSV) and summary.csv for `results` into `out_dir`; runs
+    whose chunks do not hold what their manifests say are left out, named on the page and to
+    `warn`."""
+    checked = check_runs(results)
+    if not checked.files:
+        if checked.left_out:
+            raise UserError(f"nothing valid to report under {results}: {checked.note()}")
+        raise FileNotFoundError(f"no results*.parquet under {results}")
+    for run in checked.left_out:
+        if warn is not None:
+            warn(f"run {run.run} left out of the report: {run.reason}")
+    frame = prepare(read_results(checked.files)).collect()
     if frame.height == 0:
         raise FileNotFoundError(f"no result rows under {results}: nothing to report")
     out = Path(out_dir)
@@ -711,7 +795,10 @@ def build_report(results: str | Path, out_dir: str | Path = "report") -> Path:
     heat_maps, flags = write_heat_maps(frame, out)
     summaries = summary_tables(frame, tables)
     write_csv(summaries["lang_type"], out / "summary.csv")
-    page = render(frame, load_manifests(results), tables, summaries, str(results), heat_maps, flags)
+    manifests = load_manifests(results, {f.parent for f in checked.files})
+    page = render(
+        frame, manifests, tables, summaries, str(results), heat_maps, flags, checked.left_out
+    )
     return write_text(page, out / "index.html")
 
 
@@ -724,7 +811,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
 
     def body() -> int:
         try:
-            index = build_report(args.results, args.out)
+            index = build_report(
+                args.results, args.out, lambda line: print(f"warning: {line}", file=sys.stderr)
+            )
         except FileNotFoundError as error:
             raise UserError(str(error)) from None
         except OSError as error:  # the machine's fault (a full or read-only disk): exit 1

@@ -7,7 +7,10 @@ from typing import Any
 
 import polars as pl
 
-OVERALL = ("n", "accuracy", "ci_low", "ci_high", "balanced_accuracy", "ba_ci_low", "ba_ci_high")
+from .summary import balanced_note, balanced_text, percent
+
+OVERALL = ("n", "accuracy", "ci_low", "ci_high", "balanced_accuracy", "ba_ci_low", "ba_ci_high",
+           "ba_left_out", "undecided")  # fmt: skip
 
 
 def overall(summary: pl.DataFrame | None) -> dict[str, Any]:
@@ -15,20 +18,20 @@ def overall(summary: pl.DataFrame | None) -> dict[str, Any]:
     if summary is not None:
         row = summary.filter((pl.col("breakdown") == "all") & (pl.col("group") == "all"))
         if row.height:
-            return {k: row[k][0] for k in OVERALL}
+            return {k: row[k][0] if k in row.columns else None for k in OVERALL}
     return {**dict.fromkeys(OVERALL), "n": 0}
 
 
-def _percent(value: float | None) -> str:
-    return "–" if value is None or value != value else f"{100 * value:.1f}"
-
-
 def run_line(row: dict[str, Any]) -> str:
-    """`412 items, accuracy 61.2% [57.0, 65.3], balanced 58.9% → results/fr/…`."""
+    """`412 items, accuracy 61.2% [57.0, 65.3], balanced 58.9% → results/fr/…` (§6: `balanced
+    100.0% on 17% of items` where it covers less than half)."""
+    undecided = row.get("undecided")
     return (
-        f"{row['n']} items, accuracy {_percent(row['accuracy'])}% "
-        f"[{_percent(row['ci_low'])}, {_percent(row['ci_high'])}], balanced "
-        f"{_percent(row['balanced_accuracy'])}%"
+        f"{row['n']} items"
+        + (f" ({undecided} undecided, left out)" if undecided else "")
+        + f", accuracy {percent(row['accuracy'])}% "
+        f"[{percent(row['ci_low'])}, {percent(row['ci_high'])}], balanced "
+        f"{balanced_text(row['balanced_accuracy'], row['n'], row.get('ba_left_out'))}"
         + (" (RANDOM weights: chance level)" if row.get("random_weights") else "")
         + f" → {row['folder']}"
     )
@@ -42,10 +45,11 @@ def runs_table(rows: list[dict[str, Any]]) -> str:
         "accuracy  95% CI          balanced  95% CI"
     ]
     for r in rows:
-        acc = f"{_percent(r['accuracy']):>7}%  [{_percent(r['ci_low']):>5}, {_percent(r['ci_high']):>5}]"
-        bal = f"{_percent(r['balanced_accuracy']):>7}%  [{_percent(r['ba_ci_low']):>5}, {_percent(r['ba_ci_high']):>5}]"
+        acc = f"{percent(r['accuracy'], '%'):>8}  [{percent(r['ci_low']):>5}, {percent(r['ci_high']):>5}]"
+        bal = f"{percent(r['balanced_accuracy'], '%'):>8}  [{percent(r['ba_ci_low']):>5}, {percent(r['ba_ci_high']):>5}]"
+        note = balanced_note(r)
         lines.append(
             f"{r['lang']:<6} {r['model']:<{width}} {r['reading']:<13} {r['method']:<12} "
-            f"{r['n']:>8}  {acc}  {bal}"
+            f"{r['n']:>8}  {acc}  {bal}" + (f"  balanced: {note}" if note else "")
         )
     return "\n".join(lines)

@@ -4,7 +4,7 @@ statistic: a replicate gives each sentence a multinomial weight (how often it wa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,6 +178,7 @@ def paired_difference(
 # The columns of accuracy_table, declared once: always; with `frequency`; with `value`.
 ACCURACY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "n": pl.Int64, "accuracy": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+    "undecided": pl.Int64,
 }  # fmt: skip
 FREQUENCY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "frequency_congruent": pl.Float64, "incongruent_n": pl.Int64,
@@ -212,13 +213,52 @@ def accuracy_table(
     cluster: Sequence[str] = SENTENCE_KEY,
     n_boot: int = N_BOOT,
     seed: int = 0,
+    tallies: Mapping[str, str] | None = None,
 ) -> pl.DataFrame:
-    """Accuracy of `verdict` per group of `by`: columns by…, n, accuracy, ci_low, ci_high; when the
-    items have a `value` column, balanced_accuracy, ba_ci_low, ba_ci_high, values and ba_left_out
-    (§6: items of values or groups that could not be balanced); when they have a `frequency`
-    column, frequency_congruent and incongruent_n (§10)."""
+    """Accuracy of `verdict` per group of `by`: columns by…, n, accuracy, ci_low, ci_high and
+    `undecided` (§5.1: items whose verdict is null, left out of every figure); when the items have
+    a `value` column, balanced_accuracy, ba_ci_low, ba_ci_high, values and ba_left_out (§6: items
+    of values or groups that could not be balanced); when they have a `frequency` column,
+    frequency_congruent and incongruent_n (§10); then each of `tallies` (output name → boolean
+    column), the count of its true items (null where none has a value)."""
     frame = items.lazy() if isinstance(items, pl.DataFrame) else items
     by = list(by)
+    tallies = dict(tallies or {})
+    counts = [
+        pl.col(verdict).is_null().cast(pl.Int64).sum().alias("undecided"),
+        # A tally no item has a value for (a rule's ties in the class-average reading) is null.
+        *(
+            pl.when(pl.col(c).is_not_null().any()).then(pl.col(c).cast(pl.Int64).sum()).alias(o)
+            for o, c in tallies.items()
+        ),
+    ]
+    counted_all = (frame.group_by(by).agg(counts) if by else frame.select(counts)).collect()
+    table = _decided_table(
+        frame.filter(pl.col(verdict).is_not_null()), by, verdict, cluster, n_boot, seed
+    )
+    if by:
+        # A group whose every item is undecided still has its row (n 0).
+        table = counted_all.join(table, on=by, how="left", nulls_equal=True).with_columns(
+            pl.col("n").fill_null(0)
+        )
+        table = table.sort(by)
+    else:
+        if not table.height:  # every item undecided: one row, n 0
+            table = pl.DataFrame([{"n": 0}], schema=table.schema)
+        table = table.hstack(counted_all)
+    order = [*by, *ACCURACY_SCHEMA, *table.columns]
+    return table.select(list(dict.fromkeys(order)))
+
+
+def _decided_table(
+    frame: pl.LazyFrame,
+    by: list[str],
+    verdict: str,
+    cluster: Sequence[str],
+    n_boot: int,
+    seed: int,
+) -> pl.DataFrame:
+    """accuracy_table over items whose verdict is known, without `undecided` and tallies."""
     names = frame.collect_schema().names()
     # Grouped by value itself, each group has one value: balanced accuracy would be accuracy.
     has_value = "value" in names and "value" not in by
@@ -238,6 +278,8 @@ def accuracy_table(
     groups = counted.partition_by(by, as_dict=True, maintain_order=True) if by else {(): counted}
     rows = []
     for key, group in groups.items():
+        if not group.height:
+            continue
         per_sentence = group.group_by(list(cluster), maintain_order=True).agg(
             pl.col("_right").sum(), pl.col("_n").sum()
         )
@@ -258,10 +300,10 @@ def accuracy_table(
             row.update(balanced_accuracy=estimate, ba_ci_low=b_low, ba_ci_high=b_high,
                        values=used, ba_left_out=left_out)  # fmt: skip
         rows.append(row)
-    schema = {**{c: counted.schema[c] for c in by}, **ACCURACY_SCHEMA}
+    decided = {c: t for c, t in ACCURACY_SCHEMA.items() if c != "undecided"}
+    schema = {**{c: counted.schema[c] for c in by}, **decided}
     schema |= (FREQUENCY_SCHEMA if has_frequency else {}) | (BALANCED_SCHEMA if has_value else {})
-    table = pl.DataFrame(rows, schema=schema, orient="row")
-    return table.sort(by) if by else table
+    return pl.DataFrame(rows, schema=schema, orient="row")
 
 
 def _by_value(

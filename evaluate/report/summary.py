@@ -3,18 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from ud_agree.atomic import write_csv, write_text
-from ud_agree.schemas.results import RULE_NAMES
 
 from ..readings.decide import CONGRUENCE
+from ..readings.rules import INGREDIENTS, RULES, rule_values
 from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_label, bin_labels
-from .stats import accuracy_table
+from .stats import MIN_VALUE_ITEMS, N_BOOT, accuracy_table
 
 # name → (grouping expression, order of its groups or None for sorted)
 BREAKDOWNS: dict[str, tuple[pl.Expr, list[str] | None]] = {
@@ -52,35 +53,31 @@ COLUMNS = [
     "frequency_congruent",
     "incongruent_n",
     "differs",
+    "undecided",
+    "ties",
+    *(f"ties_{rule}" for rule in RULES),
 ]
+# What summarize reads of the results, and the columns a tie is read from where present.
+SUMMARY_INPUTS = ("lang", "treebank", "sent_id", "type", "masked", "varied", "agreeing",
+                  "feature", "value", "distance", "distance_tokens", "distractors", "attractors",
+                  "frequency", "variant", "right", "right_logit")  # fmt: skip
+TIE_INPUTS = ("reading", "method", "rule", "score_good", "score_bad", "p_correct", "p_incorrect",
+              *(f"{name}_{side}" for name in INGREDIENTS for side in ("good", "bad")))  # fmt: skip
 
 
 def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.DataFrame:
-    """Long table: breakdown, group, n, accuracy and balanced accuracy with their intervals (the
-    class-average reading adds the logit decision overall)."""
+    """Long table: breakdown, group, n, accuracy and balanced accuracy with their intervals,
+    `undecided` and `ties` (the class-average reading adds the logit decision overall)."""
     lazy = results.lazy() if isinstance(results, pl.DataFrame) else results
     present = set(lazy.collect_schema().names())
-    rules = [r for r in RULE_NAMES if f"right_{r}" in present]
-    frame = lazy.select(
-        "lang",
-        "treebank",
-        "sent_id",
-        "type",
-        "masked",
-        "varied",
-        "agreeing",
-        "feature",
-        "value",
-        "distance",
-        "distance_tokens",
-        "distractors",
-        "attractors",
-        "frequency",
-        "variant",
-        "right",
-        "right_logit",
-        *(f"right_{r}" for r in rules),
-    ).collect()
+    frame = with_ties(
+        lazy.select(
+            *SUMMARY_INPUTS,
+            *(c for c in TIE_INPUTS if c in present),
+            *(f"right_{r}" for r in RULES if f"right_{r}" in present),
+        ).collect()
+    )
+    tallies = tie_tallies("tie")
     tables = []
     for name, (expr, order) in BREAKDOWNS.items():
         # Null in older results, or in the other reading.
@@ -88,7 +85,7 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
         if optional and frame[name].null_count() == frame.height:
             continue
         grouped = frame.with_columns(expr.cast(pl.String).alias("group"))
-        table = accuracy_table(grouped, by=["group"], n_boot=n_boot)
+        table = accuracy_table(grouped, by=["group"], n_boot=n_boot, tallies=tallies)
         if order is not None:
             rank = {label: i for i, label in enumerate(order)}
             table = table.sort(pl.col("group").replace_strict(rank, default=len(rank)))
@@ -102,33 +99,88 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
                 pl.lit("all").alias("group"), pl.lit("all (logit decision)").alias("breakdown")
             )
         )
-    tables += rule_tables(frame, rules, n_boot)
+    rules_breakdown = rule_accuracy(frame, n_boot=n_boot)
+    if rules_breakdown.height:
+        tables.append(
+            rules_breakdown.with_columns(
+                pl.lit("rule").alias("breakdown"), pl.col("rule").alias("group")
+            )
+        )
     return pl.concat([_with_columns(t).select(COLUMNS) for t in tables], how="vertical")
 
 
-def rule_tables(frame: pl.DataFrame, rules: list[str], n_boot: int) -> list[pl.DataFrame]:
-    """§5.1: the `rule` breakdown, each rule's accuracy and balanced accuracy over the items it
-    decides, and `differs`, its decisions that differ from the headline `right`."""
+def with_ties(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows with `tie_<rule>` for each rule (§5.1, pair rows: value(good) == value(bad)
+    exactly, from the ingredients; the frequency baseline's one rule compares its counts) and
+    `tie`, the verdict's own (pair: the row's `rule`; class-average: p_correct == p_incorrect)."""
+    columns = set(frame.columns)
+    pair = pl.col("reading") == "pair" if "reading" in columns else pl.lit(False)
+    counts = pl.lit(False)
+    if {"method", "score_good", "score_bad"} <= columns:
+        counts = (pl.col("method") == "frequency") & (pl.col("score_good") == pl.col("score_bad"))
+
+    def side(name: str, which: str) -> np.ndarray:
+        column = f"{name}_{which}"
+        if column not in columns:
+            return np.full(frame.height, np.nan)
+        return frame[column].cast(pl.Float64).fill_null(np.nan).to_numpy()
+
+    good = {name: side(name, "good") for name in INGREDIENTS}
+    bad = {name: side(name, "bad") for name in INGREDIENTS}
+    ties = {}
+    for rule in RULES:
+        g, b = rule_values(good, rule), rule_values(bad, rule)
+        values = pl.Series(np.isfinite(g) & np.isfinite(b) & (g == b))
+        ties[f"tie_{rule}"] = pl.when(pair).then(pl.lit(values) | counts)
+    frame = frame.with_columns(**ties)
+    # Results written before the `rule` column were decided by `sum`.
+    headline = pl.col("rule").fill_null("sum") if "rule" in columns else pl.lit("sum")
+    chosen: Any = pl.lit(None, dtype=pl.Boolean)
+    for rule in RULES:
+        chosen = pl.when(headline == rule).then(pl.col(f"tie_{rule}")).otherwise(chosen)
+    average = pl.lit(None, dtype=pl.Boolean)
+    if {"p_correct", "p_incorrect"} <= columns:
+        average = pl.col("p_correct") == pl.col("p_incorrect")
+    return frame.with_columns(pl.when(pair).then(chosen).otherwise(average).alias("tie"))
+
+
+def tie_tallies(headline: str) -> dict[str, str]:
+    """accuracy_table's tallies of a summary row: `ties` from the column `headline`, and
+    `ties_<rule>` for every rule."""
+    return {"ties": headline, **{f"ties_{rule}": f"tie_{rule}" for rule in RULES}}
+
+
+def rule_accuracy(
+    frame: pl.DataFrame, by: Sequence[str] = (), n_boot: int = N_BOOT
+) -> pl.DataFrame:
+    """§5.1 per rule (and per `by`) over `frame` (with_ties'): each rule's accuracy and balanced
+    accuracy over the items it decides, `undecided`, `ties` and `differs`, its decisions that
+    differ from the headline `right`; columns by…, rule, accuracy_table's, differs (no rows for a
+    rule that decides no item)."""
+    by = list(by)
+    rows = frame.filter(pl.col("reading") == "pair") if "reading" in frame.columns else frame
     tables = []
-    for rule in rules:
-        decided = frame.filter(pl.col(f"right_{rule}").is_not_null())
-        if not decided.height:
+    for rule in RULES:
+        verdict = f"right_{rule}"
+        if verdict not in rows.columns or rows[verdict].null_count() == rows.height:
             continue
-        table = accuracy_table(decided, verdict=f"right_{rule}", n_boot=n_boot)
-        differs = int((decided[f"right_{rule}"] != decided["right"]).sum())
-        tables.append(
-            table.with_columns(
-                pl.lit("rule").alias("breakdown"),
-                pl.lit(rule).alias("group"),
-                pl.lit(differs, dtype=pl.Int64).alias("differs"),
-            )
-        )
-    return tables
+        tallies = tie_tallies(f"tie_{rule}") if f"tie_{rule}" in frame.columns else None
+        table = accuracy_table(rows, by=by, verdict=verdict, n_boot=n_boot, tallies=tallies)
+        mismatch = (pl.col(verdict) != pl.col("right")).sum().cast(pl.Int64).alias("differs")
+        if by:
+            table = table.join(rows.group_by(by).agg(mismatch), on=by, nulls_equal=True)
+        else:
+            table = table.hstack(rows.select(mismatch))
+        tables.append(table.with_columns(pl.lit(rule).alias("rule")))
+    if not tables:
+        return pl.DataFrame()
+    return pl.concat(tables, how="vertical")
 
 
 def _with_columns(table: pl.DataFrame) -> pl.DataFrame:
     """Every summary column, null where the results cannot give it (no `frequency` labels)."""
     absent = {"frequency_congruent": pl.Float64, "incongruent_n": pl.Int64, "differs": pl.Int64}
+    absent |= {c: pl.Int64 for c in COLUMNS if c == "ties" or c.startswith("ties_")}
     return table.with_columns(
         pl.lit(None, dtype=dtype).alias(name)
         for name, dtype in absent.items()
@@ -136,26 +188,74 @@ def _with_columns(table: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _percent(value: float | None, sign: str = "") -> str:
+def percent(value: float | None, sign: str = "") -> str:
+    """A share in percent with one decimal (`61.2`, `sign` after it), `–` where it is unknown."""
     return "–" if value is None or value != value else f"{100 * value:.1f}{sign}"
+
+
+# §6: a balanced figure over less than half of a row's items is shown with the share it covers.
+COVERS_LITTLE = pl.col("ba_left_out") > pl.col("n") / 2
+NO_FIGURE = f"fewer than {MIN_VALUE_ITEMS} items a value"
+
+
+def balanced_share(n: int | None, left_out: int | None) -> float | None:
+    """The share of a row's items its balanced accuracy covers (None: nothing to cover)."""
+    return None if not n or left_out is None else (n - left_out) / n
+
+
+def _share(share: float) -> str:
+    return "<1%" if 0 < share < 0.005 else f"{100 * share:.0f}%"
+
+
+def balanced_text(balanced: float | None, n: int | None, left_out: int | None) -> str:
+    """A row's balanced accuracy as printed (§6): `73.4%`; `100.0% on 17% of items` where it covers
+    less than half of them; `– (fewer than 20 items a value)` where there is no figure."""
+    if balanced is None or balanced != balanced:
+        return f"– ({NO_FIGURE})" if n else "–"
+    share = balanced_share(n, left_out)
+    if share is not None and share < 0.5:
+        return f"{100 * balanced:.1f}% on {_share(share)} of items"
+    return f"{100 * balanced:.1f}%"
+
+
+def coverage_sentence(share: float) -> str:
+    """§6's sentence for a row whose balanced accuracy covers less than half of its items."""
+    return (
+        f"balanced accuracy here covers only {_share(share)} of the items (groups or values with "
+        f"fewer than {MIN_VALUE_ITEMS} items are left out)"
+    )
+
+
+def balanced_note(row: Mapping[str, Any]) -> str:
+    """What a summary row's balanced figure needs said beside it: its share of the items where
+    that is under half, why there is none where there is none, else nothing."""
+    balanced, n, left_out = row.get("balanced_accuracy"), row.get("n"), row.get("ba_left_out")
+    if n and (balanced is None or balanced != balanced):
+        return f"no figure: {NO_FIGURE}"
+    share = balanced_share(n, left_out)
+    return balanced_text(balanced, n, left_out) if share is not None and share < 0.5 else ""
+
+
+def _count(value: int | None) -> str:
+    return "–" if value is None else str(value)
 
 
 def format_table(summary: pl.DataFrame) -> str:
     """Plain-text table: accuracy and balanced accuracy in percent with their 95% intervals."""
     lines = [
         f"{'breakdown':<22} {'group':<24} {'n':>8}  accuracy  95% CI          balanced  95% CI"
-        "          left out  freq-congruent  incongruent"
+        "          left out  freq-congruent  incongruent  undecided   ties"
     ]
     for row in summary.iter_rows(named=True):
-        acc = f"{_percent(row['accuracy'], '%'):>8}  [{_percent(row['ci_low']):>5}, {_percent(row['ci_high']):>5}]"
-        bal = f"{_percent(row['balanced_accuracy'], '%'):>8}  [{_percent(row['ba_ci_low']):>5}, {_percent(row['ba_ci_high']):>5}]"
-        left_out = row.get("ba_left_out")
-        congruent = _percent(row.get("frequency_congruent"), "%")
-        incongruent = row.get("incongruent_n")
+        acc = f"{percent(row['accuracy'], '%'):>8}  [{percent(row['ci_low']):>5}, {percent(row['ci_high']):>5}]"
+        bal = f"{percent(row['balanced_accuracy'], '%'):>8}  [{percent(row['ba_ci_low']):>5}, {percent(row['ba_ci_high']):>5}]"
+        congruent = percent(row.get("frequency_congruent"), "%")
         lines.append(
             f"{row['breakdown']:<22} {row['group'] or '':<24} {row['n']:>8}  {acc}  {bal}"
-            f"  {'–' if left_out is None else left_out:>8}  {congruent:>14}"
-            f"  {'–' if incongruent is None else incongruent:>11}"
+            f"  {_count(row.get('ba_left_out')):>8}  {congruent:>14}"
+            f"  {_count(row.get('incongruent_n')):>11}  {_count(row.get('undecided')):>9}"
+            f"  {_count(row.get('ties')):>5}"
+            + (f"  balanced: {note}" if (note := balanced_note(row)) else "")
         )
     return "\n".join(lines)
 
@@ -164,18 +264,19 @@ def markdown_table(summary: pl.DataFrame) -> str:
     """The same table as Markdown."""
     lines = [
         "| breakdown | group | n | accuracy | 95% CI | balanced accuracy | 95% CI | left out "
-        "| frequency-congruent | incongruent n |",
-        "|---|---|---:|---:|---|---:|---|---:|---:|---:|",
+        "| frequency-congruent | incongruent n | undecided | ties |",
+        "|---|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|",
     ]
     for row in summary.iter_rows(named=True):
         lines.append(
-            f"| {row['breakdown']} | {row['group']} | {row['n']} | {_percent(row['accuracy'], '%')} "
-            f"| {_percent(row['ci_low'])}–{_percent(row['ci_high'])} "
-            f"| {_percent(row['balanced_accuracy'], '%')} "
-            f"| {_percent(row['ba_ci_low'])}–{_percent(row['ba_ci_high'])} "
-            f"| {'–' if row.get('ba_left_out') is None else row['ba_left_out']} "
-            f"| {_percent(row.get('frequency_congruent'), '%')} "
-            f"| {'–' if row.get('incongruent_n') is None else row['incongruent_n']} |"
+            f"| {row['breakdown']} | {row['group']} | {row['n']} | {percent(row['accuracy'], '%')} "
+            f"| {percent(row['ci_low'])}–{percent(row['ci_high'])} "
+            f"| {balanced_text(row['balanced_accuracy'], row['n'], row.get('ba_left_out'))} "
+            f"| {percent(row['ba_ci_low'])}–{percent(row['ba_ci_high'])} "
+            f"| {_count(row.get('ba_left_out'))} "
+            f"| {percent(row.get('frequency_congruent'), '%')} "
+            f"| {_count(row.get('incongruent_n'))} | {_count(row.get('undecided'))} "
+            f"| {_count(row.get('ties'))} |"
         )
     return "\n".join(lines)
 
@@ -190,7 +291,11 @@ def header_lines(manifest: Mapping[str, Any]) -> list[str]:
         "over its values with 20 items or more, the weakest feature's figure; pair: the varied "
         "feature over its values) when every feature has two such values; groups weighted by "
         "their items; 'left out' counts the items not balanced. freq-congruent (§10): the share "
-        "of items the frequency heuristic alone gets right; incongruent: items where it fails",
+        "of items the frequency heuristic alone gets right; incongruent: items where it fails. "
+        "undecided (§5.1): items the rule cannot decide, left out of n and every figure; ties: "
+        "items whose two values are exactly equal (counted wrong). A balanced figure over less "
+        "than half of its row's items says so ('100.0% on 17% of items'); '–' where no group has "
+        f"two values with {MIN_VALUE_ITEMS} items or more ({NO_FIGURE})",
     ]
     if manifest.get("random_weights"):
         lines.append(

@@ -50,7 +50,7 @@ configs:
 # ud-agree minimal pairs
 
 Minimal pairs of agreement built from Universal Dependencies treebanks by
-[ud-agree](https://pypi.org/project/ud-agree/) (`python -m mine`, then
+ud-agree (`python -m mine`, then
 `python -m mine.export --format hf`): each row is a sentence as written (`sentence_good`) and the
 same sentence with one member of an agreement relation re-inflected to disagree
 (`sentence_bad`), for four relation types (determiner, attributive, predicative, subject-verb).

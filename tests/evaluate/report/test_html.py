@@ -220,4 +220,6 @@ def test_the_report_lists_cells_where_frequency_alone_decides(tmp_path: Path) ->
     listed = re.findall(r"<li><b>de, class-average, ([a-z-]+)</b>", page)
     assert sorted(listed) == sorted(set(frame["type"]))
     assert "the frequency heuristic alone is right on 100.0% of these items" in page
-    assert "read the incongruent items or the pair reading" in page
+    # No item is incongruent: both reasons hold, and there are no incongruent items to read.
+    assert "none of them is incongruent (fewer than 30 incongruent items" in page
+    assert "read the pair reading" in page and "read the incongruent items" not in page

@@ -1,0 +1,122 @@
+"""The report checks each run's chunks against its manifest (issue 34): a run with a chunk missing
+or unreadable, or a manifest unreadable, absent or unfinished, is named and counted nowhere."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+import pytest
+from ud_agree.evaluate.report.html import main
+from ud_agree.evaluate.report.intact import check_runs
+
+from tests.evaluate.report.test_synthetic import make_frame, write_run
+
+RUN = "fr/broken"
+
+
+def tamper_chunk(run: Path) -> None:
+    (run / "results-00001.parquet").write_bytes(b"PAR1 not a parquet file")
+
+
+def set_manifest(**changes: object) -> Callable[[Path], None]:
+    def change(run: Path) -> None:
+        manifest = json.loads((run / "manifest.json").read_text())
+        (run / "manifest.json").write_text(json.dumps(manifest | changes))
+
+    return change
+
+
+FAULTS: dict[str, tuple[Callable[[Path], None], str]] = {
+    "chunk deleted": (
+        lambda run: (run / "results-00001.parquet").unlink(),
+        r"its chunks hold \d+ rows, its manifest counts \d+ \(a chunk missing\)",
+    ),
+    "every chunk deleted": (
+        lambda run: [p.unlink() for p in run.glob("results-*.parquet")],
+        r"its chunks hold 0 rows, its manifest counts \d+",
+    ),
+    "chunk unreadable": (tamper_chunk, r"results chunk results-00001.parquet is unreadable"),
+    "manifest garbage": (
+        lambda run: (run / "manifest.json").write_text("{not json"),
+        r"its manifest.json is unreadable \(JSONDecodeError\)",
+    ),
+    "manifest absent": (
+        lambda run: (run / "manifest.json").unlink(),
+        r"no manifest.json beside its results",
+    ),
+    "manifest unfinished": (set_manifest(complete=False), r"it never finished"),
+    "manifest without a count": (set_manifest(counts={}), r"its manifest counts no rows"),
+}
+
+
+@pytest.fixture
+def results(tmp_path: Path) -> Path:
+    root = tmp_path / "results"
+    write_run(root, make_frame("fr", "sound", "context", 0.9, seed=1), "sound", chunks=2)
+    write_run(root, make_frame("fr", "broken", "context", 0.1, seed=2), "broken", chunks=3)
+    return root
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_a_faulty_run_is_named_and_shown_in_no_table(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fault: str
+) -> None:
+    damage, reason = FAULTS[fault]
+    damage(results / RUN)
+    checked = check_runs(results)
+    assert [r.run for r in checked.left_out] == [RUN]
+    assert re.search(reason, checked.left_out[0].reason)
+    assert {f.parent.name for f in checked.files} == {"sound"}
+
+    assert main([str(results), "--out", str(tmp_path / "report")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"warning: run {RUN} left out of the report: ")
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert "Left out of every table and figure" in page
+    assert re.search(f"<li><code>{RUN}</code>: {reason}", page)
+    # The broken model appears in no table or figure: only the sound one is counted.
+    summary = pl.read_csv(tmp_path / "report" / "summary.csv")
+    assert set(summary["system"]) == {"sound"}
+    assert ">broken<" not in page
+
+
+def test_sound_runs_are_not_named(results: Path, tmp_path: Path) -> None:
+    assert check_runs(results).left_out == []
+    assert main([str(results), "--out", str(tmp_path / "report")]) == 0
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert "Left out of every table" not in page
+
+
+def test_a_report_on_nothing_valid_exits_2_in_one_line(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (results / RUN / "results-00000.parquet").unlink()
+    (results / "fr" / "sound" / "manifest.json").write_text("")
+    assert main([str(results), "--out", str(tmp_path / "report")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "Traceback" not in err[0]
+    assert err[0].startswith(f"error: nothing valid to report under {results}: ")
+    assert "fr/broken: its chunks hold" in err[0] and "fr/sound: its manifest.json" in err[0]
+    assert not (tmp_path / "report" / "index.html").exists()
+
+
+def test_a_set_of_shards_with_one_chunk_missing_is_left_out_whole(tmp_path: Path) -> None:
+    root = tmp_path / "results"
+    frame = make_frame("fr", "m", "context", 0.9, seed=3)
+    for k, part in enumerate(frame.iter_slices(frame.height // 2 + 1)):
+        shard = write_run(root, part, f"m/shard-{k:02d}-of-02")
+        manifest = json.loads((shard / "manifest.json").read_text())
+        manifest |= {"complete": True, "corpus_manifest_sha256": "abc"}
+        manifest["shard"] = {"index": k, "count": 2, "whole_run_counts": []}
+        (shard / "manifest.json").write_text(json.dumps(manifest))
+    write_run(root, make_frame("fr", "other", "context", 0.5, seed=4), "other")
+    assert check_runs(root).left_out == []
+    (root / "fr" / "m" / "shard-01-of-02" / "results-00000.parquet").unlink()
+    checked = check_runs(root)
+    assert [r.run for r in checked.left_out] == ["fr/m"]
+    assert checked.left_out[0].reason.startswith("shard-01-of-02: its chunks hold")
+    assert {f.parent.name for f in checked.files} == {"other"}
