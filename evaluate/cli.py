@@ -175,7 +175,7 @@ def base_options(args: argparse.Namespace) -> Options:
         resume=args.resume,
         control=args.control,
         vocab_of=args.vocab_of,
-        chunk_size=max(1, args.chunk_size),
+        chunk_size=args.chunk_size,
         progress=not args.no_progress,
         reading=args.reading[0],
         pll=args.pll,
@@ -189,6 +189,8 @@ def base_options(args: argparse.Namespace) -> Options:
 def options_from(args: argparse.Namespace) -> list[Options]:
     """The runs asked for: one checked Options per language × model × reading (evaluate.plan);
     `--rule` goes to the pair reading's runs."""
+    if args.rule != "sum" and "pair" not in args.reading:
+        raise UsageError(f"--rule {args.rule} belongs to the pair reading (none asked for)")
     runs = plan_runs(base_options(args), args.lang, args.model, args.reading)
     return [replace(o, rule=args.rule) if o.reading == "pair" else o for o in runs]
 
@@ -255,18 +257,26 @@ def _run_many(runs: list[Options]) -> int:
     """Every run in turn (a finished one skipped under --resume), one line each, then one table
     of every run's overall accuracy."""
     from .report.runs import run_line, runs_table
+    from .run import NothingToScore
     from .run import evaluate as run_evaluation
 
-    rows = []
+    rows, empty = [], []
     for number, options in enumerate(runs, 1):
         where = f"[{number}/{len(runs)}] {options.lang} {options.model} {options.reading}"
         if options.resume and finished(options):
             row = runs_row(options, None)
             print(f"{where}: finished earlier, skipped ({row['folder']})", flush=True)
         else:
-            row = runs_row(options, run_evaluation(options))
+            try:
+                row = runs_row(options, run_evaluation(options))
+            except NothingToScore as error:  # the others still run; all empty is an error
+                print(f"{where}: {error}", flush=True)
+                empty.append(str(error))
+                continue
             print(f"{where}: {run_line(row)}", flush=True)
         rows.append(row)
+    if not rows:
+        raise UsageError(f"no run scored anything ({empty[0]})")
     print(runs_table(rows))
     return 0
 

@@ -69,4 +69,22 @@ def finished(options: Options) -> bool:
     if not isinstance(manifest, dict) or manifest.get("complete") is not True:
         return False
     before = manifest.get("options") or {}
-    return all(before.get(k) == getattr(options, k) for k in RESUME_OPTIONS)
+    if not all(before.get(k) == getattr(options, k) for k in RESUME_OPTIONS):
+        return False
+    return chunks_hold(path.parent, (manifest.get("counts") or {}).get("items_in_results"))
+
+
+def chunks_hold(folder: Path, rows: object) -> bool:
+    """The chunks of a run folder hold the rows its manifest counts (a chunk deleted or unreadable:
+    the run is not finished, --resume scores what is missing)."""
+    import pyarrow.parquet as pq
+
+    from .output.writer import chunk_paths
+
+    total = 0
+    for chunk in chunk_paths(folder):
+        try:
+            total += pq.read_metadata(chunk).num_rows
+        except (OSError, ValueError):  # pyarrow's ArrowInvalid is a ValueError
+            return False
+    return isinstance(rows, int) and total == rows
