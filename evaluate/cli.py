@@ -204,6 +204,7 @@ SKIP_COUNTS = (
     "missing-sentence",
     "missing-relation",
     "too-long",
+    "identical",
 )
 
 

@@ -158,16 +158,21 @@ class PairReading:
         from tqdm import tqdm
 
         assert self.scorer is not None, "ready() loads the scorer"
-        too_long = undecided = 0
+        too_long = undecided = identical = 0
         bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
         for rows in sentence_chunks(items, self.options.chunk_size):
             before = self.forwards
             columns = self.pair_columns(items[rows])
             writer.forwards += self.forwards - before
-            ok = np.isfinite(columns["score_good"].to_numpy()) & np.isfinite(
+            finite = np.isfinite(columns["score_good"].to_numpy()) & np.isfinite(
                 columns["score_bad"].to_numpy()
             )
-            too_long += int((~ok).sum())
+            # Two identical sentences: no model can prefer one, and a tie would count it wrong.
+            chunk = items[rows]
+            same = (chunk["sentence_good"] == chunk["sentence_bad"]).fill_null(False).to_numpy()
+            ok = finite & ~same
+            too_long += int((~finite & ~same).sum())
+            identical += int(same.sum())
             kept = pl.Series(ok)
             rule = pl.Series("rule", [self.options.rule] * int(ok.sum()), dtype=pl.String)
             writer.add(
@@ -176,7 +181,7 @@ class PairReading:
             bar.update(len(rows))
         bar.close()
         writer.flush(items)
-        return {"too-long": too_long, "no-rule-value": undecided}
+        return {"too-long": too_long, "no-rule-value": undecided, "identical": identical}
 
 
 def sentence_chunks(items: pl.DataFrame, size: int) -> Iterator[np.ndarray]:

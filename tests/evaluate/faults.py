@@ -1141,6 +1141,30 @@ def _rows_match_corpus(place: Place) -> str | None:
     return None
 
 
+def _identical_pair(frame):
+    import polars as pl
+
+    first = pl.int_range(pl.len()) == 0
+    return frame.with_columns(
+        pl.when(first)
+        .then(pl.col("sentence_good"))
+        .otherwise(pl.col("sentence_bad"))
+        .alias("sentence_bad")
+    )
+
+
+def _one_identical_skipped(place: Place) -> str | None:
+    """The pair of identical sentences is skipped and counted, never scored."""
+    import polars as pl
+
+    folder = next(place.out.rglob("manifest.json")).parent
+    counts = json.loads((folder / "manifest.json").read_text())["counts"]
+    rows = pl.read_parquet(sorted(folder.glob("results-*.parquet"))).height
+    if counts.get("identical") != 1 or rows != counts["items_eligible"] - 1:
+        return f"identical {counts.get('identical')}, {rows} rows of {counts['items_eligible']}"
+    return None
+
+
 def _suite_chunk_garbled(place: Place) -> list[str]:
     path = place.file("b.jsonl", jsonl(B1, B2))
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -1313,6 +1337,14 @@ def corpus_cases() -> list[Case]:
             E(corpus=T(_table("pairs", lambda f: f.head(0)))),
             2,
             "nothing",
+        ),
+        Case(
+            "corpus/pairs-identical",
+            "evaluate",
+            E(model="gpt2", corpus=T(_table("pairs", _identical_pair))),
+            0,
+            "identical 1",
+            _one_identical_skipped,
         ),
         # options
         Case("option/chunk-size-0", "evaluate", E("--chunk-size", "0"), 2, "--chunk-size"),
@@ -1492,7 +1524,9 @@ def main(argv: list[str] | None = None) -> int:
             counts["silent wrong"] += seen.wrong is not None
             counts["outside --out"] += bool(seen.outside)
             counts["partial"] += seen.partial
-            message = seen.message.replace("|", "/")[:110]
+            said = [line for line in seen.stdout.splitlines() if "skipped:" in line]
+            message = said[0].split("; ", 1)[-1] if said and seen.code == 0 else seen.message
+            message = message.replace("|", "/")[:110]
             if seen.traceback:
                 message = [line for line in seen.stderr.splitlines() if line.strip()][-1][:110]
             note = f" **{'; '.join(problems)[:80]}**" if problems else ""
