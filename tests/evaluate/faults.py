@@ -1193,6 +1193,23 @@ def _held(place: Place) -> list[str]:
     return evaluate_run(model="gpt2")(place)
 
 
+def _suite_held(place: Place) -> list[str]:
+    """A suite's run folder held by a live process (this one) on this host."""
+    import socket
+
+    folder = place.out / "suites" / "b" / "gpt2"
+    folder.mkdir(parents=True)
+    (folder / ".ud-agree.hold").write_text(
+        json.dumps({"host": socket.gethostname(), "pid": os.getpid(), "token": "x"})
+    )
+    return suite_run("b.jsonl", jsonl(B1))(place)
+
+
+def _suite_resume_garbled(place: Place) -> list[str]:
+    argv = _suite_chunk_garbled(place)
+    return [str(place.inp / "b.jsonl"), "--model", str(place.gpt2), "--out", argv[1], "--resume"]
+
+
 def _out_is_a_file(place: Place) -> list[str]:
     argv = evaluate_run(model="gpt2")(place)
     place.out.parent.mkdir(parents=True, exist_ok=True)
@@ -1404,6 +1421,10 @@ def corpus_cases() -> list[Case]:
         ),
         # output folders
         Case("out/held", "evaluate", _held, 2, "in use by pid"),
+        Case("out/suite-held", "suite", _suite_held, 2, "in use by pid"),
+        Case(
+            "resume/suite-chunk-garbled", "suite", _suite_resume_garbled, 2, "suite-00000.parquet"
+        ),
         Case("out/a-file", "evaluate", _out_is_a_file, 1, "out"),
         # model folders
         *(
