@@ -199,7 +199,7 @@ def base_options(args: argparse.Namespace) -> Options:
         resume=args.resume,
         control=args.control,
         vocab_of=args.vocab_of,
-        chunk_size=max(1, args.chunk_size),
+        chunk_size=args.chunk_size,
         progress=not args.no_progress,
         reading=args.reading[0],
         pll=args.pll,
@@ -213,6 +213,20 @@ def base_options(args: argparse.Namespace) -> Options:
 def options_from(args: argparse.Namespace) -> list[Options]:
     """The runs asked for: one checked Options per language × model × reading (evaluate.plan);
     `--rule`, `--rules` and `--leading-space` go to the pair reading's runs."""
+    if "pair" not in args.reading:
+        given = [
+            name
+            for name, used in (
+                (f"--rule {args.rule}", args.rule != "sum"),
+                ("--rules", bool(args.rules)),
+                ("--leading-space", args.leading_space),
+            )
+            if used
+        ]
+        if given:
+            raise UsageError(
+                f"{', '.join(given)}: only the pair reading has rules (none asked for)"
+            )
     runs = plan_runs(base_options(args), args.lang, args.model, args.reading)
     pair = {"rule": args.rule, "rules": tuple(args.rules), "leading_space": args.leading_space}
     return [replace(o, **pair) if o.reading == "pair" else o for o in runs]
@@ -228,6 +242,7 @@ SKIP_COUNTS = (
     "missing-relation",
     "too-long",
     "undecided",
+    "identical",
 )
 
 
@@ -281,18 +296,26 @@ def _run_many(runs: list[Options]) -> int:
     """Every run in turn (a finished one skipped under --resume), one line each, then one table
     of every run's overall accuracy."""
     from .report.runs import run_line, runs_table
+    from .run import NothingToScore
     from .run import evaluate as run_evaluation
 
-    rows = []
+    rows, empty = [], []
     for number, options in enumerate(runs, 1):
         where = f"[{number}/{len(runs)}] {options.lang} {options.model} {options.reading}"
         if options.resume and finished(options):
             row = runs_row(options, None)
             print(f"{where}: finished earlier, skipped ({row['folder']})", flush=True)
         else:
-            row = runs_row(options, run_evaluation(options))
+            try:
+                row = runs_row(options, run_evaluation(options))
+            except NothingToScore as error:  # the others still run; all empty is an error
+                print(f"{where}: {error}", flush=True)
+                empty.append(str(error))
+                continue
             print(f"{where}: {run_line(row)}", flush=True)
         rows.append(row)
+    if not rows:
+        raise UsageError(f"no run scored anything ({empty[0]})")
     print(runs_table(rows))
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +30,7 @@ class Corpus:
     relations: pl.DataFrame
     sentences: pl.DataFrame
     lexicon: pl.DataFrame
-    manifest_sha256: str | None
+    manifest_sha256: str
     pairs: pl.DataFrame | None = None  # read for the pair reading only
 
 
@@ -77,26 +78,67 @@ def language_folder(corpus: str, lang: str) -> Path:
     return folder
 
 
-def manifest_digest(folder: Path) -> str | None:
-    """SHA-256 of the corpus manifest: what --resume compares to know the corpus is the same."""
+def manifest_digest(folder: Path) -> str:
+    """SHA-256 of the corpus manifest (what --resume compares to know the corpus is the same);
+    a manifest that is absent, unreadable, not a JSON object or of another language is a
+    UsageError naming it."""
     manifest = folder / "manifest.json"
     try:
-        return hashlib.sha256(manifest.read_bytes()).hexdigest() if manifest.exists() else None
+        data = manifest.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"corpus manifest {manifest} is missing; re-run the miner") from None
     except OSError as error:
         raise UsageError(f"corpus manifest {manifest} is unreadable: {error.strerror}") from None
+    try:
+        record = json.loads(data)
+    except ValueError:
+        record = None
+    if not isinstance(record, dict):
+        raise UsageError(f"corpus manifest {manifest} is not a JSON object; re-run the miner")
+    lang = record.get("lang")
+    if lang is not None and lang != folder.name:
+        raise UsageError(
+            f"corpus manifest {manifest} is of language '{lang}', not '{folder.name}': "
+            "a language folder holds its own language only"
+        )
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_tables(folder: Path, tables: dict[str, pl.DataFrame]) -> None:
+    """Rows of another language, or sentences without words, are a corpus error naming the table."""
+    for name, table in tables.items():
+        other = table.filter(pl.col("lang") != folder.name)["lang"] if "lang" in table else None
+        if other is not None and other.len():
+            raise UsageError(
+                f"corpus table {folder / name}.parquet holds rows of language '{other[0]}' under "
+                f"'{folder.name}'; re-run the miner"
+            )
+    sentences = tables["sentences"]
+    broken = sentences.filter(
+        pl.col("words").is_null() | pl.col("words").list.eval(pl.element().is_null()).list.any()
+    )
+    if broken.height:
+        raise UsageError(
+            f"corpus table {folder / 'sentences'}.parquet: {broken.height} sentence(s) without "
+            f"words (null), first {broken['sent_id'][0]!r}; re-run the miner"
+        )
 
 
 def read_corpus(corpus: str, lang: str, pairs: bool = False) -> Corpus:
     """Read `<corpus>/<lang>/{relations,sentences,lexicon}.parquet` (and `pairs.parquet`);
     missing pieces are UsageErrors."""
     folder = language_folder(corpus, lang)
+    digest = manifest_digest(folder)
     tables = {
         name: read_table(folder / f"{name}.parquet", cols) for name, cols in _REQUIRED.items()
     }
+    if pairs:
+        tables["pairs"] = read_pairs(folder / "pairs.parquet")
+    check_tables(folder, tables)
     return Corpus(
         tables["relations"],
         tables["sentences"],
         tables["lexicon"],
-        manifest_digest(folder),
-        read_pairs(folder / "pairs.parquet") if pairs else None,
+        digest,
+        tables.get("pairs"),
     )

@@ -48,6 +48,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+# A language folder's name: never a path (`../x`, `fr/`), so that results stay under --out.
+LANGUAGE_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+
+
 class UsageError(UserError):
     """A user-facing error of the evaluator: printed as one line, exit status 2."""
 
@@ -134,6 +138,11 @@ def option_problems(options: Options) -> list[str]:
     o = options
     if not o.lang:
         problems.append("--lang is empty")
+    elif not LANGUAGE_KEY.fullmatch(o.lang):
+        problems.append(
+            f"--lang {o.lang!r}: a language key of the corpus (letters, digits, '-', '_'), "
+            "not a path"
+        )
     if o.batch_size < 1 or o.min_candidates < 1 or (o.limit is not None and o.limit < 0):
         problems.append("--batch-size and --min-candidates must be ≥ 1, --limit ≥ 0")
     if o.max_tokens is not None and o.max_tokens < 1:
@@ -151,6 +160,11 @@ def option_problems(options: Options) -> list[str]:
         problems.append("--control no-context belongs to the class-average reading")
     if o.vocab_of and o.model != FREQUENCY:
         problems.append("--vocab-of goes with --model frequency only")
+    if o.vocab_of and o.reading == "pair":
+        problems.append(
+            "--vocab-of belongs to the class-average reading (the pair reading's frequency "
+            "baseline compares the two forms' counts, whatever the vocabulary)"
+        )
     if o.model == FREQUENCY and o.control != "context":
         problems.append("--control no-context needs a masked LM, not the frequency baseline")
     return problems

@@ -71,4 +71,22 @@ def finished(options: Options) -> bool:
     before = manifest.get("options") or {}
     # An option a run's manifest does not name yet (written before it existed) had its default.
     now = options.as_record()
-    return all(before[k] == now[k] for k in RESUME_OPTIONS if k in before)
+    if not all(before[k] == now[k] for k in RESUME_OPTIONS if k in before):
+        return False
+    return chunks_hold(path.parent, (manifest.get("counts") or {}).get("items_in_results"))
+
+
+def chunks_hold(folder: Path, rows: object) -> bool:
+    """The chunks of a run folder hold the rows its manifest counts (a chunk deleted or unreadable:
+    the run is not finished, --resume scores what is missing)."""
+    import pyarrow.parquet as pq
+
+    from .output.writer import chunk_paths
+
+    total = 0
+    for chunk in chunk_paths(folder):
+        try:
+            total += pq.read_metadata(chunk).num_rows
+        except (OSError, ValueError):  # pyarrow's ArrowInvalid is a ValueError
+            return False
+    return isinstance(rows, int) and total == rows

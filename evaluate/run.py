@@ -17,7 +17,7 @@ from ud_agree.schemas.manifests import RunManifest
 
 from .backends import TokenScorer
 from .corpus import Corpus, read_corpus
-from .options import FREQUENCY, TINY_RANDOM, Kind, Options, model_label, out_dir
+from .options import FREQUENCY, TINY_RANDOM, Kind, Options, UsageError, model_label, out_dir
 from .output.writer import ChunkWriter, chunk_paths, prepare_folder, skip_done
 from .readings import open_reading
 from .sharding.spec import select_shard, shard_entry
@@ -38,27 +38,41 @@ def evaluate(options: Options, scorer: TokenScorer | None = None) -> Outcome:
     sentence scorer standing in for the model in the pair reading, e.g. a test's oracle)."""
 
     started = time.time()
-    # 1. The corpus; the model's kind (it decides the method); the reading's items.
+    # 1. The corpus and the model's kind (read from its config: it decides the method and the
+    # folder), checked before anything is loaded.
     corpus = read_corpus(options.corpus, options.lang, pairs=options.reading == "pair")
     options = resolve_kind(options, scorer)
-    reading = open_reading(options, corpus, scorer)
-    items, counts = reading.items()
-    if options.limit is not None:
-        items = items.head(options.limit)
-    # The split comes after --limit: the shards of a limited run are that run, split up. Counts
-    # made so far are the whole run's in every shard.
-    whole_run_counts = list(counts)
-    items = select_shard(items, options.shard)
-    counts["items_eligible"] = items.height
-    facts = reading.ready()
-
-    # 2. The results folder, held by this process, and the manifest written first so that
-    # --resume can check it.
+    # 2. The results folder, held by this process before the model loads (a second run on it,
+    # or a folder that cannot be written, stops at once).
     folder = out_dir(options)
     with hold(folder):
+        # 3. The reading's items and its back-end (the model loads in `ready`).
+        reading = open_reading(options, corpus, scorer)
+        items, counts = reading.items()
+        if options.limit is not None:
+            items = items.head(options.limit)
+        # The split comes after --limit: the shards of a limited run are that run, split up.
+        # Counts made so far are the whole run's in every shard.
+        whole_run_counts = list(counts)
+        items = select_shard(items, options.shard)
+        counts["items_eligible"] = items.height
+        if not items.height and options.shard is None and not options.resume:
+            raise NothingToScore(f"nothing to score for {options.lang}: {why_none(counts)}")
+        facts = reading.ready()
         return _run_in(
             folder, options, corpus, reading, items, counts, facts, whole_run_counts, started
         )
+
+
+class NothingToScore(UsageError):
+    """A run whose every item is skipped or left out: exit 2, never an empty 'result'."""
+
+
+def why_none(counts: dict[str, Any]) -> str:
+    """The skip counts of a run with no item, in words."""
+    # Skip reasons are hyphenated (too-few-candidates, too-long…); other counts are not.
+    skipped = [f"{k} {v}" for k, v in counts.items() if "-" in k and isinstance(v, int) and v]
+    return "0 eligible items" + (f" (skipped: {', '.join(skipped)})" if skipped else "")
 
 
 def _run_in(
@@ -72,15 +86,16 @@ def _run_in(
     whole_run_counts: list[str],
     started: float,
 ) -> Outcome:
-    """Steps 2–4 of a run, in its held folder."""
+    """Steps 4–6 of a run, in its held folder."""
     from .report.summary import summarize, write_summary
 
+    # 4. The manifest written first, so that --resume can check it.
     done = prepare_folder(folder, options, corpus.manifest_sha256)
     base = manifest_base(options, corpus.manifest_sha256, facts)
     base.update(shard_entry(options.shard, whole_run_counts))  # type: ignore[typeddict-item]
     write_json({**base, "complete": False}, folder / "manifest.json")
 
-    # 3. Encode, leave out what an earlier run already scored, score in chunks.
+    # 5. Encode, leave out what an earlier run already scored, score in chunks.
     items, encoded, counts["windowed"] = reading.encode(items)
     items, keep, counts["resumed_already_done"] = skip_done(items, done)
     if keep is not None:
@@ -98,11 +113,13 @@ def _run_in(
     counts["items_scored_now"] = writer.written
     counts["forward_inputs"] = writer.forwards
 
-    # 4. Summary over every chunk of the folder, and the finished manifest.
+    # 6. Summary over every chunk of the folder, and the finished manifest.
     elapsed = time.time() - started
     paths = chunk_paths(folder)
     results = pl.scan_parquet(paths) if paths else None
     counts["items_in_results"] = 0 if results is None else results.select(pl.len()).collect().item()
+    if not counts["items_in_results"] and options.shard is None:
+        raise NothingToScore(f"nothing scored in {folder}: {why_none(counts)}")
     manifest: RunManifest = {
         **base,
         "complete": True,

@@ -71,21 +71,73 @@ def hub_reachable(timeout: float = 3.0) -> bool:
     return True
 
 
+# What a model folder's tokenizer may be saved as (fast, WordPiece, byte-BPE, SentencePiece).
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "*.model", "tiktoken*")
+# Ordinary text every usable tokenizer turns into tokens.
+PROBE = "The cat sleeps. Le chat dort. Die Katze schläft."
+
+
+def _cause(error: BaseException) -> str:
+    """An exception's first line, short: what a load failure says of its cause."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _in_folder(path: Path, patterns: tuple[str, ...]) -> list[Path]:
+    return sorted(p for pattern in patterns for p in path.glob(pattern))
+
+
 def load_tokenizer(name: str, trust_remote_code: bool = False):
-    """The fast tokenizer of a hub name or a local directory, from the local cache first."""
+    """The fast tokenizer of a hub name or a local directory, from the local cache first; a
+    folder without tokenizer files, one whose files do not load, or a tokenizer that gives no
+    tokens for ordinary text is refused, naming what is missing."""
     from transformers import AutoTokenizer
 
     local = Path(name).is_dir()
     remote = {"trust_remote_code": trust_remote_code}
+    if local and not _in_folder(Path(name), TOKENIZER_FILES):
+        raise ModelNotFound(
+            f"model folder '{name}' has no tokenizer files (tokenizer.json, vocab.txt, "
+            "vocab.json with merges.txt, or a SentencePiece *.model); copy them from the "
+            "model's repository"
+        )
     try:
-        return AutoTokenizer.from_pretrained(name, local_files_only=True, **remote)
+        tokenizer = AutoTokenizer.from_pretrained(name, local_files_only=True, **remote)
     except Exception as first:  # any failure means "not available locally"
-        if local or not hub_reachable():
+        if local:
+            files = ", ".join(p.name for p in _in_folder(Path(name), TOKENIZER_FILES))
+            raise ModelNotFound(
+                f"the tokenizer of model folder '{name}' does not load from {files}: "
+                f"{_cause(first)}"
+            ) from None
+        if not hub_reachable():
             raise _not_found(name) from first
-    try:
-        return AutoTokenizer.from_pretrained(name, **remote)
-    except Exception as error:  # network, missing repo, bad files: one message
-        raise _not_found(name) from error
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(name, **remote)
+        except Exception as error:  # network, missing repo, bad files: one message
+            raise _not_found(name) from error
+    if not tokenizer(PROBE, add_special_tokens=False)["input_ids"]:
+        raise ModelNotFound(
+            f"the tokenizer of model '{name}' gives no tokens for ordinary text "
+            f"({PROBE!r}): its vocabulary is empty or its files are not the model's"
+        )
+    return tokenizer
+
+
+def config_error(name: str, error: BaseException) -> ModelNotFound:
+    """A local folder's config that does not load: the file and its cause."""
+    config = Path(name) / "config.json"
+    if not config.is_file():
+        return ModelNotFound(f"model folder '{name}' has no config.json")
+    return ModelNotFound(f"model config {config} does not load: {_cause(error)}")
+
+
+def weights_error(name: str, error: BaseException) -> ModelNotFound:
+    """A local folder's weights that do not load: the files and the cause."""
+    path = Path(name)
+    files = _in_folder(path, ("*.safetensors", "pytorch_model*.bin")) or [path]
+    where = ", ".join(str(p) for p in files[:3])
+    return ModelNotFound(f"model weights {where} do not load: {_cause(error)}")
 
 
 def looks_untrained(model: torch.nn.Module) -> bool:
@@ -127,7 +179,9 @@ def model_kind(name: str, trust_remote_code: bool = False) -> Kind:
     try:
         config = AutoConfig.from_pretrained(name, local_files_only=True, **remote)
     except Exception as error:  # not cached locally
-        if Path(name).is_dir() or not hub_reachable():
+        if Path(name).is_dir():
+            raise config_error(name, error) from None
+        if not hub_reachable():
             raise _not_found(name) from error
         try:
             config = AutoConfig.from_pretrained(name, **remote)
@@ -202,7 +256,9 @@ def load_model(
             )
         )
     except Exception as error:
-        if Path(name).is_dir() or not hub_reachable():
+        if Path(name).is_dir():
+            raise weights_error(name, error) from None
+        if not hub_reachable():
             raise _not_found(name) from error
         try:
             model, info = _with_info(

@@ -46,12 +46,13 @@ def read_results(files: Sequence[Path]) -> pl.LazyFrame:
     """The rows of the result chunks `files` as one LazyFrame with the documented columns."""
     # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
     frames = [
-        with_every_column(upgraded(_scan(f)), SCHEMA).select(COLUMNS).cast(SCHEMA) for f in files
+        with_every_column(upgraded(scan_chunk(f)), SCHEMA).select(COLUMNS).cast(SCHEMA)
+        for f in files
     ]
     return pl.concat(frames, how="vertical")
 
 
-def _scan(path: Path) -> pl.LazyFrame:
+def scan_chunk(path: Path) -> pl.LazyFrame:
     """One results chunk, its footer read now: an unreadable chunk is named here."""
     try:
         frame = pl.scan_parquet(path)

@@ -160,17 +160,22 @@ class PairReading:
         from tqdm import tqdm
 
         assert self.scorer is not None, "ready() loads the scorer"
-        too_long = undecided = 0
+        too_long = undecided = identical = 0
         headline = f"right_{self.options.rule}"
         bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
         for rows in sentence_chunks(items, self.options.chunk_size):
             before = self.forwards
             columns = self.pair_columns(items[rows])
             writer.forwards += self.forwards - before
-            ok = np.isfinite(columns["score_good"].to_numpy()) & np.isfinite(
+            finite = np.isfinite(columns["score_good"].to_numpy()) & np.isfinite(
                 columns["score_bad"].to_numpy()
             )
-            too_long += int((~ok).sum())
+            # Two identical sentences: no model can prefer one, and a tie would count it wrong.
+            chunk = items[rows]
+            same = (chunk["sentence_good"] == chunk["sentence_bad"]).fill_null(False).to_numpy()
+            ok = finite & ~same
+            too_long += int((~finite & ~same).sum())
+            identical += int(same.sum())
             # §5.1: a scored pair whose headline rule has no value is undecided, never wrong.
             undecided += int((ok & columns[headline].is_null().to_numpy()).sum())
             kept = pl.Series(ok)
@@ -181,7 +186,7 @@ class PairReading:
             bar.update(len(rows))
         bar.close()
         writer.flush(items)
-        return {"too-long": too_long, "undecided": undecided}
+        return {"too-long": too_long, "undecided": undecided, "identical": identical}
 
 
 def sentence_chunks(items: pl.DataFrame, size: int) -> Iterator[np.ndarray]:

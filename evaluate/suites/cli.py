@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.suit
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .run import SuiteOptions, run_suites
+    from .run import SuiteOptions, run_suites, skip_line
     from .summary import format_suite_table
 
     options = SuiteOptions(
@@ -96,10 +96,12 @@ def _run(args: argparse.Namespace) -> int:
     for outcome in outcomes:
         m = outcome.manifest
         counts = m["counts"]
+        skipped = skip_line(counts.get("skipped", {}), m["scorer"].get("window_tokens"))
         print(
             f"{outcome.suite} ({m['format']}, {m['file']}): model {m['model']} ({m['method']}); "
             f"{counts['read']} read, {counts['malformed']} malformed lines skipped, "
             f"{counts['scored_now']} scored now, {counts['in_results']} in results"
+            + (f"; skipped: {skipped}" if skipped else "")
         )
         if outcome.summary.height:
             print(format_suite_table(outcome.summary))

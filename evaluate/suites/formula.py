@@ -13,6 +13,8 @@ re-implemented here as a recursive-descent parser:
   (syntaxgym.org documentation);
 - grouping with `( … )` or `[ … ]` (the older documentation groups with square brackets).
 
+Nesting (brackets and unary operators) deeper than MAX_DEPTH is refused as a FormulaError.
+
 Precedence, tightest first: unary minus; `* /`; `+ -`; comparison; `~`; `& |`. A chained
 comparison (`a < b < c`) is refused: syntaxgym-core silently evaluates only its first link.
 """
@@ -23,6 +25,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+# Deepest nesting of brackets and unary operators parsed: deeper is refused (recursive descent
+# would exhaust Python's stack; no real prediction nests more than a few levels).
+MAX_DEPTH = 64
+MAX_TOKENS = 512  # a longer formula (a chain of thousands of terms) would nest its tree as deep
 EQUALITY_ATOL = 1e-3
 EQUALITY_RTOL = 1e-5
 
@@ -101,7 +107,13 @@ class _Parser:
     """Recursive descent over the tokens; each level returns (node, kind) with kind num|bool."""
 
     def __init__(self, tokens: list[tuple[str, str]]):
-        self.tokens, self.i = tokens, 0
+        self.tokens, self.i, self.depth = tokens, 0, 0
+
+    def deeper(self) -> None:
+        """One more level of brackets or unary operators; too many is a FormulaError."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise FormulaError(f"nested more than {MAX_DEPTH} deep")
 
     def peek(self) -> tuple[str, str] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -129,7 +141,9 @@ class _Parser:
     def negation(self) -> tuple[Node, str]:
         if self.is_op({"~"}):
             self.take()
+            self.deeper()
             operand, kind = self.negation()
+            self.depth -= 1
             _need("bool", "~", kind)
             return Unary("~", operand), "bool"
         return self.comparison()
@@ -158,7 +172,9 @@ class _Parser:
     def factor(self) -> tuple[Node, str]:
         kind, text = self.take()
         if kind == "op" and text == "-":
+            self.deeper()
             operand, operand_kind = self.factor()
+            self.depth -= 1
             _need("num", "-", operand_kind)
             return Unary("-", operand), "num"
         if kind == "number":
@@ -167,7 +183,9 @@ class _Parser:
             number, condition = _REGION.fullmatch(text).groups()  # type: ignore[union-attr]
             return Region(condition, None if number == "*" else int(number)), "num"
         if kind == "open":
+            self.deeper()
             node, node_kind = self.logical()
+            self.depth -= 1
             if self.peek() != ("close", _PAIRS[text]):
                 raise FormulaError(f"{text!r} is not closed by {_PAIRS[text]!r}")
             self.take()
@@ -183,10 +201,13 @@ def _need(kind: str, op: str, *kinds: str) -> None:
 
 def parse(text: str) -> Node:
     """The tree of a prediction formula; it must state something true or false."""
-    parser = _Parser(tokenize(text))
+    tokens = tokenize(text)
+    parser = _Parser(tokens)
     if parser.peek() is None:
         raise FormulaError("empty formula")
-    node, kind = parser.logical()
+    node, kind = parser.logical()  # nesting is bounded here, chains below
+    if len(tokens) > MAX_TOKENS:
+        raise FormulaError(f"longer than {MAX_TOKENS} tokens")
     if parser.peek() is not None:
         raise FormulaError(f"unexpected {parser.peek()[1]!r}")  # type: ignore[index]
     if kind != "bool":

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -54,6 +55,7 @@ class PairSuite:
     format: str
     pairs: pl.DataFrame
     malformed: list[Malformed]
+    skipped: dict[str, int] = field(default_factory=dict)  # undecidable pairs, by reason
 
     @property
     def size(self) -> int:
@@ -217,6 +219,17 @@ def pairs_frame(suite: str, fmt: str, found: list[Record]) -> pl.DataFrame:
     return pl.DataFrame(data, schema=schema)
 
 
+@contextmanager
+def unreadable_as_error(path: Path) -> Iterator[None]:
+    """A table file the reader cannot parse at all (a damaged Parquet file) is one line."""
+    try:
+        yield
+    except pl.exceptions.PolarsError as error:
+        raise SuiteFormatError(
+            f"{path}: unreadable as a table ({type(error).__name__}: {str(error).splitlines()[0][:100]})"
+        ) from None
+
+
 def read_suite(
     path: str | Path,
     *,
@@ -231,11 +244,16 @@ def read_suite(
     path = Path(path)
     if not path.is_file():
         raise SuiteFormatError(f"no such suite file: {path}")
-    fmt = fmt or detect_format(path)
+    with unreadable_as_error(path):
+        fmt = fmt or detect_format(path)
     if fmt not in FORMATS:
         raise SuiteFormatError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     if bool(good) != bool(bad):
         raise SuiteFormatError("--good and --bad go together")
+    if good and good == bad:
+        raise SuiteFormatError(
+            f"--good and --bad name the same column {good!r}: every pair would be identical"
+        )
     if fmt in ("clams", "gevalm", "syntaxgym") and (good or condition):
         raise SuiteFormatError(
             f"{path}: --good/--bad/--condition apply to tables, not to {fmt} files"
@@ -249,5 +267,36 @@ def read_suite(
     elif fmt == "gevalm":
         found = gevalm.read(path, problems)
     else:
-        found = read_table(path, fmt, good, bad, condition, problems)
-    return PairSuite(name, path, fmt, pairs_frame(name, fmt, found), problems.found)
+        with unreadable_as_error(path):
+            found = read_table(path, fmt, good, bad, condition, problems)
+    found, identical = decidable(found, problems)
+    skipped = {"identical": identical} if identical else {}
+    return PairSuite(name, path, fmt, pairs_frame(name, fmt, found), problems.found, skipped)
+
+
+# A sentence holding one of these is two rows run together (broken quoting), not a sentence.
+ROW_BREAKS = ("\t", "\n", "\r")
+
+
+def decidable(found: list[Record], problems: Problems) -> tuple[list[Record], int]:
+    """The pairs that can be decided: a sentence holding a TAB or a line break is a broken row
+    (reported as `file:line`); a pair of two identical sentences is skipped and counted (no
+    model can prefer one, and a tie would count it wrong)."""
+    kept, identical = [], 0
+    for record in found:
+        broken = [
+            side
+            for side, text in (("good", record.good), ("bad", record.bad))
+            if any(c in text for c in ROW_BREAKS)
+        ]
+        if broken:
+            problems.add(
+                record.line,
+                f"the {broken[0]} sentence holds a TAB or a line break (two rows run together? "
+                "check the quoting)",
+            )
+        elif record.good == record.bad:
+            identical += 1
+        else:
+            kept.append(record)
+    return kept, identical

@@ -37,7 +37,7 @@ import polars as pl
 from ud_agree.schemas.results import RETIRED_COLUMNS
 from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
 
-from ..output.results import with_every_column
+from ..output.results import scan_chunk, with_every_column
 from .output import CHUNK_GLOB
 
 SCHEMA: pl.Schema = pl.DataFrame(SUITE_RESULTS.empty_table()).schema
@@ -58,9 +58,7 @@ def load_suite_results(path: str | Path) -> pl.LazyFrame:
     files = suite_result_files(path)
     if not files:
         raise FileNotFoundError(f"no {CHUNK_GLOB} under {path}")
-    frames = [
-        with_every_column(pl.scan_parquet(f), SCHEMA).cast(SCHEMA, strict=False) for f in files
-    ]
+    frames = [with_every_column(scan_chunk(f), SCHEMA).cast(SCHEMA, strict=False) for f in files]
     # Suites carry different metadata columns: a diagonal concat fills the gaps with nulls.
     frame = pl.concat(frames, how="diagonal_relaxed")
     meta = [

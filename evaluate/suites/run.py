@@ -88,6 +88,8 @@ def check_options(options: SuiteOptions) -> None:
         )
     if options.batch_size < 1 or options.chunk_size < 1:
         raise UserError("--batch-size and --chunk-size must be ≥ 1")
+    if options.max_tokens is not None and options.max_tokens < 1:
+        raise UserError("--max-tokens must be ≥ 1")
     if not options.files:
         raise UserError("no suite files given")
     from ..options import CHOICES
@@ -169,7 +171,11 @@ def run_suites(
         raise SuiteFormatError(
             f"nothing to score: {skipped[0].path} skipped whole ({skip_reason(skipped[0])})"
         )
-    # 2. One scorer for every suite.
+    # 2. Every results folder free and writable before the model loads (held again to score).
+    for suite in suites:
+        with hold(run_folder(options.out, suite.name, options.model)):
+            pass
+    # 3. One scorer for every suite.
     scorer = load_scorer_for(options, scorer_factory)
     return [score_suite(suite, blank_scorer(suite, scorer), options) for suite in suites]
 
@@ -185,8 +191,15 @@ def blank_scorer(suite: PairSuite | GymSuite, scorer: TokenScorer) -> TokenScore
 
 
 def skip_reason(suite: PairSuite | GymSuite) -> str:
-    """Why a suite has nothing to score: its first malformed line's reason, else it is empty."""
-    return suite.malformed[0].reason if suite.malformed else "no pairs in it"
+    """Why a suite has nothing to score: its first malformed line's reason, the pairs skipped as
+    undecidable, no prediction to test, else it is empty."""
+    if suite.malformed:
+        return suite.malformed[0].reason
+    if isinstance(suite, PairSuite) and suite.skipped:
+        return "every pair skipped: " + ", ".join(f"{k} {v}" for k, v in suite.skipped.items())
+    if isinstance(suite, GymSuite) and suite.items:
+        return "no prediction to test"
+    return "no pairs in it"
 
 
 def score_suite(
@@ -228,8 +241,9 @@ def _score_in(
 
     # 2. Score what no chunk holds yet, one chunk at a time.
     todo = pending(suite, done)
+    skipped = Counter(getattr(suite, "skipped", {}))
     try:
-        written = score_chunks(suite, todo, scorer, folder, options)
+        written = score_chunks(suite, todo, scorer, folder, options, skipped)
     except MachineError as error:
         saved = len(done & set(ids(suite))) + error_written(folder, done)
         raise error.saving(
@@ -254,7 +268,13 @@ def _score_in(
         "undecided": 0
         if results is None
         else results.filter(pl.col("right").is_null()).select(pl.len()).collect().item(),
+        "skipped": dict(skipped),
     }
+    if not in_results:
+        raise UserError(
+            f"nothing scored in {suite.path}: skipped "
+            f"{skip_line(skipped, scorer.facts().get('window_tokens')) or 'none'}"
+        )
     manifest = {
         **base,
         "complete": True,
@@ -266,15 +286,29 @@ def _score_in(
     return SuiteOutcome(suite.name, folder, manifest, summary, manifest["malformed"])
 
 
+def skip_line(skipped: dict[str, int], window: int | None) -> str:
+    """The pairs skipped as undecidable, by reason (`too-long` says the model's window)."""
+    limit = f" (longer than the model's window of {window} tokens)" if window else ""
+    return ", ".join(
+        f"{reason} {n}" + (limit if reason == "too-long" else "")
+        for reason, n in sorted(skipped.items())
+        if n
+    )
+
+
 def score_chunks(
     suite: PairSuite | GymSuite,
     todo: pl.DataFrame | list[Item],
     scorer: TokenScorer,
     folder: Path,
     options: SuiteOptions,
+    skipped: Counter | None = None,
 ) -> int:
     """Score `todo` (a pair suite's frame, a SyntaxGym suite's items) in chunks of
-    `options.chunk_size`, each written as it is done; how many."""
+    `options.chunk_size`, each written as it is done; how many. A pair or item the model cannot
+    score (a sentence longer than its window: no finite score) is counted in `skipped` under
+    `too-long`, never written."""
+    skipped = Counter() if skipped is None else skipped
     steps = range(0, len(todo), options.chunk_size)
     disable = None if options.progress else True  # None: a bar only on a terminal
     written = 0
@@ -286,10 +320,17 @@ def score_chunks(
             frame = score_pairs(
                 cast(pl.DataFrame, chunk), scorer, options.rule, options.leading_space
             )
+            finite = pl.col("score_good").is_finite() & pl.col("score_bad").is_finite()
         else:
             frame = pl.DataFrame(score_items(suite, cast("list[Item]", chunk), scorer))
-        write_chunk(result_table(frame, scorer.name, scorer.method), folder)
-        written += len(chunk)
+            finite = pl.col("finite")
+        kept = frame.filter(finite.fill_null(False)).drop("finite", strict=False)
+        skipped["too-long"] += frame["pair_id"].n_unique() - (
+            kept["pair_id"].n_unique() if kept.height else 0
+        )
+        if kept.height:
+            write_chunk(result_table(kept, scorer.name, scorer.method), folder)
+        written += kept["pair_id"].n_unique() if kept.height else 0
     return written
 
 

@@ -81,8 +81,8 @@ class GymSuite:
 
     @property
     def size(self) -> int:
-        """Number of items read."""
-        return len(self.items)
+        """Number of items to score (none without a prediction to test)."""
+        return len(self.items) if self.predictions else 0
 
 
 def line_at(text: str, index: int) -> int:
@@ -238,6 +238,8 @@ def score_items(
             return sum(bits[name].values()) if region is None else bits[name][region]
 
         record = json.dumps({c: {str(r): v for r, v in b.items()} for c, b in bits.items()})
+        # A condition longer than the model's window has no surprisals (NaN): not decidable.
+        finite = all(math.isfinite(v) for b in bits.values() for v in b.values())
         for prediction in suite.predictions:
             rows.append(
                 {
@@ -249,6 +251,7 @@ def score_items(
                     "formula": prediction.formula,
                     "right": bool(formula.evaluate(prediction.tree, surprisal)),
                     "surprisals": record,
+                    "finite": finite,
                 }
             )
     return rows

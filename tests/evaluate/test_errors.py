@@ -63,12 +63,16 @@ def test_damaged_resume_manifest_is_a_one_line_error(corpus, tmp_path, capsys):
     assert "manifest.json" in one_line_error(capsys)
 
 
-def test_run_that_scores_nothing_leaves_no_stale_summary(corpus, tmp_path):
+def test_run_that_scores_nothing_is_an_error_and_leaves_the_earlier_run_whole(
+    corpus, tmp_path, capsys
+):
     assert frequency(corpus, tmp_path) == 0
     folder = tmp_path / "fr" / "frequency-baseline"
-    assert (folder / "summary.csv").exists()
-    assert frequency(corpus, tmp_path, "--limit", "0") == 0
-    assert not (folder / "summary.csv").exists() and not list(folder.glob("results-*.parquet"))
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    capsys.readouterr()
+    assert frequency(corpus, tmp_path, "--limit", "0") == 2
+    assert "nothing to score for fr: 0 eligible items" in one_line_error(capsys)
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
 
 
 def test_report_on_a_corrupt_results_file_is_a_one_line_error(corpus, tmp_path, capsys):

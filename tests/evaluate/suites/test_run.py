@@ -274,19 +274,21 @@ def test_ud_agree_suite_subcommand_dispatches(capsys) -> None:
     assert "usage: ud-agree suite" in capsys.readouterr().out
 
 
-def test_empty_suites_and_suites_without_valid_predictions_write_no_rows(tmp_path: Path) -> None:
+def test_empty_suites_and_suites_without_valid_predictions_are_skipped_whole(
+    tmp_path: Path,
+) -> None:
     gym = json.loads(SUITES["syntaxgym"][1])
     gym["predictions"] = ["(2;%mismatch%) >"]
     paths = [write(tmp_path, "empty.txt", ""), write(tmp_path, "gym.json", json.dumps(gym))]
     warnings: list[str] = []
-    outcomes = run_suites(options(tmp_path, paths), factory(HashScorer()), warnings.append)
-    # The empty file is skipped whole, said so, and gets no results folder.
-    assert [o.suite for o in outcomes] == ["gym"]
+    # Neither has anything to score (issue 34: no "0 scored now" with exit 0), said so, no folder.
+    with pytest.raises(SuiteFormatError, match=r"nothing to score: .*empty.txt skipped whole"):
+        run_suites(options(tmp_path, paths), factory(HashScorer()), warnings.append)
     assert any("empty.txt: suite skipped whole" in w for w in warnings)
-    assert not any(p.name == "empty" for p in (tmp_path / "out").rglob("*") if p.is_dir())
-    assert [o.manifest["counts"]["in_results"] for o in outcomes] == [0]
-    assert [o.summary.height for o in outcomes] == [0]
-    assert outcomes[0].malformed[0].endswith("prediction 0: the formula ends too early")
+    assert any("prediction 0: the formula ends too early" in w for w in warnings)
+    assert any(w.endswith("gym.json: suite skipped whole: prediction 0: the formula ends too early")
+               for w in warnings)  # fmt: skip
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_suite_skipped_whole_alone_is_a_one_line_error_and_no_folder(tmp_path: Path) -> None:
