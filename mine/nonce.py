@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from ud_agree.schemas.corpus import FEATURES, PAIRS
+from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS
 from ud_agree.surface import surface_text
 
 from .features import parse_feats
@@ -289,12 +289,13 @@ def nonce_pairs(
     paradigms: Paradigms,
     count: int,
     seed: int,
-) -> tuple[pa.Table, Counter]:
+) -> tuple[pa.Table, pa.Table]:
     """`count` nonce variants of every original pair, reading the pairs' sentences from the
-    treebanks' files (`files`: treebank → its CoNLL-U files); `no-nonce` counted per failure."""
-    skips: Counter = Counter()
+    treebanks' files (`files`: treebank → its CoNLL-U files); a `no-nonce` row (PAIR_SKIPS) per
+    variant that failed, in the order of the variants."""
+    failed: list[dict] = []
     if not count or not pairs.height:
-        return PAIRS.empty_table(), skips
+        return PAIRS.empty_table(), PAIR_SKIPS.empty_table()
     pool = filler_pool(lexicon)
     members = relations.select(
         "treebank", "sent_id", "target_id", "controller_id", "target_surface",
@@ -324,11 +325,24 @@ def nonce_pairs(
                     for pair in by_sentence.pop(key) if k == count else by_sentence[key]:
                         made = nonce_variant(pair, variant, paradigms)
                         if made is None:
-                            skips["no-nonce"] += 1
+                            failed.append(_no_nonce(pair.row, k))
                         else:
                             rows.append(made)
-    skips["no-nonce"] += count * sum(len(v) for v in by_sentence.values())  # sentences not found
+    # Sentences not found in the files.
+    failed += [
+        _no_nonce(p.row, k) for v in by_sentence.values() for k in range(1, count + 1) for p in v
+    ]
+    skipped = pa.Table.from_pylist(failed, PAIR_SKIPS)
     if not rows:
-        return PAIRS.empty_table(), skips
+        return PAIRS.empty_table(), skipped
     frame = pl.DataFrame(rows, infer_schema_length=None)
-    return frame.select(PAIRS.names).to_arrow().cast(PAIRS), skips
+    return frame.select(PAIRS.names).to_arrow().cast(PAIRS), skipped
+
+
+def _no_nonce(row: dict, k: int) -> dict:
+    """The skip row of variant k of a pair that has none."""
+    return {
+        **{name: row[name] for name in PAIR_SKIPS.names[:-2]},
+        "variant": f"nonce-{k}",
+        "reason": "no-nonce",
+    }

@@ -5,7 +5,6 @@ language's attempts (joins: each distinct word asked about is decided once per b
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,7 +12,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ud_agree.schemas.corpus import FEATURES, PAIRS, ROLES
+from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS, ROLES
 
 from .languages import ValueSets
 from .lexicon import other_feats
@@ -36,39 +35,69 @@ def build_pairs(
     lexicon: pa.Table | ParadigmFrames,
     vary: str = "target",
     value_sets: ValueSets | None = None,
-) -> tuple[pa.Table, Counter]:
-    """Pairs of every kept relation for the varied role(s), and skips counted per reason
-    (`lexicon` may be its ParadigmFrames, built once for all of a language's files).
+) -> tuple[pa.Table, pa.Table]:
+    """Pairs of every kept relation for the varied role(s), and the skips, a row each (schema
+    PAIR_SKIPS; `lexicon` may be its ParadigmFrames, built once for all of a language's files).
 
     The rules run as column expressions and joins; the choice of a bad form and the other
     member's ambiguity are decided once per distinct question (they recur across a corpus)."""
     frames = lexicon if isinstance(lexicon, ParadigmFrames) else ParadigmFrames(lexicon, value_sets)
-    attempts, skips = prepare_attempts(relations, sentences, vary)
+    attempts, skipped = prepare_attempts(relations, sentences, vary)
     texts = pl.Series("text", sentences.column("text"))
     pairs, more = pairs_from_attempts(attempts, frames, texts)
-    return pairs, skips + more
+    return pairs, skip_table([skipped, more])
 
 
 def prepare_attempts(
     relations: pa.Table, sentences: pa.Table, vary: str = "target"
-) -> tuple[pl.DataFrame, Counter]:
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """What needs no lexicon (a mining worker does it, file by file): one row per (relation,
-    varied role, agreeing feature) that passes §4's rules about the relation, and the skips."""
-    skips: Counter = Counter()
+    varied role, agreeing feature) that passes §4's rules about the relation, and a row per
+    skip (SKIPPED columns)."""
     attempts = _attempts(pl.DataFrame(relations), _sentence_facts(sentences), vary)
     reason = attempts.select(relation_skip_reason()).to_series()
-    skips.update(dict(reason.drop_nulls().value_counts().iter_rows()))
-    return attempts.filter(reason.is_null()).drop("in_mwt", "coordinated", "duplicate"), skips
+    skipped = skipped_rows(attempts.filter(reason.is_not_null()), reason.drop_nulls())
+    return attempts.filter(reason.is_null()).drop("in_mwt", "coordinated", "duplicate"), skipped
+
+
+def skipped_rows(attempts: pl.DataFrame, reason: pl.Series | pl.Expr | str) -> pl.DataFrame:
+    """Skips of attempts (bad value null unless the attempts have one) in SKIPPED columns."""
+    bad_value = pl.col("bad_value") if "bad_value" in attempts.columns else pl.lit(None)
+    return attempts.select(
+        *SKIPPED[:-3],
+        bad_value.cast(pl.String).alias("bad_value"),
+        pl.lit("original").alias("variant"),
+        (reason if isinstance(reason, pl.Expr) else pl.lit(reason)).alias("reason"),
+    )
+
+
+# A skip row as the miner holds it: PAIR_SKIPS's columns and the order of the relations.
+SKIPPED = [
+    "rel", "role_rank", "lang", "treebank", "sent_id", "type", "target_id", "controller_id",
+    "varied", "feature", "bad_value", "variant", "reason",
+]  # fmt: skip
+
+
+def skip_table(parts: list[pl.DataFrame]) -> pa.Table:
+    """Skip rows (SKIPPED columns) as PAIR_SKIPS, in the order of the relations, roles,
+    features and bad values (the pairs' order; a skip without a bad value first)."""
+    frames = [p for p in parts if p.height]
+    if not frames:
+        return PAIR_SKIPS.empty_table()
+    rows = pl.concat(frames, how="vertical_relaxed").sort(
+        "rel", "role_rank", "feature", "bad_value", nulls_last=False, maintain_order=True
+    )
+    return rows.select(PAIR_SKIPS.names).to_arrow().cast(PAIR_SKIPS)
 
 
 def pairs_from_attempts(
     attempts: pl.DataFrame, frames: ParadigmFrames, texts: pl.Series
-) -> tuple[pa.Table, Counter]:
-    """The pairs of prepared attempts, and the skips for want of a usable bad form (`texts`:
-    the sentences' texts, indexed by the attempts' `sentence`)."""
-    skips: Counter = Counter()
+) -> tuple[pa.Table, pl.DataFrame]:
+    """The pairs of prepared attempts, and a row (SKIPPED columns) per skip for want of a usable
+    bad form (`texts`: the sentences' texts, indexed by the attempts' `sentence`)."""
+    skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
-        return PAIRS.empty_table(), skips
+        return PAIRS.empty_table(), pl.DataFrame()
     # Only the paradigms of the words varied and of the other members are read.
     frames = frames.narrowed(
         pl.concat(
@@ -83,18 +112,22 @@ def pairs_from_attempts(
     attempts = attempts.join(asked.select("asked", *_WORD), on=_WORD, nulls_equal=True)
     tries = attempts.join(_bad_forms(asked, frames), on="asked")
     no_form = pl.col("bad_key").is_null()
-    outcomes = tries.filter(no_form).get_column("outcome").fill_null("no-form")  # not asked
-    skips.update(dict(outcomes.value_counts().iter_rows()))
+    # `outcome` null: no form in the wanted cell (not asked).
+    skipped.append(skipped_rows(tries.filter(no_form), pl.col("outcome").fill_null("no-form")))
     tries = tries.filter(~no_form)
     tries = tries.join(_ambiguity(tries, frames), on=_AMBIGUITY, how="left", nulls_equal=True)
-    ambiguous = tries.filter(pl.col("ambiguous"))
-    for role, n in ambiguous.group_by("varied").len().iter_rows():
-        skips[f"ambiguous-{'controller' if role == 'target' else 'target'}"] += n
+    other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
+    skipped.append(
+        skipped_rows(
+            tries.filter(pl.col("ambiguous")),
+            pl.lit("ambiguous-") + other_role.otherwise(pl.lit("target")),
+        )
+    )
     tries = tries.filter(~pl.col("ambiguous")).with_columns(
         capitalised_like(pl.col("bad_key"), pl.col("form")).alias("bad_form")
     )
     broken = tries.select(breaks_elision()).to_series()
-    skips["elision"] += int(broken.sum())
+    skipped.append(skipped_rows(tries.filter(broken), "elision"))
     pairs = tries.filter(~broken).sort("rel", "role_rank", "feature", "bad_value")
     pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
     table = pairs.select(
@@ -119,7 +152,7 @@ def pairs_from_attempts(
         (pl.col("start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
         pl.lit("original").alias("variant"),
     )
-    return table.to_arrow().cast(PAIRS), skips
+    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed")
 
 
 # What the choice of a bad form depends on besides the bad value (the word asked about), and what

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,7 +56,8 @@ def is_current(out_dir: Path, print_: str) -> bool:
         earlier = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    names = ("relations.parquet", "sentences.parquet", "lexicon.parquet", "pairs.parquet")
+    tables = ("relations", "sentences", "lexicon", "pairs", "pair_skips")
+    names = [f"{table}.parquet" for table in tables]
     return earlier.get("fingerprint") == print_ and all((out_dir / n).exists() for n in names)
 
 
@@ -72,7 +72,6 @@ class LanguageRun:
     fingerprint: str
     jobs: list[FileJob]
     results: dict[str, FileResult] = field(default_factory=dict)  # counts; tables are spilled
-    pair_skips: Counter = field(default_factory=Counter)  # those decided file by file
 
     def release(self) -> None:
         """Drop what a finished language's tables were built from."""

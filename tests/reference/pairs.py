@@ -5,7 +5,6 @@ and its skip counts these counts."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +14,7 @@ from ud_agree.mine.nonce import capitalised_like, sound
 from ud_agree.mine.paradigms import APOSTROPHES, BadForm, Member, Paradigms
 from ud_agree.mine.rules.pairs import ambiguous, choose_bad_form
 
-from ud_agree.schemas.corpus import FEATURES, PAIRS
+from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS
 
 ROLE_ORDER = {
     "target": ("target",),
@@ -26,17 +25,31 @@ ROLE_ORDER = {
 
 def reference_pairs(
     relations: pa.Table, sentences: pa.Table, paradigms: Paradigms, vary: str
-) -> tuple[pa.Table, Counter]:
-    """Pairs of every relation for the varied role(s), in the relations' order, and the skips."""
+) -> tuple[pa.Table, pa.Table]:
+    """Pairs of every relation for the varied role(s), in the relations' order, and the skips
+    (a row each, in the same order)."""
     texts = sentence_index(sentences)
     attested = attested_values(paradigms)
     rows: list[dict[str, Any]] = []
-    skips: Counter = Counter()
+    skips: list[dict[str, Any]] = []
     for relation in relations.to_pylist():
         for role in ROLE_ORDER[vary]:
             for feature in relation["agreeing"]:
                 rows += pairs_of(relation, role, feature, texts, attested, paradigms, skips)
-    return pa.Table.from_pylist(rows, PAIRS), skips
+    return pa.Table.from_pylist(rows, PAIRS), pa.Table.from_pylist(skips, PAIR_SKIPS)
+
+
+def skip_row(relation: dict[str, Any], role: str, feature: str, bad_value: str | None, reason: str):
+    """A row of `pair_skips`."""
+    keys = ("lang", "treebank", "sent_id", "type", "target_id", "controller_id")
+    return {
+        **{k: relation[k] for k in keys},
+        "varied": role,
+        "feature": feature,
+        "bad_value": bad_value,
+        "variant": "original",
+        "reason": reason,
+    }
 
 
 def sentence_index(
@@ -77,9 +90,9 @@ def pairs_of(
     texts: dict,
     attested: dict[tuple[str, str], list[str]],
     paradigms: Paradigms,
-    skips: Counter,
+    skips: list[dict[str, Any]],
 ) -> Iterator[dict[str, Any]]:
-    """The pairs of one relation varying `role` on `feature`; skips counted."""
+    """The pairs of one relation varying `role` on `feature`; skips added to `skips`."""
     other = "controller" if role == "target" else "target"
     form, lemma, upos = (relation[f"{role}_{k}"] for k in ("form", "lemma", "upos"))
     values = relation[f"{role}_{feature.lower()}"]
@@ -95,7 +108,7 @@ def pairs_of(
         else None
     )  # fmt: skip
     if reason:
-        skips[reason] += 1
+        skips.append(skip_row(relation, role, feature, None, reason))
         return
     text, starts, after_elided = texts[key]
     surface = relation[f"{role}_surface"]
@@ -117,14 +130,14 @@ def pairs_of(
             continue
         found = choose_bad_form(paradigms, word, slot, bad_value, agreeing)
         if not isinstance(found, BadForm):
-            skips[found] += 1
+            skips.append(skip_row(relation, role, feature, bad_value, found))
             continue
         if ambiguous(paradigms, other_member, slot, bad_value):
-            skips[f"ambiguous-{other}"] += 1
+            skips.append(skip_row(relation, role, feature, bad_value, f"ambiguous-{other}"))
             continue
         bad_form = capitalised_like(found.key, form)
         if after_elided[surface] and sound(form) != sound(bad_form):
-            skips["elision"] += 1
+            skips.append(skip_row(relation, role, feature, bad_value, "elision"))
             continue
         start = starts[surface]
         yield {

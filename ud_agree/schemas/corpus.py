@@ -169,12 +169,13 @@ PAIRS = pa.schema(
 )
 # Why a (relation, varied role, feature, bad value) gives no pair, in the order they are checked
 # (§4, then the additions this project made: see docs/choices.md).
-PAIR_SKIPS = (
+SKIP_REASONS = (
     "multi-valued",
     "no-lemma",
     "in-mwt",
     "coordinated",
     "elision",
+    "unagreement",
     "no-form",
     "syncretic",
     "ambiguous-controller",
@@ -182,6 +183,38 @@ PAIR_SKIPS = (
     "duplicate-sent-id",
     "missing-sentence",
     "no-nonce",
+)
+
+# Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
+# pair: the pairs' key with the reason (`bad_value` null where the reason is decided before any
+# bad value is tried); its counts per reason are the manifest's `pair_skips`.
+PAIR_SKIPS = pa.schema(
+    [
+        described("lang", pa.string(), "language key"),
+        described("treebank", pa.string(), "treebank name"),
+        described("sent_id", pa.string(), "sentence id"),
+        described("type", pa.string(), "agreement type of the relation"),
+        described(
+            "target_id",
+            pa.int32(),
+            "CoNLL-U ID of the target (with controller_id: the join key to relations)",
+        ),
+        described("controller_id", pa.int32(), "CoNLL-U ID of the controller"),
+        described("varied", pa.string(), "the member that would be re-inflected"),
+        described("feature", pa.string(), "the feature that would be changed"),
+        described(
+            "bad_value",
+            pa.string(),
+            "the value tried; null when the reason applies before any value is tried "
+            "(`multi-valued`, `no-lemma`, `in-mwt`, `coordinated`, `unagreement`, …)",
+        ),
+        described(
+            "variant",
+            pa.string(),
+            "original (§4), or nonce-1 … nonce-K (§9: `no-nonce`), as in `pairs`",
+        ),
+        described("reason", pa.string(), "why there is no pair (§4; listed in docs/mining.md)"),
+    ]
 )
 
 # Join keys: a sentence, and a relation within it (its type follows from target and controller).
