@@ -27,7 +27,7 @@ from ud_agree.surface import surface_text
 
 from .features import parse_feats
 from .lexicon import other_feats
-from .paradigms import APOSTROPHES, BadForm, Bundle, Member, Paradigms
+from .paradigms import APOSTROPHES, BadForm, Bundle, Member, Paradigms, elided
 from .read import Sentence, parse, read_bytes, stem
 from .rules.pairs import VOWELS, ambiguous
 from .rules.pairs import choose_bad_form as bad_form_of
@@ -57,8 +57,7 @@ def filler_pool(lexicon: pa.Table | pl.DataFrame) -> dict[Cell, list[Filler]]:
         pl.col("upos").is_in(CONTENT_UPOS)
         & (pl.col("count") >= 1)
         & pl.col("feats").is_not_null()
-        & ~pl.col("form").str.ends_with(APOSTROPHES[0])
-        & ~pl.col("form").str.ends_with(APOSTROPHES[1])
+        & ~elided(pl.col("form"))
         & ~pl.col("form").str.contains(r"\s")  # §9 keeps the spacing
     )
     keys = [pl.col(n).list.unique().list.sort().list.join(",").fill_null("") for n in _LISTS]
@@ -217,7 +216,7 @@ class Pair:
     row: dict
     varied: int  # surface index of the varied word
     other: int  # surface index of the other member
-    slots: tuple[int, ...]  # the relation's agreeing features, as FEATURES indices
+    slots: tuple[int, ...]  # §4's A for the varied word, as FEATURES indices
 
 
 def nonce_variant(pair: Pair, variant: Variant, paradigms: Paradigms) -> dict | None:
@@ -299,7 +298,7 @@ def nonce_pairs(
     pool = filler_pool(lexicon)
     members = relations.select(
         "treebank", "sent_id", "target_id", "controller_id", "target_surface",
-        "controller_surface", "agreeing",
+        "controller_surface", "agreeing", "target_agreeing",
     ).unique(["treebank", "sent_id", "target_id", "controller_id"])  # fmt: skip
     # In the pairs' order: variants come out in a reproducible order.
     located = pairs.join(
@@ -308,7 +307,9 @@ def nonce_pairs(
     by_sentence: dict[tuple[str, str], list[Pair]] = defaultdict(list)
     for row in located.iter_rows(named=True):
         target, controller = row.pop("target_surface"), row.pop("controller_surface")
-        agreeing = row.pop("agreeing")
+        agreeing, target_agreeing = row.pop("agreeing"), row.pop("target_agreeing")
+        if row["varied"] == "target":  # with the implicit third person (§4)
+            agreeing = target_agreeing
         varied, other = (target, controller) if row["varied"] == "target" else (controller, target)
         slots = tuple(FEATURES.index(f) for f in agreeing)
         by_sentence[(row["treebank"], row["sent_id"])].append(Pair(row, varied, other, slots))

@@ -20,6 +20,7 @@ from .languages import (
     find_treebanks,
     load_languages,
     load_participle_languages,
+    load_unagreement_languages,
     load_valid_types,
     load_value_sets,
     select,
@@ -87,6 +88,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     groups = select(treebanks, options.langs)
     valid = load_valid_types()
     participles, value_sets = load_participle_languages(), load_value_sets()
+    unagreeing = load_unagreement_languages()
     roots = options.unimorph_dirs or default_unimorph_dirs()
     runs, current = [], []
     for key, group in groups.items():
@@ -124,6 +126,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 types,
                 options.strict,
                 participle_agreement=language.code in participles,
+                unagreement=language.code in unagreeing,
                 value_sets=value_sets.get(language.code, {}),
             )
             for tb in group

@@ -34,13 +34,14 @@ from ud_agree.schemas.corpus import (
 
 from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
-from .languages import load_value_sets
+from .languages import load_unagreement_languages, load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
 from .pairs import pairs_from_attempts, prepare_attempts, skip_table
 from .paradigms import ParadigmFrames, Paradigms
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
+from .rules.pairs import target_agreeing
 
 
 def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
@@ -54,7 +55,9 @@ def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
         spill(result.sentences, prefix, "sentences")
         spill(result.lexicon_counts, prefix, "lexicon")
         if vary is not None:
-            attempts, skipped = prepare_attempts(result.relations, result.sentences, vary)
+            attempts, skipped = prepare_attempts(
+                result.relations, result.sentences, vary, job.unagreement
+            )
             spill(attempts.to_arrow(), prefix, "attempts")
             spill(skipped.to_arrow(), prefix, "skips")
     except OSError as error:  # pyarrow names no file: the spill folder is where it went wrong
@@ -160,6 +163,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     pair_skips: Counter = Counter()
     n_sentences = n_relations = 0
     nonce: Counter = Counter()
+    unagreement = run.language.code in load_unagreement_languages()
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
@@ -207,7 +211,11 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
             by_type.update(relations.column("type").to_pylist())
             if options.pairs and options.nonce:
-                members.append(pl.DataFrame(relations.select(NONCE_MEMBERS)))
+                members.append(
+                    pl.DataFrame(relations).select(
+                        *NONCE_MEMBERS, target_agreeing(unagreement).alias("target_agreeing")
+                    )
+                )
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
             if options.pairs:

@@ -83,6 +83,13 @@ RELATIONS_MINED = pa.schema(
         *RELATIONS,
         described("target_feats", pa.string(), "the target's FEATS as written"),
         described("controller_feats", pa.string(), "the controller's FEATS as written"),
+        described(
+            "target_mwt_offset",
+            pa.int32(),
+            "where the target begins in its multiword token when the token is its words run "
+            "together (§4 transparent: *is* in *isn't*); null otherwise",
+        ),
+        described("controller_mwt_offset", pa.int32(), "the same for the controller"),
     ]
 )
 
