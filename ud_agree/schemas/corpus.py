@@ -197,29 +197,14 @@ SKIP_REASONS = (
 # bad value is tried); its counts per reason are the manifest's `pair_skips`.
 PAIR_SKIPS = pa.schema(
     [
-        described("lang", pa.string(), "language key"),
-        described("treebank", pa.string(), "treebank name"),
-        described("sent_id", pa.string(), "sentence id"),
-        described("type", pa.string(), "agreement type of the relation"),
-        described(
-            "target_id",
-            pa.int32(),
-            "CoNLL-U ID of the target (with controller_id: the join key to relations)",
-        ),
-        described("controller_id", pa.int32(), "CoNLL-U ID of the controller"),
-        described("varied", pa.string(), "the member that would be re-inflected"),
-        described("feature", pa.string(), "the feature that would be changed"),
+        *(PAIRS.field(name) for name in PAIRS.names[:8]),  # lang … varied, feature
         described(
             "bad_value",
             pa.string(),
             "the value tried; null when the reason applies before any value is tried "
             "(`multi-valued`, `no-lemma`, `in-mwt`, `coordinated`, `unagreement`, …)",
         ),
-        described(
-            "variant",
-            pa.string(),
-            "original (§4), or nonce-1 … nonce-K (§9: `no-nonce`), as in `pairs`",
-        ),
+        PAIRS.field("variant"),
         described("reason", pa.string(), "why there is no pair (§4; listed in docs/mining.md)"),
     ]
 )
