@@ -1,0 +1,170 @@
+"""`python -m mine.compare`: MultiBLiMP rows classed against a corpus mined from sentences written
+here, where the right class is known, and on the two shared MultiBLiMP files."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import polars as pl
+import pytest
+from ud_agree.mine.compare import CLASSES, NOT_CANDIDATE, compare, coverage, main
+from ud_agree.mine.plan import Options
+from ud_agree.mine.run import mine_languages
+
+from tests.paths import SHARED, UD, needs_ud
+from tests.sentences import conllu
+
+PRES = "Mood=Ind|Tense=Pres|VerbForm=Fin"
+# English sentences, s1 … in this order; MultiBLiMP's word indices are ID − 1.
+SENTENCES = (
+    # s1: the plural verb has a singular form in the lexicon (s2).
+    ("1 The the DET Definite=Def|PronType=Art 2 det",
+     "2 dogs dog NOUN Number=Plur 3 nsubj",
+     f"3 bark bark VERB {PRES}|Number=Plur|Person=3 0 root"),
+    ("1 The the DET Definite=Def|PronType=Art 2 det",
+     "2 dog dog NOUN Number=Sing 3 nsubj",
+     f"3 barks bark VERB {PRES}|Number=Sing|Person=3 0 root"),
+    # s3: a proper noun subject is never a controller (§1.1).
+    ("1 John John PROPN Number=Sing 2 nsubj",
+     f"2 barks bark VERB {PRES}|Number=Sing|Person=3 0 root"),
+    # s4: a participle with an active subject is no target.
+    ("1 dogs dog NOUN Number=Plur 2 nsubj",
+     "2 barking bark VERB Tense=Pres|VerbForm=Part 0 root"),
+    # s5: subject and verb disagree (§1.2).
+    ("1 The the DET Definite=Def|PronType=Art 2 det",
+     "2 dogs dog NOUN Number=Plur 3 nsubj",
+     f"3 barks bark VERB {PRES}|Number=Sing|Person=3 0 root"),
+    # s6: the only other form of *sleep* is an imperative (s7): MultiBLiMP's *sleep* changes Mood.
+    ("1 The the DET Definite=Def|PronType=Art 2 det",
+     "2 cat cat NOUN Number=Sing 3 nsubj",
+     f"3 sleeps sleep VERB {PRES}|Number=Sing|Person=3 0 root"),
+    ("1 Sleep sleep VERB Mood=Imp|Number=Plur|Person=2|VerbForm=Fin 0 root",),
+    # s8: a coordinated subject (§4 coordinated).
+    ("1 dogs dog NOUN Number=Plur 4 nsubj",
+     "2 and and CCONJ _ 3 cc",
+     "3 cats cat NOUN Number=Plur 1 conj",
+     f"4 bark bark VERB {PRES}|Number=Plur|Person=3 0 root"),
+    # s9: an auxiliary first: MultiBLiMP's `if cop_idx:` took position 0 for none.
+    (f"1 do do AUX {PRES}|Number=Plur|Person=3 3 aux",
+     "2 dogs dog NOUN Number=Plur 3 nsubj",
+     "3 bark bark VERB VerbForm=Inf 0 root"),
+    (f"1 does do AUX {PRES}|Number=Sing|Person=3 0 root",),
+)  # fmt: skip
+
+
+def mblimp_row(sent: int, head: int, child: int, form: str, child_form: str, swap: str,
+               phenomenon: str, good: str, bad: str, cop: int | None = None) -> dict:  # fmt: skip
+    """A MultiBLiMP row (only the columns the comparison reads, and the sentences)."""
+    metadata = {
+        "sent_id": f"s{sent}",
+        "text": "…",
+        "treebank": "UD_English-Test/en_test-ud-test.conllu",
+    }
+    return {
+        "sen": "…", "wrong_sen": "…", "head": form, "head_idx": head - 1,
+        "child": child_form, "child_idx": child - 1, "swap_head": swap,
+        "cop_idx": "" if cop is None else f"{cop - 1}.0", "metadata": repr(metadata),
+        "phenomenon": phenomenon, "grammatical_feature": good, "ungrammatical_feature": bad,
+        "lang": "eng",
+    }  # fmt: skip
+
+
+def write_tsv(rows: list[dict], path: Path) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), delimiter="\t")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("compare")
+    folder = work / "ud" / "UD_English-Test"
+    folder.mkdir(parents=True)
+    text = "".join(conllu(*rows, sent_id=f"s{i}") for i, rows in enumerate(SENTENCES, 1))
+    (folder / "en_test-ud-test.conllu").write_text(text, encoding="utf-8")
+    options = Options(
+        ud_dir=work / "ud",
+        out=work / "corpus",
+        unimorph_dirs=[work / "no-unimorph"],
+        progress=False,
+    )
+    mine_languages(options)
+    return work / "corpus"
+
+
+# (row, its known class)
+CASES = [
+    (mblimp_row(1, 3, 2, "bark", "dogs", "barks", "SV-#", "PL", "SG"), "same-pair"),
+    (mblimp_row(1, 3, 2, "bark", "dogs", "barkes", "SV-#", "PL", "SG"), "other-form"),
+    (mblimp_row(99, 3, 2, "bark", "dogs", "barks", "SV-#", "PL", "SG"), "not-in-corpus"),
+    (mblimp_row(1, 2, 3, "dogs", "bark", "barks", "SV-#", "PL", "SG"), "not-candidate:subject-upos-VERB"),
+    (mblimp_row(1, 3, 1, "bark", "dogs", "barks", "SV-#", "PL", "SG"), "words-differ"),
+    (mblimp_row(3, 2, 1, "barks", "John", "bark", "SV-#", "SG", "PL"), "not-candidate:propn-subject"),
+    (mblimp_row(4, 2, 1, "barking", "dogs", "bark", "SV-#", "PL", "SG"), "not-candidate:non-finite-verb-Part"),
+    (mblimp_row(5, 3, 2, "barks", "dogs", "bark", "SV-#", "SG", "PL"), "disagree"),
+    (mblimp_row(6, 3, 2, "sleeps", "cat", "sleep", "SV-#", "SG", "PL"), "wrong-form-changes-feats"),
+    (mblimp_row(8, 4, 1, "bark", "dogs", "barks", "SV-#", "PL", "SG"), "coordinated"),
+    (mblimp_row(9, 3, 2, "do", "dogs", "does", "SV-#", "PL", "SG", cop=1), "multiblimp-wrong-word"),
+    (mblimp_row(9, 1, 2, "do", "dogs", "does", "SV-#", "PL", "SG", cop=1), "same-pair"),
+]  # fmt: skip
+
+
+def test_each_row_gets_the_class_its_sentence_calls_for(corpus, tmp_path):
+    tsv = write_tsv([row for row, _ in CASES], tmp_path / "data.tsv")
+    classed = compare(tsv, corpus)
+    assert classed.get_column("class").to_list() == [kind for _, kind in CASES]
+    row = classed.row(8, named=True)
+    assert "Mood=Ind→Imp" in row["detail"]  # what MultiBLiMP's form changes
+    assert classed.row(1, named=True)["ud_bad_form"] == "barks"
+
+
+def test_command_prints_the_table_and_writes_the_rows(corpus, tmp_path, capsys):
+    tsv = write_tsv([row for row, _ in CASES[:3]], tmp_path / "data.tsv")
+    assert main([str(tsv), "--corpus", str(corpus), "--out", str(tmp_path / "out.parquet")]) == 0
+    printed = capsys.readouterr().out
+    assert "same-pair" in printed and "compared 2" in printed and "(100.0%)" in printed
+    written = pl.read_parquet(tmp_path / "out.parquet")
+    assert written.get_column("class").to_list() == ["same-pair", "other-form", "not-in-corpus"]
+
+
+def test_a_file_without_multiblimp_columns_is_one_line_and_exit_2(corpus, tmp_path, capsys):
+    (tmp_path / "bad.tsv").write_text("sen\twrong_sen\na\tb\n", encoding="utf-8")
+    assert main([str(tmp_path / "bad.tsv"), "--corpus", str(corpus)]) == 2
+    error = capsys.readouterr().err
+    assert "bad.tsv" in error and "no column" in error and "Traceback" not in error
+
+
+MULTIBLIMP = SHARED / "data" / "suites" / "multiblimp"
+
+
+@pytest.fixture(scope="module")
+def shared_corpus(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("en-el")
+    options = Options(
+        ud_dir=UD,
+        out=work / "corpus",
+        langs=["en", "el"],
+        unimorph_dirs=[UD.parent / "unimorph"],
+        progress=False,
+        jobs=1,
+    )
+    mine_languages(options)
+    return work / "corpus"
+
+
+@pytest.mark.slow
+@needs_ud
+@pytest.mark.parametrize(("lang", "rows", "compared"), [("eng", 770, 712), ("ell", 1096, 728)])
+def test_every_shared_multiblimp_row_gets_a_specific_class(shared_corpus, lang, rows, compared):
+    classed = compare(MULTIBLIMP / f"{lang}.data.tsv.xz", shared_corpus)
+    assert classed.height == rows
+    assert coverage(classed)[0] == compared
+    for kind in classed.get_column("class").unique().to_list():
+        named = kind.removeprefix(NOT_CANDIDATE)
+        assert kind in CLASSES or (kind.startswith(NOT_CANDIDATE) and named), kind
+    # Every row whose sentence is there names its words as the treebank does, but MultiBLiMP's
+    # own slip (an auxiliary at position 0 taken for none).
+    assert "words-differ" not in classed.get_column("class").to_list()
