@@ -23,6 +23,7 @@ import io
 import json
 import lzma
 import sys
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -191,6 +192,18 @@ class Corpus:
         )
         places = self.sentences.select("file", "line").iter_rows()
         self.parsed = sentences_at(self.ud_dir, places)
+        # Rows by key, for a lookup per MultiBLiMP row.
+        self.places = {
+            (tb, sid): (file, line)
+            for tb, sid, file, line in self.sentences.select(*on, "file", "line").iter_rows()
+        }
+        self.kept = {_key(r): r for r in self.relations.iter_rows(named=True)}
+        self.pairs_of = _grouped(self.pairs)
+        self.skips_of = (
+            None
+            if self.skips is None
+            else _grouped(self.skips.filter(pl.col("varied") == "target"))
+        )
 
     def _read(self, name: str) -> pl.DataFrame:
         path = self.folder / f"{name}.parquet"
@@ -226,6 +239,19 @@ class Corpus:
         return any(self.code == row.get("code", "").strip() for row in rows)
 
 
+def _key(row: dict) -> tuple:
+    return (row["treebank"], row["sent_id"], row["target_id"], row["controller_id"])
+
+
+def _grouped(frame: pl.DataFrame) -> dict[tuple, list[dict]]:
+    """Rows by relation and feature."""
+    grouped: dict[tuple, list[dict]] = defaultdict(list)
+    for row in frame.iter_rows(named=True):
+        key = (*_key(row), row["feature"])
+        grouped[key].append(row)
+    return grouped
+
+
 def _participle_languages() -> frozenset[str]:
     from .languages import load_participle_languages
 
@@ -234,12 +260,9 @@ def _participle_languages() -> frozenset[str]:
 
 def classify(contrast: Contrast, corpus: Corpus) -> Verdict:
     """The class of one MultiBLiMP row against a corpus."""
-    sentence_rows = corpus.sentences.filter(
-        (pl.col("treebank") == contrast.treebank) & (pl.col("sent_id") == contrast.sent_id)
-    )
-    if sentence_rows.height == 0:
+    place = corpus.places.get((contrast.treebank, contrast.sent_id))
+    if place is None:
         return Verdict("not-in-corpus")
-    place = sentence_rows.select("file", "line").row(0)
     sentence = corpus.parsed.get(place)
     if sentence is None:
         return Verdict("not-in-corpus", f"{place[0]}:{place[1]} unreadable")
@@ -258,15 +281,11 @@ def classify(contrast: Contrast, corpus: Corpus) -> Verdict:
             # the verb's position: its bad sentence changes another word.
             return Verdict("multiblimp-wrong-word", f"{named}; the auxiliary is word {aux + 1}")
         return Verdict("words-differ", named)
-    relation = corpus.relations.filter(
-        (pl.col("treebank") == contrast.treebank)
-        & (pl.col("sent_id") == contrast.sent_id)
-        & (pl.col("target_id") == contrast.target_id)
-        & (pl.col("controller_id") == contrast.controller_id)
-    )
-    if relation.height == 0:
+    key = (contrast.treebank, contrast.sent_id, contrast.target_id, contrast.controller_id)
+    relation = corpus.kept.get(key)
+    if relation is None:
         return _not_kept(sentence, t, c, corpus)
-    return _kept(contrast, relation.row(0, named=True), sentence, t, corpus)
+    return _kept(contrast, relation, sentence, t, corpus)
 
 
 def _form(sentence: Sentence, index: int | None) -> str:
@@ -277,20 +296,17 @@ def _kept(
     contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: Corpus
 ) -> Verdict:
     """A kept relation: the pair, or why the bad value gives none."""
-    same_relation = (
-        (pl.col("treebank") == contrast.treebank)
-        & (pl.col("sent_id") == contrast.sent_id)
-        & (pl.col("target_id") == contrast.target_id)
-        & (pl.col("controller_id") == contrast.controller_id)
-        & (pl.col("feature") == contrast.feature)
+    feature_key = (
+        *(contrast.treebank, contrast.sent_id, contrast.target_id, contrast.controller_id),
+        contrast.feature,
     )
-    pairs = corpus.pairs.filter(same_relation)
-    pair = pairs.filter(pl.col("bad_value") == contrast.bad_value)
-    if pair.height:
-        form = pair.get_column("bad_form")[0]
+    pairs = corpus.pairs_of.get(feature_key, [])
+    pair = [p for p in pairs if p["bad_value"] == contrast.bad_value]
+    if pair:
+        form = pair[0]["bad_form"]
         kind = "same-pair" if form.lower() == contrast.bad_form.lower() else "other-form"
         return Verdict(kind, ud_bad_form=form)
-    reason = _skip_reason(contrast, relation, sentence, t, corpus, same_relation)
+    reason = _skip_reason(contrast, relation, sentence, t, corpus, feature_key)
     if reason == "no-form":
         changed = _changed_feats(contrast, relation, sentence, t, corpus)
         if changed:
@@ -299,8 +315,8 @@ def _kept(
             detail = _no_form_detail(contrast, relation, sentence, t, corpus)
     else:
         detail = ""
-    if pairs.height:  # the same contrast, towards another value: this value's reason as detail
-        others = "/".join(sorted(set(pairs.get_column("bad_value").to_list())))
+    if pairs:  # the same contrast, towards another value: this value's reason as detail
+        others = "/".join(sorted({p["bad_value"] for p in pairs}))
         why = f"{contrast.bad_value}: {reason or 'not tried'}" + (f" ({detail})" if detail else "")
         return Verdict("other-value", f"pairs to {others}; {why}")
     if reason:
@@ -314,16 +330,14 @@ def _skip_reason(
     sentence: Sentence,
     t: int,
     corpus: Corpus,
-    same_relation: pl.Expr,
+    feature_key: tuple,
 ) -> str | None:
     """Why the miner made no pair for this bad value: read from `pair_skips`, else the §4 rules
     run again for it (None: the miner never tried it)."""
-    if corpus.skips is not None:
-        skips = corpus.skips.filter(same_relation & (pl.col("varied") == "target"))
-        skips = skips.filter(
-            pl.col("bad_value").is_null() | (pl.col("bad_value") == contrast.bad_value)
-        )
-        return skips.get_column("reason")[0] if skips.height else None
+    if corpus.skips_of is not None:
+        skips = corpus.skips_of.get(feature_key, [])
+        found = [r for r in skips if r["bad_value"] in (None, contrast.bad_value)]
+        return str(found[0]["reason"]) if found else None
     return _rederived_skip(contrast, relation, sentence, t, corpus)
 
 

@@ -53,12 +53,27 @@ WRITERS: dict[str, Callable[[pl.DataFrame], str]] = {
 }
 
 
-def export(pairs_path: str | Path, layout: str, out: str | Path) -> int:
-    """Write the pairs table in `layout` to `out` (atomically); the number of pairs written."""
+def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | None = None) -> int:
+    """Write the pairs table in `layout` to `out` (atomically); the number of pairs written.
+    MultiBLiMP's layout reads the corpus beside the pairs (and its CoNLL-U files, under the
+    manifest's or the given `ud_dir`) for the columns the pairs lack."""
     if layout not in WRITERS:
         raise ExportError(f"unknown layout {layout!r} (one of {', '.join(LAYOUTS)})")
     pairs = read_pairs(pairs_path)
-    write_text(WRITERS[layout](pairs), out)
+    if layout == "multiblimp":
+        from .multiblimp import relation_facts
+
+        facts = relation_facts(Path(pairs_path).parent, ud_dir)
+        if facts is None:
+            print(
+                f"warning: {pairs_path}: no corpus tables or CoNLL-U files beside the pairs: "
+                "MultiBLiMP's verb, cop, child, *_idx, metadata… columns left empty",
+                file=sys.stderr,
+            )
+        text = multiblimp.write(pairs, unimorph_tag, facts)
+    else:
+        text = WRITERS[layout](pairs)
+    write_text(text, out)
     return pairs.height
 
 
@@ -84,6 +99,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
     parser.add_argument(
         "--out", type=Path, required=True, help="file to write (a folder for lm-eval and hf)"
     )
+    parser.add_argument(
+        "--ud-dir",
+        type=Path,
+        help="multiblimp: the UD folder the corpus was mined from (default: the manifest's)",
+    )
     args = parser.parse_args(argv)
 
     def body() -> int:
@@ -99,7 +119,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
             )
             print(f"wrote {n} pairs of {len(pairs)} language(s) to {args.out} ({args.format})")
             return 0
-        n = export(args.pairs, args.format, args.out)
+        n = export(args.pairs, args.format, args.out, args.ud_dir)
         print(f"wrote {n} pairs to {args.out} ({args.format})")
         return 0
 

@@ -168,3 +168,67 @@ def test_every_shared_multiblimp_row_gets_a_specific_class(shared_corpus, lang, 
     # Every row whose sentence is there names its words as the treebank does, but MultiBLiMP's
     # own slip (an auxiliary at position 0 taken for none).
     assert "words-differ" not in classed.get_column("class").to_list()
+
+
+# lm-eval's `multiblimp` task config (lm_eval/tasks/multiblimp/_template_yaml), reading a local
+# TSV instead of the hub's dataset.
+LM_EVAL_TASK = """task: multiblimp_ud_agree
+dataset_path: csv
+dataset_kwargs:
+  data_files:
+    train: {data}
+  delimiter: "\\t"
+  cache_dir: {cache}
+output_type: multiple_choice
+test_split: train
+doc_to_text: ""
+target_delimiter: ""
+doc_to_target: 0
+doc_to_choice: "{{{{[sen,wrong_sen]}}}}"
+num_fewshot: 0
+metric_list:
+  - metric: acc
+    aggregation: mean
+    higher_is_better: true
+metadata:
+  version: 0
+"""
+
+
+def test_export_round_trip_compare_suite_reader_and_lm_eval(corpus, tmp_path, monkeypatch):
+    from ud_agree.evaluate.suites.read import read_suite
+    from ud_agree.mine.export import export
+
+    out = tmp_path / "en.tsv"
+    n = export(corpus / "en" / "pairs.parquet", "multiblimp", out)
+    assert n > 0
+    # The export of a corpus, compared against that corpus: every row is its own pair.
+    classed = compare(out, corpus)
+    assert classed.get_column("class").unique().to_list() == ["same-pair"]
+    assert classed.height == n
+    row = pl.read_csv(out, separator="\t", infer_schema_length=0).row(0, named=True)
+    assert row["metadata"].startswith("{'sent_id': 's")
+    assert "'treebank': 'UD_English-Test/en_test-ud-test.conllu'" in row["metadata"]
+    assert (row["lang"], row["wo"], row["inflect_item"]) == ("eng", "SV", "verb")
+    # The evaluator's suite reader reads it as MultiBLiMP's layout.
+    suite = read_suite(out)
+    assert suite.format == "multiblimp" and suite.malformed == [] and len(suite.pairs) == n
+    # lm-eval's multiblimp task config reads it: the good sentence first, the right answer 0.
+    pytest.importorskip("lm_eval")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    from lm_eval.tasks import TaskManager
+
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "multiblimp_ud_agree.yaml").write_text(
+        LM_EVAL_TASK.format(data=out, cache=tmp_path / "cache"), encoding="utf-8"
+    )
+    manager = TaskManager(include_path=str(tasks), include_defaults=False)
+    task = manager.load(["multiblimp_ud_agree"])["tasks"]["multiblimp_ud_agree"]
+    docs = list(task.test_docs())
+    exported = pl.read_csv(out, separator="\t", infer_schema_length=0)
+    assert [task.doc_to_choice(d) for d in docs] == [
+        [good, bad] for good, bad in exported.select("sen", "wrong_sen").iter_rows()
+    ]
+    assert {task.doc_to_target(d) for d in docs} == {0}

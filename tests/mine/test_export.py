@@ -106,14 +106,15 @@ def test_multiblimp_layout_has_its_columns_and_unimorph_tags(pairs_path: Path) -
     out = export(pairs_path, "multiblimp", "fr_pairs.tsv")
     with out.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    assert list(rows[0])[:7] == [
-        "sen",
-        "wrong_sen",
-        "prefix",
+    assert list(rows[0])[:3] == ["sen", "verb", "verb_idx"]
+    assert list(rows[0])[20:27] == [
+        "num_attractors",
         "phenomenon",
+        "lang",
         "grammatical_feature",
         "ungrammatical_feature",
-        "feature_vals",
+        "wo",
+        "inflect_item",
     ]
     first, fourth, last = rows[0], rows[3], rows[5]
     assert (first["phenomenon"], first["feature_vals"], first["prefix"]) == (
@@ -121,6 +122,7 @@ def test_multiblimp_layout_has_its_columns_and_unimorph_tags(pairs_path: Path) -
         "PL -> SG",
         "Les clés",
     )
+    assert (first["swap_head"], first["wrong_sen"]) == ("est", "Les clés est cassées .")
     assert rows[2]["phenomenon"] == "SP-G" and rows[2]["feature_vals"] == "FEM -> MASC"
     assert fourth["sen"] == 'Le "chat" dort, dit-il .' and fourth["prefix"] == ""
     assert (last["phenomenon"], last["grammatical_feature"], last["ungrammatical_feature"]) == (
@@ -128,6 +130,8 @@ def test_multiblimp_layout_has_its_columns_and_unimorph_tags(pairs_path: Path) -
         "1",
         "3",
     )
+    # A pairs table alone: the corpus's columns stay empty, ud-agree's follow MultiBLiMP's.
+    assert (first["verb"], first["metadata"], first["head_idx"]) == ("", "", "")
     assert (first["sent_id"], first["target_id"], first["lang"]) == ("s1", "3", "fr")
 
 
