@@ -41,6 +41,7 @@ from .read import (
     stem,
 )
 from .rules import relations as rules
+from .rules.pairs import transparent_offsets
 from .rules.relations import UPOS, Facts, Features, Words
 
 __all__ = ["FileJob", "FileResult", "mine_file_columnar"]
@@ -677,6 +678,7 @@ class _Surface:
 
     of_row: np.ndarray
     in_mwt_row: np.ndarray
+    mwt_row: np.ndarray  # per row inside a multiword token: the token's range row
     rows: np.ndarray
     space_after: np.ndarray
     forms: pa.Array
@@ -710,6 +712,7 @@ def _surface_words(table: _Table) -> _Surface:
     return _Surface(
         of_row=of_row,
         in_mwt_row=in_mwt_row,
+        mwt_row=np.where(in_mwt_row, last_range, -1),
         rows=surface_rows,
         space_after=space_after,
         forms=buf.strings(form_start, form_end),
@@ -788,6 +791,9 @@ def _relations_table(
     upos_name = pa.array(UPOS, pa.string()).take(pa.array(words.upos[both]))
     surface_index = surface.of_row[both_rows]
     in_mwt = surface.in_mwt_row[both_rows]
+    mwt_offset = _mwt_offsets(table, surface, both_rows[in_mwt])
+    offsets = np.full(2 * k, -1, np.int64)
+    offsets[in_mwt] = mwt_offset
     columns = {
         "lang": _repeat(job.lang, k),
         "treebank": _repeat(job.treebank, k),
@@ -812,6 +818,8 @@ def _relations_table(
         "in_mwt_target": pa.array(in_mwt[:k]),
         "in_mwt_controller": pa.array(in_mwt[k:]),
         "coordinated": pa.array(found.coordinated),
+        "target_mwt_offset": pa.array(offsets[:k], mask=offsets[:k] < 0),
+        "controller_mwt_offset": pa.array(offsets[k:], mask=offsets[k:] < 0),
     }
     feats_strings = pa.array(features.strings, pa.string())
     for role, who in (("target", t), ("controller", c)):
@@ -822,6 +830,30 @@ def _relations_table(
     return pa.Table.from_arrays(
         [columns[f.name].cast(f.type) for f in RELATIONS_MINED], schema=RELATIONS_MINED
     )
+
+
+def _mwt_offsets(table: _Table, surface: _Surface, members: np.ndarray) -> np.ndarray:
+    """Per member row inside a multiword token, where its form begins in the token when the
+    token is transparent (`rules.pairs.transparent_offsets`), else -1. Python per token, but
+    only for the tokens that hold a relation's member."""
+    found = np.full(len(members), -1, np.int64)
+    if len(members) == 0:
+        return found
+    tokens = np.unique(surface.mwt_row[members])
+    inside = np.flatnonzero(np.isin(surface.mwt_row, tokens) & surface.in_mwt_row)
+    forms = table.rows.strings(1, inside).to_pylist()
+    token_forms = dict(zip(tokens.tolist(), table.rows.strings(1, tokens).to_pylist(), strict=True))
+    words: dict[int, list[tuple[int, str]]] = {}
+    for row, form in zip(inside.tolist(), forms, strict=True):
+        words.setdefault(int(surface.mwt_row[row]), []).append((row, form))
+    at: dict[int, int] = {}
+    for token, parts in words.items():
+        offsets = transparent_offsets(token_forms[token], [form for _, form in parts])
+        if offsets is not None:
+            at.update((row, offset) for (row, _), offset in zip(parts, offsets, strict=True))
+    for i, row in enumerate(members.tolist()):
+        found[i] = at.get(row, -1)
+    return found
 
 
 def _count_lexicon(

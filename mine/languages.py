@@ -82,6 +82,13 @@ def load_value_sets() -> dict[str, ValueSets]:
     return dict(sets)
 
 
+def load_unagreement_languages() -> frozenset[str]:
+    """UD codes of the languages with unagreement (§4: a plural noun subject may take a first- or
+    second-person plural verb, Spanish *los estudiantes trabajamos*; Höhn 2016), from
+    `mine/data/unagreement_languages.tsv`."""
+    return frozenset(row["code"].strip() for row in read_rows("unagreement_languages.tsv"))
+
+
 def load_participle_languages() -> frozenset[str]:
     """UD codes of the languages whose active participles agree with their subject (§1.1 verb
     forms: Czech *řekl*, *byl*), from `mine/data/participle_languages.tsv`."""

@@ -22,12 +22,12 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from ud_agree.schemas.corpus import FEATURES, PAIRS
+from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS
 from ud_agree.surface import surface_text
 
 from .features import parse_feats
 from .lexicon import other_feats
-from .paradigms import APOSTROPHES, BadForm, Bundle, Member, Paradigms
+from .paradigms import APOSTROPHES, BadForm, Bundle, Member, Paradigms, elided
 from .read import Sentence, parse, read_bytes, stem
 from .rules.pairs import VOWELS, ambiguous
 from .rules.pairs import choose_bad_form as bad_form_of
@@ -57,8 +57,7 @@ def filler_pool(lexicon: pa.Table | pl.DataFrame) -> dict[Cell, list[Filler]]:
         pl.col("upos").is_in(CONTENT_UPOS)
         & (pl.col("count") >= 1)
         & pl.col("feats").is_not_null()
-        & ~pl.col("form").str.ends_with(APOSTROPHES[0])
-        & ~pl.col("form").str.ends_with(APOSTROPHES[1])
+        & ~elided(pl.col("form"))
         & ~pl.col("form").str.contains(r"\s")  # §9 keeps the spacing
     )
     keys = [pl.col(n).list.unique().list.sort().list.join(",").fill_null("") for n in _LISTS]
@@ -217,7 +216,7 @@ class Pair:
     row: dict
     varied: int  # surface index of the varied word
     other: int  # surface index of the other member
-    slots: tuple[int, ...]  # the relation's agreeing features, as FEATURES indices
+    slots: tuple[int, ...]  # §4's A for the varied word, as FEATURES indices
 
 
 def nonce_variant(pair: Pair, variant: Variant, paradigms: Paradigms) -> dict | None:
@@ -289,16 +288,17 @@ def nonce_pairs(
     paradigms: Paradigms,
     count: int,
     seed: int,
-) -> tuple[pa.Table, Counter]:
+) -> tuple[pa.Table, pa.Table]:
     """`count` nonce variants of every original pair, reading the pairs' sentences from the
-    treebanks' files (`files`: treebank → its CoNLL-U files); `no-nonce` counted per failure."""
-    skips: Counter = Counter()
+    treebanks' files (`files`: treebank → its CoNLL-U files); a `no-nonce` row (PAIR_SKIPS) per
+    variant that failed, in the order of the variants."""
+    failed: list[dict] = []
     if not count or not pairs.height:
-        return PAIRS.empty_table(), skips
+        return PAIRS.empty_table(), PAIR_SKIPS.empty_table()
     pool = filler_pool(lexicon)
     members = relations.select(
         "treebank", "sent_id", "target_id", "controller_id", "target_surface",
-        "controller_surface", "agreeing",
+        "controller_surface", "agreeing", "target_agreeing",
     ).unique(["treebank", "sent_id", "target_id", "controller_id"])  # fmt: skip
     # In the pairs' order: variants come out in a reproducible order.
     located = pairs.join(
@@ -307,7 +307,9 @@ def nonce_pairs(
     by_sentence: dict[tuple[str, str], list[Pair]] = defaultdict(list)
     for row in located.iter_rows(named=True):
         target, controller = row.pop("target_surface"), row.pop("controller_surface")
-        agreeing = row.pop("agreeing")
+        agreeing, target_agreeing = row.pop("agreeing"), row.pop("target_agreeing")
+        if row["varied"] == "target":  # with the implicit third person (§4)
+            agreeing = target_agreeing
         varied, other = (target, controller) if row["varied"] == "target" else (controller, target)
         slots = tuple(FEATURES.index(f) for f in agreeing)
         by_sentence[(row["treebank"], row["sent_id"])].append(Pair(row, varied, other, slots))
@@ -324,11 +326,24 @@ def nonce_pairs(
                     for pair in by_sentence.pop(key) if k == count else by_sentence[key]:
                         made = nonce_variant(pair, variant, paradigms)
                         if made is None:
-                            skips["no-nonce"] += 1
+                            failed.append(_no_nonce(pair.row, k))
                         else:
                             rows.append(made)
-    skips["no-nonce"] += count * sum(len(v) for v in by_sentence.values())  # sentences not found
+    # Sentences not found in the files.
+    failed += [
+        _no_nonce(p.row, k) for v in by_sentence.values() for k in range(1, count + 1) for p in v
+    ]
+    skipped = pa.Table.from_pylist(failed, PAIR_SKIPS)
     if not rows:
-        return PAIRS.empty_table(), skips
+        return PAIRS.empty_table(), skipped
     frame = pl.DataFrame(rows, infer_schema_length=None)
-    return frame.select(PAIRS.names).to_arrow().cast(PAIRS), skips
+    return frame.select(PAIRS.names).to_arrow().cast(PAIRS), skipped
+
+
+def _no_nonce(row: dict, k: int) -> dict:
+    """The skip row of variant k of a pair that has none."""
+    return {
+        **{name: row[name] for name in PAIR_SKIPS.names[:-2]},
+        "variant": f"nonce-{k}",
+        "reason": "no-nonce",
+    }

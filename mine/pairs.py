@@ -5,7 +5,6 @@ language's attempts (joins: each distinct word asked about is decided once per b
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,7 +12,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ud_agree.schemas.corpus import FEATURES, PAIRS, ROLES
+from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS, ROLES
 
 from .languages import ValueSets
 from .lexicon import other_feats
@@ -23,8 +22,11 @@ from .rules.pairs import (
     bad_forms_of,
     breaks_elision,
     capitalised_like,
+    implicit_person,
     of_feature,
     relation_skip_reason,
+    target_agreeing,
+    unagreeing,
 )
 
 VARY_CHOICES = {"target": ("target",), "controller": ("controller",), "both": ROLES[::-1]}
@@ -36,39 +38,71 @@ def build_pairs(
     lexicon: pa.Table | ParadigmFrames,
     vary: str = "target",
     value_sets: ValueSets | None = None,
-) -> tuple[pa.Table, Counter]:
-    """Pairs of every kept relation for the varied role(s), and skips counted per reason
-    (`lexicon` may be its ParadigmFrames, built once for all of a language's files).
+    unagreement: bool = False,
+) -> tuple[pa.Table, pa.Table]:
+    """Pairs of every kept relation for the varied role(s), and the skips, a row each (schema
+    PAIR_SKIPS; `lexicon` may be its ParadigmFrames, built once for all of a language's files).
 
     The rules run as column expressions and joins; the choice of a bad form and the other
     member's ambiguity are decided once per distinct question (they recur across a corpus)."""
     frames = lexicon if isinstance(lexicon, ParadigmFrames) else ParadigmFrames(lexicon, value_sets)
-    attempts, skips = prepare_attempts(relations, sentences, vary)
+    attempts, skipped = prepare_attempts(relations, sentences, vary, unagreement)
     texts = pl.Series("text", sentences.column("text"))
     pairs, more = pairs_from_attempts(attempts, frames, texts)
-    return pairs, skips + more
+    return pairs, skip_table([skipped, more])
 
 
 def prepare_attempts(
-    relations: pa.Table, sentences: pa.Table, vary: str = "target"
-) -> tuple[pl.DataFrame, Counter]:
+    relations: pa.Table, sentences: pa.Table, vary: str = "target", unagreement: bool = False
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """What needs no lexicon (a mining worker does it, file by file): one row per (relation,
-    varied role, agreeing feature) that passes §4's rules about the relation, and the skips."""
-    skips: Counter = Counter()
-    attempts = _attempts(pl.DataFrame(relations), _sentence_facts(sentences), vary)
+    varied role, agreeing feature, the implicit third person included) that passes §4's rules
+    about the relation, and a row per skip (SKIPPED columns); `unagreement`: the language has it."""
+    attempts = _attempts(pl.DataFrame(relations), _sentence_facts(sentences), vary, unagreement)
     reason = attempts.select(relation_skip_reason()).to_series()
-    skips.update(dict(reason.drop_nulls().value_counts().iter_rows()))
-    return attempts.filter(reason.is_null()).drop("in_mwt", "coordinated", "duplicate"), skips
+    skipped = skipped_rows(attempts.filter(reason.is_not_null()), reason.drop_nulls())
+    kept = attempts.filter(reason.is_null())
+    return kept.drop("in_mwt", "coordinated", "duplicate", "unagreeing"), skipped
+
+
+def skipped_rows(attempts: pl.DataFrame, reason: pl.Series | pl.Expr | str) -> pl.DataFrame:
+    """Skips of attempts (bad value null unless the attempts have one) in SKIPPED columns."""
+    bad_value = pl.col("bad_value") if "bad_value" in attempts.columns else pl.lit(None)
+    return attempts.select(
+        *SKIPPED[:-3],
+        bad_value.cast(pl.String).alias("bad_value"),
+        pl.lit("original").alias("variant"),
+        (reason if isinstance(reason, pl.Expr) else pl.lit(reason)).alias("reason"),
+    )
+
+
+# A skip row as the miner holds it: PAIR_SKIPS's columns and the order of the relations.
+SKIPPED = [
+    "rel", "role_rank", "lang", "treebank", "sent_id", "type", "target_id", "controller_id",
+    "varied", "feature", "bad_value", "variant", "reason",
+]  # fmt: skip
+
+
+def skip_table(parts: list[pl.DataFrame]) -> pa.Table:
+    """Skip rows (SKIPPED columns) as PAIR_SKIPS, in the order of the relations, roles,
+    features and bad values (the pairs' order; a skip without a bad value first)."""
+    frames = [p for p in parts if p.height]
+    if not frames:
+        return PAIR_SKIPS.empty_table()
+    rows = pl.concat(frames, how="vertical_relaxed").sort(
+        "rel", "role_rank", "feature", "bad_value", nulls_last=False, maintain_order=True
+    )
+    return rows.select(PAIR_SKIPS.names).to_arrow().cast(PAIR_SKIPS)
 
 
 def pairs_from_attempts(
     attempts: pl.DataFrame, frames: ParadigmFrames, texts: pl.Series
-) -> tuple[pa.Table, Counter]:
-    """The pairs of prepared attempts, and the skips for want of a usable bad form (`texts`:
-    the sentences' texts, indexed by the attempts' `sentence`)."""
-    skips: Counter = Counter()
+) -> tuple[pa.Table, pl.DataFrame]:
+    """The pairs of prepared attempts, and a row (SKIPPED columns) per skip for want of a usable
+    bad form (`texts`: the sentences' texts, indexed by the attempts' `sentence`)."""
+    skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
-        return PAIRS.empty_table(), skips
+        return PAIRS.empty_table(), pl.DataFrame()
     # Only the paradigms of the words varied and of the other members are read.
     frames = frames.narrowed(
         pl.concat(
@@ -83,18 +117,22 @@ def pairs_from_attempts(
     attempts = attempts.join(asked.select("asked", *_WORD), on=_WORD, nulls_equal=True)
     tries = attempts.join(_bad_forms(asked, frames), on="asked")
     no_form = pl.col("bad_key").is_null()
-    outcomes = tries.filter(no_form).get_column("outcome").fill_null("no-form")  # not asked
-    skips.update(dict(outcomes.value_counts().iter_rows()))
+    # `outcome` null: no form in the wanted cell (not asked).
+    skipped.append(skipped_rows(tries.filter(no_form), pl.col("outcome").fill_null("no-form")))
     tries = tries.filter(~no_form)
     tries = tries.join(_ambiguity(tries, frames), on=_AMBIGUITY, how="left", nulls_equal=True)
-    ambiguous = tries.filter(pl.col("ambiguous"))
-    for role, n in ambiguous.group_by("varied").len().iter_rows():
-        skips[f"ambiguous-{'controller' if role == 'target' else 'target'}"] += n
+    other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
+    skipped.append(
+        skipped_rows(
+            tries.filter(pl.col("ambiguous")),
+            pl.lit("ambiguous-") + other_role.otherwise(pl.lit("target")),
+        )
+    )
     tries = tries.filter(~pl.col("ambiguous")).with_columns(
         capitalised_like(pl.col("bad_key"), pl.col("form")).alias("bad_form")
     )
     broken = tries.select(breaks_elision()).to_series()
-    skips["elision"] += int(broken.sum())
+    skipped.append(skipped_rows(tries.filter(broken), "elision"))
     pairs = tries.filter(~broken).sort("rel", "role_rank", "feature", "bad_value")
     pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
     table = pairs.select(
@@ -119,7 +157,7 @@ def pairs_from_attempts(
         (pl.col("start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
         pl.lit("original").alias("variant"),
     )
-    return table.to_arrow().cast(PAIRS), skips
+    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed")
 
 
 # What the choice of a bad form depends on besides the bad value (the word asked about), and what
@@ -169,14 +207,25 @@ def _ambiguity(tries: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
     return questions.join(ambiguity_of(questions, frames), on="qid").drop("qid")
 
 
-def _attempts(relations: pl.DataFrame, sentences: SentenceFacts, vary: str) -> pl.DataFrame:
-    """One row per (relation, varied role, agreeing feature), with what the rules read."""
+def _attempts(
+    relations: pl.DataFrame, sentences: SentenceFacts, vary: str, unagreement: bool
+) -> pl.DataFrame:
+    """One row per (relation, varied role, agreeing feature), with what the rules read; a varied
+    target of an implicit third person (`implicit_person`) has Person among its features."""
     relations = relations.with_row_index("rel").join(
         sentences.keys, on=["treebank", "sent_id"], how="left"
     )
     frames = []
     for rank, role in enumerate(VARY_CHOICES[vary]):
         other = "target" if role == "controller" else "controller"
+        # The features tried, and those a bad form must not meet (§4's A): with the implicit
+        # Person where the target is varied (the controller's Person is implicit), except
+        # where unagreement makes it no agreement (tried, to be skipped as `unagreement`).
+        agreeing = features = pl.col("agreeing")
+        if role == "target":
+            with_person = agreeing.list.concat(pl.lit(["Person"])).list.sort()
+            features = pl.when(implicit_person()).then(with_person).otherwise(agreeing)
+            agreeing = target_agreeing(unagreement)
         frames.append(
             relations.select(
                 "rel",
@@ -190,6 +239,7 @@ def _attempts(relations: pl.DataFrame, sentences: SentenceFacts, vary: str) -> p
                 pl.col(f"{role}_feats").fill_null("").alias("raw_feats"),
                 (pl.col("first_word") + pl.col(f"{role}_surface")).alias("word"),
                 pl.col(f"in_mwt_{role}").alias("in_mwt"),
+                pl.col(f"{role}_mwt_offset").alias("mwt_offset"),
                 pl.col(f"{other}_form").str.to_lowercase().alias("o_key"),
                 pl.col(f"{other}_lemma").alias("o_lemma"),
                 pl.col(f"{other}_upos").alias("o_upos"),
@@ -197,15 +247,33 @@ def _attempts(relations: pl.DataFrame, sentences: SentenceFacts, vary: str) -> p
                 pl.col("coordinated").fill_null(False),
                 pl.col("duplicate").fill_null(False),
                 "sentence",
-                "agreeing",
+                agreeing.alias("agreeing"),
+                features.alias("features"),
+                (unagreeing(unagreement) if role == "target" else pl.lit(False)).alias(
+                    "unagreeing"
+                ),
             )
         )
-    frame = pl.concat(frames).with_columns(pl.col("agreeing").alias("feature")).explode("feature")
+    frame = pl.concat(frames).rename({"features": "feature"}).explode("feature")
     frame = frame.filter(pl.col("feature").is_not_null())
     feats = {raw: other_feats(raw) for raw in frame["raw_feats"].unique().to_list()}
     # A word's offset and elision, looked up by its index among the file's words.
     word = frame.get_column("word").fill_null(0).to_numpy()
     known = frame.get_column("word").is_not_null().to_numpy()
+    # Inside a transparent multiword token the word is its part of the token as written
+    # (*Is* of *Isn't*), which a bad form replaces (§4).
+    offset = frame.get_column("mwt_offset")
+    part = known & offset.is_not_null().to_numpy()
+    spare = len(sentences.start) - 1
+    token = pl.Series("token", sentences.words.take(np.where(part, word, spare)))
+    frame = frame.with_columns(token).with_columns(
+        pl.when(pl.col("mwt_offset").is_not_null())
+        .then(pl.col("token").str.slice(pl.col("mwt_offset"), pl.col("form").str.len_chars()))
+        .otherwise(pl.col("form"))
+        .alias("form"),
+        (pl.col("in_mwt") & pl.col("mwt_offset").is_null()).alias("in_mwt"),
+    )
+    inside = offset.fill_null(0).to_numpy()
     return frame.select(
         *ATTEMPT_COLUMNS,
         of_feature(lambda _, name: pl.col(name)).alias("values"),
@@ -219,9 +287,12 @@ def _attempts(relations: pl.DataFrame, sentences: SentenceFacts, vary: str) -> p
         "o_upos",
         of_feature(lambda _, name: pl.col(f"o_{name}")).list.join(",").alias("k_o_values"),
         "sentence",
-        pl.Series("start", np.where(known, sentences.start[word], 0), dtype=pl.Int32),
-        pl.Series("after_elided", known & sentences.after_elided[word]),
+        pl.Series("start", np.where(known, sentences.start[word] + inside, 0), dtype=pl.Int32),
+        # A part after the token's first has the token's own letters before it.
+        pl.Series("after_elided", known & sentences.after_elided[word] & (inside == 0)),
+        pl.Series("bound", inside > 0),  # a later part of a transparent multiword token
         # Read by the rules about a relation only (`relation_skip_reason`).
+        (pl.col("unagreeing") & (pl.col("feature") == "Person")).alias("unagreeing"),
         "in_mwt",
         "coordinated",
         "duplicate",
@@ -237,6 +308,7 @@ class SentenceFacts:
     keys: pl.DataFrame  # treebank, sent_id, sentence, duplicate, first_word
     start: np.ndarray
     after_elided: np.ndarray
+    words: pa.ChunkedArray  # the surface words themselves
 
 
 def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
@@ -274,7 +346,10 @@ def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
         before[1:] = glued_elided[:-1]
         before &= surface > 0
     # One spare word: a relation without its sentence reads index 0 (masked out by `known`).
-    return SentenceFacts(texts, np.append(start, 0), np.append(before, False))
+    chunks = flat.chunks if isinstance(flat, pa.ChunkedArray) else [flat]
+    spare = pa.array([""], pa.string())
+    words_and_spare = pa.chunked_array([*(c.cast(pa.string()) for c in chunks), spare])
+    return SentenceFacts(texts, np.append(start, 0), np.append(before, False), words_and_spare)
 
 
 # What an attempt holds after the rules about its relation (the spilled table's columns).

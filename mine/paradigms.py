@@ -86,8 +86,8 @@ class Paradigms:
             values = tuple(values)
             if (bundle := interned.get(values)) is None:
                 bundle = interned[values] = tuple(value_set(v) for v in values)
-            # A form only ever seen as a typo is no bad form, nor is an elided one.
-            if not (count and typo == count) and not form.endswith(APOSTROPHES):
+            # A form only ever seen as a typo is no bad form, nor is an elided one or a clitic.
+            if not (count and typo == count) and not is_elided(form):
                 row = LexiconRow(form, bundle, feats, count or 0, source)
                 self.forms[(lemma, upos, bundle, feats)].append(row)
             self.bundles[(form.lower(), lemma, upos)].add(bundle)
@@ -104,6 +104,21 @@ class Paradigms:
     def meet(self, slot: int, a: Iterable[str], b: Iterable[str]) -> bool:
         """Whether two value sets share a value, once expanded."""
         return bool(self.expand(slot, a) & self.expand(slot, b))
+
+
+def is_elided(form: str) -> bool:
+    """An elided form (*l'*) or a clitic written onto the word before (*'m*, *’s*): an
+    apostrophe at either end; its spelling depends on its neighbour, so it is never varied
+    nor a bad form (§4 `elision`)."""
+    return form.startswith(APOSTROPHES) or form.endswith(APOSTROPHES)
+
+
+def elided(form: pl.Expr) -> pl.Expr:
+    """`is_elided` over a column."""
+    return pl.any_horizontal(
+        *(form.str.starts_with(mark) for mark in APOSTROPHES),
+        *(form.str.ends_with(mark) for mark in APOSTROPHES),
+    )
 
 
 @cache  # a few hundred distinct strings, met hundreds of thousands of times
@@ -175,12 +190,9 @@ class ParadigmFrames:
     @cached_property
     def forms(self) -> pl.DataFrame:
         """Rows that can be a bad form, by paradigm cell (lemma, upos, set keys, other FEATS)."""
-        # A form only ever seen as a typo is no bad form, nor is an elided one.
+        # A form only ever seen as a typo is no bad form, nor is an elided one or a clitic.
         count = pl.col("count").fill_null(0)
-        usable = ~((count > 0) & (pl.col("typo_count") == count)) & ~(
-            pl.col("form").str.ends_with(APOSTROPHES[0])
-            | pl.col("form").str.ends_with(APOSTROPHES[1])
-        )
+        usable = ~((count > 0) & (pl.col("typo_count") == count)) & ~elided(pl.col("form"))
         return self.lexicon.filter(usable & pl.col("feats").is_not_null()).select(
             "lemma",
             "upos",

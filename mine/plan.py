@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ from .languages import (
     find_treebanks,
     load_languages,
     load_participle_languages,
+    load_unagreement_languages,
     load_valid_types,
     load_value_sets,
     select,
@@ -57,7 +57,8 @@ def is_current(out_dir: Path, print_: str) -> bool:
         earlier = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    names = ("relations.parquet", "sentences.parquet", "lexicon.parquet", "pairs.parquet")
+    tables = ("relations", "sentences", "lexicon", "pairs", "pair_skips")
+    names = [f"{table}.parquet" for table in tables]
     return earlier.get("fingerprint") == print_ and all((out_dir / n).exists() for n in names)
 
 
@@ -72,7 +73,6 @@ class LanguageRun:
     fingerprint: str
     jobs: list[FileJob]
     results: dict[str, FileResult] = field(default_factory=dict)  # counts; tables are spilled
-    pair_skips: Counter = field(default_factory=Counter)  # those decided file by file
 
     def release(self) -> None:
         """Drop what a finished language's tables were built from."""
@@ -88,6 +88,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     groups = select(treebanks, options.langs)
     valid = load_valid_types()
     participles, value_sets = load_participle_languages(), load_value_sets()
+    unagreeing = load_unagreement_languages()
     roots = options.unimorph_dirs or default_unimorph_dirs()
     runs, current = [], []
     for key, group in groups.items():
@@ -125,6 +126,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 types,
                 options.strict,
                 participle_agreement=language.code in participles,
+                unagreement=language.code in unagreeing,
                 value_sets=value_sets.get(language.code, {}),
             )
             for tb in group

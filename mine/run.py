@@ -28,38 +28,42 @@ from ud_agree.schemas.corpus import (
     PAIRS,
     RELATIONS,
     SENTENCES,
+    SKIP_REASONS,
     TYPES,
 )
 
 from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
-from .languages import load_value_sets
+from .languages import load_unagreement_languages, load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
-from .pairs import pairs_from_attempts, prepare_attempts
+from .pairs import pairs_from_attempts, prepare_attempts, skip_table
 from .paradigms import ParadigmFrames, Paradigms
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
+from .rules.pairs import target_agreeing
 
 
-def mine_file(job: FileJob, prefix: Path, vary: str | None) -> tuple[FileResult, Counter]:
-    """Mine one file (in a worker) and spill its tables, and its pairs' attempts (unless `vary`
-    is None: no pairs), where its language's finishing reads them (`prefix`); return its counts
-    and the pair skips decided file by file."""
+def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
+    """Mine one file (in a worker) and spill its tables, and its pairs' attempts and the skips
+    decided file by file (unless `vary` is None: no pairs), where its language's finishing reads
+    them (`prefix`); return its counts."""
     result = mine_file_columnar(job)
-    skips: Counter = Counter()
     try:
         prefix.parent.mkdir(parents=True, exist_ok=True)
         spill(result.relations, prefix, "relations")
         spill(result.sentences, prefix, "sentences")
         spill(result.lexicon_counts, prefix, "lexicon")
         if vary is not None:
-            attempts, skips = prepare_attempts(result.relations, result.sentences, vary)
+            attempts, skipped = prepare_attempts(
+                result.relations, result.sentences, vary, job.unagreement
+            )
             spill(attempts.to_arrow(), prefix, "attempts")
+            spill(skipped.to_arrow(), prefix, "skips")
     except OSError as error:  # pyarrow names no file: the spill folder is where it went wrong
         raise MachineError.of(error, error.filename or prefix.parent) from None
     result.relations = result.sentences = result.lexicon_counts = None
-    return result, skips
+    return result
 
 
 def spill(table: pa.Table, prefix: Path, name: str) -> None:
@@ -100,20 +104,22 @@ def write_nonce(
     originals: list[pa.Table],
     members: list[pl.DataFrame],
     pairs_out: pq.ParquetWriter,
+    skips_out: pq.ParquetWriter,
 ) -> tuple[Counter, Counter]:
-    """§9: the nonce variants of a language's pairs, after its original pairs; (variants by
-    type, skips). Their replacements have lemmas the pairs never read: all paradigms indexed."""
+    """§9: the nonce variants of a language's pairs, after its original pairs, and their skips
+    after the original skips; (variants by type, skips per reason). Their replacements have lemmas the pairs never read: all paradigms indexed."""
     files: dict[str, list[Path]] = {}
     for job in run.jobs:
         files.setdefault(job.treebank, []).append(job.path)
     paradigms = Paradigms(lexicon, load_value_sets().get(run.language.code))
     pairs = pl.concat([pl.DataFrame(t) for t in originals]) if originals else pl.DataFrame()
     relations = pl.concat(members) if members else pl.DataFrame()
-    table, skips = nonce_pairs(
+    table, skipped = nonce_pairs(
         pairs, relations, files, lexicon, paradigms, options.nonce, options.seed
     )
     pairs_out.write_table(table)
-    return Counter(table.column("type").to_pylist()), skips
+    skips_out.write_table(skipped)
+    return Counter(table.column("type").to_pylist()), Counter(skipped.column("reason").to_pylist())
 
 
 def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) -> dict:
@@ -126,6 +132,7 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
     if not options.pairs:  # a stale pairs.parquet would be read as this corpus's
         (out_dir / "pairs.parquet").unlink(missing_ok=True)
+        (out_dir / "pair_skips.parquet").unlink(missing_ok=True)
     shutil.rmtree(out_dir / SPILL, ignore_errors=True)
     manifest = language_manifest(run, options, lexicon, written)
     write_json(manifest, out_dir / "manifest.json")
@@ -153,9 +160,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
         frames = ParadigmFrames(lexicon, value_sets)
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
-    pair_skips: Counter = run.pair_skips.copy()
+    pair_skips: Counter = Counter()
     n_sentences = n_relations = 0
     nonce: Counter = Counter()
+    unagreement = run.language.code in load_unagreement_languages()
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
@@ -168,7 +176,12 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             pairs_out = stack.enter_context(
                 pq.ParquetWriter(pairs_file, PAIRS, compression="snappy")
             )
+            skips_file = stack.enter_context(atomic_file(out_dir / "pair_skips.parquet"))
+            skips_out = stack.enter_context(
+                pq.ParquetWriter(skips_file, PAIR_SKIPS, compression="snappy")
+            )
         batch: list[pl.DataFrame] = []
+        skipped: list[pl.DataFrame] = []  # the batch's files' skips (same `rel` as `batch`)
         texts: list[pa.ChunkedArray] = []  # the batch's sentences, which its attempts index
         originals: list[pa.Table] = []  # what nonce variants are made of (§9)
         members: list[pl.DataFrame] = []
@@ -177,13 +190,16 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             if not batch:
                 return
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
-            pairs, skips = pairs_from_attempts(
+            pairs, more = pairs_from_attempts(
                 pl.concat(batch, how="vertical_relaxed"), frames, sentences
             )
             pairs_out.write_table(pairs.cast(PAIRS))
             pairs_by_type.update(pairs.column("type").to_pylist())
-            pair_skips.update(skips)
+            skips = skip_table([*skipped, more])
+            skips_out.write_table(skips)
+            pair_skips.update(skips.column("reason").to_pylist())
             batch.clear()
+            skipped.clear()
             texts.clear()
             if options.nonce:
                 originals.append(pairs)
@@ -195,7 +211,11 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
             by_type.update(relations.column("type").to_pylist())
             if options.pairs and options.nonce:
-                members.append(pl.DataFrame(relations.select(NONCE_MEMBERS)))
+                members.append(
+                    pl.DataFrame(relations).select(
+                        *NONCE_MEMBERS, target_agreeing(unagreement).alias("target_agreeing")
+                    )
+                )
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
             if options.pairs:
@@ -206,6 +226,8 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                         pl.col("sentence").cast(pl.Int64) + sum(len(t) for t in texts),
                     )
                 )
+                skips = pl.DataFrame(unspill(prefix, "skips"))
+                skipped.append(skips.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
                 texts.append(sentences.column("text").combine_chunks())
                 if sum(b.height for b in batch) >= PAIR_BATCH:
                     write_pairs()
@@ -213,8 +235,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             n_relations += relations.num_rows
         write_pairs()
         if options.pairs and options.nonce:
-            nonce, skips = write_nonce(run, options, lexicon, originals, members, pairs_out)
-            pair_skips.update(skips)
+            nonce, more_skips = write_nonce(
+                run, options, lexicon, originals, members, pairs_out, skips_out
+            )
+            pair_skips.update(more_skips)
     return Written(n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips)
 
 
@@ -275,7 +299,7 @@ def language_manifest(
             "pairs_by_type": {t: written.pairs_by_type.get(t, 0) for t in TYPES},
             "nonce_pairs": sum(written.nonce_by_type.values()),
             "nonce_pairs_by_type": {t: written.nonce_by_type.get(t, 0) for t in TYPES},
-            "pair_skips": {reason: written.pair_skips.get(reason, 0) for reason in PAIR_SKIPS},
+            "pair_skips": {reason: written.pair_skips.get(reason, 0) for reason in SKIP_REASONS},
         },
         "malformed": malformed,
     }
@@ -337,12 +361,10 @@ def _mine_jobs(
         run = by_key[job.lang]
         return part(options, run, run.jobs.index(job)), options.vary if options.pairs else None
 
-    def collect(mined: tuple[FileResult, Counter], job: FileJob) -> LanguageRun | None:
+    def collect(result: FileResult, job: FileJob) -> LanguageRun | None:
         """Keep a spilled file's counts; the language's run once its last file is in."""
         run = by_key[job.lang]
-        result, skips = mined
         run.results[job.label] = result
-        run.pair_skips.update(skips)
         pending[job.lang] -= 1
         progress(job.label)
         return run if pending[job.lang] == 0 else None

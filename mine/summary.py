@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ud_agree.schemas.corpus import DROP_REASONS, PAIR_SKIPS, TYPES
+from ud_agree.schemas.corpus import DROP_REASONS, SKIP_REASONS, TYPES
 
 
 def summary(manifests: list[dict]) -> str:
@@ -49,7 +49,7 @@ def summary(manifests: list[dict]) -> str:
         "",
         "Minimal pairs per type, and (relation, feature, bad value) skipped per reason (§4):",
     ]
-    skips = [r for r in PAIR_SKIPS if any(m["counts"]["pair_skips"].get(r) for m in with_pairs)]
+    skips = [r for r in SKIP_REASONS if any(m["counts"]["pair_skips"].get(r) for m in with_pairs)]
     rows = [
         [
             m["lang"],

@@ -19,7 +19,7 @@ MARKER = re.compile(r"(<!-- columns:(\w+) -->\n)(.*?)(<!-- /columns -->)", re.S)
 
 def schemas() -> dict[str, pa.Schema]:
     """The documented tables by name."""
-    from .schemas.corpus import LEXICON, PAIRS, RELATIONS, SENTENCES
+    from .schemas.corpus import LEXICON, PAIR_SKIPS, PAIRS, RELATIONS, SENTENCES
     from .schemas.results import RESULTS
 
     return {
@@ -27,6 +27,7 @@ def schemas() -> dict[str, pa.Schema]:
         "sentences": SENTENCES,
         "lexicon": LEXICON,
         "pairs": PAIRS,
+        "pair_skips": PAIR_SKIPS,
         "results": RESULTS,
     }
 

@@ -12,7 +12,6 @@ import polars as pl
 from ud_agree.schemas.corpus import FEATURES
 
 from ..paradigms import (
-    APOSTROPHES,
     CELL_COLUMNS,
     LIST_COLUMNS,
     BadForm,
@@ -21,8 +20,23 @@ from ..paradigms import (
     Member,
     ParadigmFrames,
     Paradigms,
+    elided,
     expanded,
 )
+
+
+def transparent_offsets(token: str, forms: Sequence[str]) -> list[int] | None:
+    """Where each word of a multiword token begins in it, when the token is exactly its words'
+    forms run together (case-insensitively: *Isn't* = *is* + *n't*, *στη* = *σ* + *τη*), so that
+    one word can be replaced in it (§4); None for an opaque token (*du* = *de* + *le*)."""
+    joined = "".join(forms)
+    if len(joined) != len(token) or joined.lower() != token.lower():
+        return None
+    offsets, at = [], 0
+    for form in forms:
+        offsets.append(at)
+        at += len(form)
+    return offsets
 
 
 def could_be_correct(
@@ -216,10 +230,39 @@ def capitalised_like(form: pl.Expr, model: pl.Expr) -> pl.Expr:
     )
 
 
+def implicit_person() -> pl.Expr:
+    """§4's implicit third person, over relations: a subject-verb relation whose NOUN or PROPN
+    controller has no Person and whose target has Person 3, where Person is not yet agreeing
+    (for pairs only, the controller counts as Person 3)."""
+    return (
+        (pl.col("type") == "subject-verb")
+        & pl.col("controller_upos").is_in(["NOUN", "PROPN"])
+        & (pl.col("controller_person").list.len() == 0)
+        & (pl.col("target_person") == ["3"])
+        & ~pl.col("agreeing").list.contains("Person")
+    )
+
+
+def unagreeing(unagreement: bool) -> pl.Expr:
+    """Where the implicit third person does not hold: a plural target in a language with
+    unagreement (`unagreement`), whose plural noun subject may be first or second person."""
+    return implicit_person() & pl.lit(unagreement) & (pl.col("target_number") == ["Plur"])
+
+
+def target_agreeing(unagreement: bool) -> pl.Expr:
+    """The features that a varied target's bad form must not meet (§4's A), over relations: the
+    agreeing features, and Person where the controller's is implicitly 3."""
+    with_person = pl.col("agreeing").list.concat(pl.lit(["Person"])).list.sort()
+    applies = implicit_person() & ~unagreeing(unagreement)
+    return pl.when(applies).then(with_person).otherwise(pl.col("agreeing"))
+
+
 def relation_skip_reason() -> pl.Expr:
     """The first reason of §4 about the varied word or its relation (null: go on), in order."""
     return (
-        pl.when(pl.col("values").list.len() > 1)
+        pl.when(pl.col("unagreeing"))
+        .then(pl.lit("unagreement"))  # *los estudiantes trabajamos* is grammatical
+        .when(pl.col("values").list.len() > 1)
         .then(pl.lit("multi-valued"))
         .when(pl.col("lemma").is_in(["", "_"]) | pl.col("lemma").is_null())
         .then(pl.lit("no-lemma"))
@@ -227,8 +270,9 @@ def relation_skip_reason() -> pl.Expr:
         .then(pl.lit("in-mwt"))  # re-contracting *du* is language-specific
         .when(pl.col("coordinated"))
         .then(pl.lit("coordinated"))  # the verb may agree with the whole coordination
-        .when(_elided(pl.col("form")))
-        .then(pl.lit("elision"))  # *l'* depends on the next word's sound, not on agreement
+        .when(elided(pl.col("form")))
+        # *l'* depends on the next word's sound, *'m* on the word before: not on agreement.
+        .then(pl.lit("elision"))
         .when(pl.col("duplicate"))
         .then(pl.lit("duplicate-sent-id"))  # a join on the sentence would be ambiguous
         .when(pl.col("sentence").is_null())
@@ -241,10 +285,11 @@ VOWELS = "aeiouyàâäéèêëíìîïóòôöúùûüœæh"
 
 def breaks_elision() -> pl.Expr:
     """The word before is elided onto this one (*s'est*) and the bad form does not begin with a
-    sound that allows it (*s'sont*): the pair would break elision, not agreement."""
-    vowel = lambda form: form.str.slice(0, 1).str.to_lowercase().is_in(list(VOWELS))  # noqa: E731
-    return pl.col("after_elided") & (vowel(pl.col("form")) != vowel(pl.col("bad_form")))
-
-
-def _elided(form: pl.Expr) -> pl.Expr:
-    return form.str.ends_with(APOSTROPHES[0]) | form.str.ends_with(APOSTROPHES[1])
+    sound that allows it (*s'sont*), or the word is a later part of a transparent multiword
+    token (`bound`) and the bad form begins with another letter (Greek *στη* = *σ* + *τη* would
+    become *ση*): the pair would break the spelling around the word, not agreement."""
+    first = lambda form: form.str.slice(0, 1).str.to_lowercase()  # noqa: E731
+    vowel = lambda form: first(form).is_in(list(VOWELS))  # noqa: E731
+    form, bad = pl.col("form"), pl.col("bad_form")
+    elided = pl.col("after_elided") & (vowel(form) != vowel(bad))
+    return elided | (pl.col("bound") & (first(form) != first(bad)))

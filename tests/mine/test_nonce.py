@@ -10,6 +10,7 @@ from ud_agree.mine.plan import Options
 from ud_agree.mine.read import Sentence, parse
 from ud_agree.mine.run import mine_languages
 
+from tests.mine.test_pairs import assert_skips_counted
 from tests.sentences import conllu
 
 # The sentence whose pairs are varied: every content word has other lemmas to stand in for it.
@@ -76,6 +77,9 @@ def mine(tmp_path: Path, *blocks: tuple[str, ...], nonce: int = 3, seed: int = 0
     )
     (manifest,) = mine_languages(options)
     pairs = pl.read_parquet(tmp_path / "corpus" / "fr" / "pairs.parquet")
+    assert_skips_counted(
+        pl.read_parquet(tmp_path / "corpus" / "fr" / "pair_skips.parquet"), manifest
+    )
     sentences = {s.sent_id: s for s in parse(text.encode(), "t") if isinstance(s, Sentence)}
     return pairs, manifest, sentences
 

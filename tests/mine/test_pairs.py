@@ -10,6 +10,7 @@ from ud_agree.mine.plan import Options
 from ud_agree.mine.run import mine_languages
 
 from tests.sentences import KEYS_ARE_BROKEN, conllu
+from ud_agree.schemas.corpus import SKIP_REASONS
 
 # Sentences that only put forms into the lexicon (UD words enter it with their lemma and FEATS).
 LEXICON_SENTENCES = {
@@ -34,10 +35,19 @@ def mine_pairs(
     tmp_path: Path, *blocks: tuple[str, ...], vary: str = "target"
 ) -> tuple[pl.DataFrame, dict]:
     """Mine sentences (each a tuple of rows, sent_ids s1, s2, …) and return pairs and manifest."""
-    folder = tmp_path / "ud" / "UD_French-Test"
+    pairs, _, manifest = mine_with_skips(tmp_path, *blocks, vary=vary)
+    return pairs, manifest
+
+
+def mine_with_skips(
+    tmp_path: Path, *blocks: tuple[str, ...], vary: str = "target", lang: str = "French"
+) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
+    """Mine sentences of a language (sent_ids s1, s2, …): pairs, pair skips and manifest, with
+    the manifest's skip counts checked against the skips' rows."""
+    folder = tmp_path / "ud" / f"UD_{lang}-Test"
     folder.mkdir(parents=True)
     text = "".join(conllu(*rows, sent_id=f"s{i}") for i, rows in enumerate(blocks, 1))
-    (folder / "fr_test-ud-test.conllu").write_text(text, encoding="utf-8")
+    (folder / "xx_test-ud-test.conllu").write_text(text, encoding="utf-8")
     options = Options(
         ud_dir=tmp_path / "ud",
         out=tmp_path / "corpus",
@@ -47,8 +57,18 @@ def mine_pairs(
         vary=vary,
     )
     (manifest,) = mine_languages(options)
-    pairs = pl.read_parquet(tmp_path / "corpus" / "fr" / "pairs.parquet")
-    return pairs, manifest
+    folder = tmp_path / "corpus" / manifest["lang"]
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    skips = pl.read_parquet(folder / "pair_skips.parquet")
+    assert_skips_counted(skips, manifest)
+    return pairs, skips, manifest
+
+
+def assert_skips_counted(skips: pl.DataFrame, manifest: dict) -> None:
+    """The manifest's skip counts are the skips' rows per reason, and each row is a skip."""
+    counted = dict(skips.group_by("reason").len().iter_rows())
+    assert {r: n for r, n in manifest["counts"]["pair_skips"].items() if n} == counted
+    assert set(counted) <= set(SKIP_REASONS)
 
 
 def pairs_of(pairs: pl.DataFrame, sent_id: str) -> set[tuple]:

@@ -13,7 +13,16 @@ import pyarrow as pa
 from ud_agree.mine.extract import FileJob, FileResult, strict_error
 from ud_agree.mine.features import parse_feats
 from ud_agree.mine.lexicon import count_ud_words
-from ud_agree.mine.read import Malformed, UnreadableError, parse, read_bytes, rebuild_text, stem
+from ud_agree.mine.read import (
+    Malformed,
+    Sentence,
+    UnreadableError,
+    parse,
+    read_bytes,
+    rebuild_text,
+    stem,
+)
+from ud_agree.mine.rules.pairs import transparent_offsets
 
 from tests.reference.relations import Facts, extract
 from ud_agree.schemas.corpus import RELATIONS_MINED, SENTENCES
@@ -87,6 +96,8 @@ def mine_file(job: FileJob) -> FileResult:
                     relation.coordinated,
                     sentence.feats[t],
                     sentence.feats[c],
+                    mwt_offset(sentence, t),
+                    mwt_offset(sentence, c),
                 )
             )
     rel = (
@@ -102,3 +113,14 @@ def mine_file(job: FileJob) -> FileResult:
     result.relations = pa.Table.from_pydict(rel, schema=RELATIONS_MINED)
     result.sentences = pa.Table.from_pydict(sent, schema=SENTENCES)
     return result
+
+
+def mwt_offset(sentence: Sentence, word: int) -> int | None:
+    """Where a word begins in its multiword token when the token is transparent (§4), else
+    None (a word of its own, or an opaque token)."""
+    if not sentence.in_mwt[word]:
+        return None
+    surface = sentence.surface[word]
+    parts = [i for i, s in enumerate(sentence.surface) if s == surface and sentence.in_mwt[i]]
+    offsets = transparent_offsets(sentence.words[surface], [sentence.forms[i] for i in parts])
+    return None if offsets is None else offsets[parts.index(word)]

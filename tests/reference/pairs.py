@@ -5,17 +5,16 @@ and its skip counts these counts."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
 from ud_agree.mine.lexicon import other_feats
 from ud_agree.mine.nonce import capitalised_like, sound
-from ud_agree.mine.paradigms import APOSTROPHES, BadForm, Member, Paradigms
+from ud_agree.mine.paradigms import APOSTROPHES, BadForm, Member, Paradigms, is_elided
 from ud_agree.mine.rules.pairs import ambiguous, choose_bad_form
 
-from ud_agree.schemas.corpus import FEATURES, PAIRS
+from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS
 
 ROLE_ORDER = {
     "target": ("target",),
@@ -25,18 +24,66 @@ ROLE_ORDER = {
 
 
 def reference_pairs(
-    relations: pa.Table, sentences: pa.Table, paradigms: Paradigms, vary: str
-) -> tuple[pa.Table, Counter]:
-    """Pairs of every relation for the varied role(s), in the relations' order, and the skips."""
+    relations: pa.Table,
+    sentences: pa.Table,
+    paradigms: Paradigms,
+    vary: str,
+    unagreement: bool = False,
+) -> tuple[pa.Table, pa.Table]:
+    """Pairs of every relation for the varied role(s), in the relations' order, and the skips
+    (a row each, in the same order)."""
     texts = sentence_index(sentences)
     attested = attested_values(paradigms)
     rows: list[dict[str, Any]] = []
-    skips: Counter = Counter()
+    skips: list[dict[str, Any]] = []
     for relation in relations.to_pylist():
         for role in ROLE_ORDER[vary]:
-            for feature in relation["agreeing"]:
-                rows += pairs_of(relation, role, feature, texts, attested, paradigms, skips)
-    return pa.Table.from_pylist(rows, PAIRS), skips
+            features, agreeing = features_of(relation, role, unagreement)
+            for feature in features:
+                if feature not in agreeing:  # the implicit Person under unagreement
+                    skips.append(skip_row(relation, role, feature, None, "unagreement"))
+                    continue
+                rows += pairs_of(
+                    relation, role, feature, agreeing, texts, attested, paradigms, skips
+                )
+    return pa.Table.from_pylist(rows, PAIRS), pa.Table.from_pylist(skips, PAIR_SKIPS)
+
+
+def features_of(
+    relation: dict[str, Any], role: str, unagreement: bool
+) -> tuple[list[str], list[str]]:
+    """The features tried when varying `role`, and those a bad form must not meet (§4's A): the
+    agreeing ones, and for a varied target the Person that a NOUN or PROPN subject without Person
+    has implicitly (3) when the target has Person 3 — not under unagreement (a plural target
+    in such a language)."""
+    agreeing = relation["agreeing"]
+    implicit = (
+        role == "target"
+        and relation["type"] == "subject-verb"
+        and relation["controller_upos"] in ("NOUN", "PROPN")
+        and not relation["controller_person"]
+        and relation["target_person"] == ["3"]
+        and "Person" not in agreeing
+    )
+    if not implicit:
+        return agreeing, agreeing
+    features = sorted([*agreeing, "Person"])
+    if unagreement and relation["target_number"] == ["Plur"]:
+        return features, agreeing
+    return features, features
+
+
+def skip_row(relation: dict[str, Any], role: str, feature: str, bad_value: str | None, reason: str):
+    """A row of `pair_skips`."""
+    keys = ("lang", "treebank", "sent_id", "type", "target_id", "controller_id")
+    return {
+        **{k: relation[k] for k in keys},
+        "varied": role,
+        "feature": feature,
+        "bad_value": bad_value,
+        "variant": "original",
+        "reason": reason,
+    }
 
 
 def sentence_index(
@@ -74,31 +121,35 @@ def pairs_of(
     relation: dict[str, Any],
     role: str,
     feature: str,
+    agreeing_features: list[str],
     texts: dict,
     attested: dict[tuple[str, str], list[str]],
     paradigms: Paradigms,
-    skips: Counter,
+    skips: list[dict[str, Any]],
 ) -> Iterator[dict[str, Any]]:
-    """The pairs of one relation varying `role` on `feature`; skips counted."""
+    """The pairs of one relation varying `role` on `feature`; skips added to `skips`."""
     other = "controller" if role == "target" else "target"
     form, lemma, upos = (relation[f"{role}_{k}"] for k in ("form", "lemma", "upos"))
     values = relation[f"{role}_{feature.lower()}"]
     key = (relation["treebank"], relation["sent_id"])
+    mwt_offset = relation[f"{role}_mwt_offset"]  # inside a transparent multiword token
     reason = (
         "multi-valued" if len(values) > 1
         else "no-lemma" if lemma in ("", "_", None)
-        else "in-mwt" if relation[f"in_mwt_{role}"]
+        else "in-mwt" if relation[f"in_mwt_{role}"] and mwt_offset is None
         else "coordinated" if relation["coordinated"]
-        else "elision" if form.endswith(APOSTROPHES)
+        else "elision" if is_elided(form)
         else "duplicate-sent-id" if key in texts and texts[key] is None
         else "missing-sentence" if key not in texts
         else None
     )  # fmt: skip
     if reason:
-        skips[reason] += 1
+        skips.append(skip_row(relation, role, feature, None, reason))
         return
     text, starts, after_elided = texts[key]
     surface = relation[f"{role}_surface"]
+    start = starts[surface] + (mwt_offset or 0)
+    form = text[start : start + len(form)]  # as written: *Is* of *Isn't*
     bundle = tuple(frozenset(relation[f"{role}_{f.lower()}"]) - {""} for f in FEATURES)
     word = Member(form, lemma, upos, bundle, other_feats(relation[f"{role}_feats"] or ""), 0, False)
     other_member = Member(
@@ -111,22 +162,23 @@ def pairs_of(
         False,
     )
     slot = FEATURES.index(feature)
-    agreeing = tuple(FEATURES.index(f) for f in relation["agreeing"])
+    agreeing = tuple(FEATURES.index(f) for f in agreeing_features)
     for bad_value in attested.get((upos, feature), ()):
         if bad_value in values:
             continue
         found = choose_bad_form(paradigms, word, slot, bad_value, agreeing)
         if not isinstance(found, BadForm):
-            skips[found] += 1
+            skips.append(skip_row(relation, role, feature, bad_value, found))
             continue
         if ambiguous(paradigms, other_member, slot, bad_value):
-            skips[f"ambiguous-{other}"] += 1
+            skips.append(skip_row(relation, role, feature, bad_value, f"ambiguous-{other}"))
             continue
         bad_form = capitalised_like(found.key, form)
-        if after_elided[surface] and sound(form) != sound(bad_form):
-            skips["elision"] += 1
+        elided = after_elided[surface] and mwt_offset in (None, 0)
+        bound = bool(mwt_offset) and form[:1].lower() != bad_form[:1].lower()
+        if (elided and sound(form) != sound(bad_form)) or bound:
+            skips.append(skip_row(relation, role, feature, bad_value, "elision"))
             continue
-        start = starts[surface]
         yield {
             **{k: relation[k] for k in ("lang", "treebank", "sent_id", "type")},
             **{k: relation[k] for k in ("target_id", "controller_id")},

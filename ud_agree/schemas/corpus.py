@@ -83,6 +83,13 @@ RELATIONS_MINED = pa.schema(
         *RELATIONS,
         described("target_feats", pa.string(), "the target's FEATS as written"),
         described("controller_feats", pa.string(), "the controller's FEATS as written"),
+        described(
+            "target_mwt_offset",
+            pa.int32(),
+            "where the target begins in its multiword token when the token is its words run "
+            "together (§4 transparent: *is* in *isn't*); null otherwise",
+        ),
+        described("controller_mwt_offset", pa.int32(), "the same for the controller"),
     ]
 )
 
@@ -169,12 +176,13 @@ PAIRS = pa.schema(
 )
 # Why a (relation, varied role, feature, bad value) gives no pair, in the order they are checked
 # (§4, then the additions this project made: see docs/choices.md).
-PAIR_SKIPS = (
+SKIP_REASONS = (
     "multi-valued",
     "no-lemma",
     "in-mwt",
     "coordinated",
     "elision",
+    "unagreement",
     "no-form",
     "syncretic",
     "ambiguous-controller",
@@ -182,6 +190,23 @@ PAIR_SKIPS = (
     "duplicate-sent-id",
     "missing-sentence",
     "no-nonce",
+)
+
+# Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
+# pair: the pairs' key with the reason (`bad_value` null where the reason is decided before any
+# bad value is tried); its counts per reason are the manifest's `pair_skips`.
+PAIR_SKIPS = pa.schema(
+    [
+        *(PAIRS.field(name) for name in PAIRS.names[:8]),  # lang … varied, feature
+        described(
+            "bad_value",
+            pa.string(),
+            "the value tried; null when the reason applies before any value is tried "
+            "(`multi-valued`, `no-lemma`, `in-mwt`, `coordinated`, `unagreement`, …)",
+        ),
+        PAIRS.field("variant"),
+        described("reason", pa.string(), "why there is no pair (§4; listed in docs/mining.md)"),
+    ]
 )
 
 # Join keys: a sentence, and a relation within it (its type follows from target and controller).
