@@ -35,14 +35,14 @@ import polars as pl
 from ud_agree.atomic import write_bytes, write_parquet
 from ud_agree.errors import OneLineParser, UserError, run_main
 from ud_agree.formats.multiblimp import FEATURE_MARK
-from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, PAIR_SKIPS
+from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
 
-from .languages import load_languages, load_value_sets
+from .languages import load_languages, load_participle_languages, load_value_sets
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS, Member, Paradigms
 from .read import Sentence, read_bytes
 from .reread import sentences_at, words_of
-from .resources import BrokenInstallation, read_rows
+from .resources import read_rows
 from .rules import relations as rules
 from .rules.pairs import ambiguous, breaks_elision, choose_bad_form, relation_skip_reason
 
@@ -60,11 +60,10 @@ NOT_CANDIDATE = "not-candidate:"  # then the §1.1 condition that fails: `propn-
 # Every class a row can get but `not-candidate:<why>`; none is a catch-all.
 CLASSES = (
     *("not-in-corpus", "words-differ", "multiblimp-wrong-word", *SAME_FEATURE),
-    *PAIR_SKIPS,
+    *SKIP_REASONS,
     *("wrong-form-changes-feats", "unagreement", "target-lacks-feature"),
     *("controller-lacks-feature", "bad-value-unattested", *DROP_REASONS),
 )
-UNAGREEMENT_FILE = "unagreement.tsv"  # mine/data: languages whose plural nouns take 1st/2nd person
 
 
 class CompareError(UserError):
@@ -174,7 +173,7 @@ class Corpus:
         )
         self.code = code
         self.value_sets = load_value_sets().get(code, {})
-        self.participle_agreement = code in _participle_languages()
+        self.participle_agreement = code in load_participle_languages()
         on = ["treebank", "sent_id"]
         self.sentences = self._read("sentences").join(keys, on=on, how="semi")
         self.duplicates = set(
@@ -229,15 +228,6 @@ class Corpus:
         """Lexicon rows keyed by lower-cased form (to look MultiBLiMP's bad forms up)."""
         return self._read("lexicon").with_columns(pl.col("form").str.to_lowercase().alias("key"))
 
-    @cached_property
-    def unagreement(self) -> bool:
-        """Whether the language's plural nouns may take a first- or second-person plural verb."""
-        try:
-            rows = read_rows(UNAGREEMENT_FILE)
-        except BrokenInstallation:  # a corpus mined before the rule: none
-            rows = ()
-        return any(self.code == row.get("code", "").strip() for row in rows)
-
 
 def _key(row: dict) -> tuple:
     return (row["treebank"], row["sent_id"], row["target_id"], row["controller_id"])
@@ -250,12 +240,6 @@ def _grouped(frame: pl.DataFrame) -> dict[tuple, list[dict]]:
         key = (*_key(row), row["feature"])
         grouped[key].append(row)
     return grouped
-
-
-def _participle_languages() -> frozenset[str]:
-    from .languages import load_participle_languages
-
-    return load_participle_languages()
 
 
 def classify(contrast: Contrast, corpus: Corpus) -> Verdict:
@@ -365,6 +349,7 @@ def _rederived_skip(
             "form": [relation["target_form"]],
             "duplicate": [key in corpus.duplicates],
             "sentence": [0],
+            "unagreeing": [False],  # a corpus without pair_skips: mined before the rule
         },
         schema_overrides={"values": pl.List(pl.String)},
     )
@@ -387,7 +372,12 @@ def _rederived_skip(
     after_elided = surface > 0 and words[surface - 1].endswith(APOSTROPHES)
     after_elided = after_elided and not space_after[surface - 1]
     elision = pl.DataFrame(
-        {"after_elided": [after_elided], "form": [word.form], "bad_form": [chosen.key]}
+        {
+            "after_elided": [after_elided],
+            "bound": [False],  # every word of a multiword token was skipped (in-mwt) then
+            "form": [word.form],
+            "bad_form": [chosen.key],
+        }
     ).select(breaks_elision())
     if elision.item():
         return "elision"
@@ -457,17 +447,10 @@ def _feats_dict(feats: str) -> dict[str, str]:
 
 def _no_attempt(contrast: Contrast, relation: dict, corpus: Corpus) -> Verdict:
     """A kept relation that never tried this bad value: the feature is not agreeing (which
-    member lacks it; unagreement), or the language's lexicon never attests the value."""
+    member lacks it), or the language's lexicon never attests the value."""
     slot = FEATURES.index(contrast.feature)
-    target, controller = _bundle(relation, "target"), _bundle(relation, "controller")
+    target = _bundle(relation, "target")
     if contrast.feature not in (relation["agreeing"] or ()):
-        if (
-            contrast.feature == "Person"
-            and corpus.unagreement
-            and relation["controller_upos"] == "NOUN"
-            and "Plur" in controller[FEATURES.index("Number")]
-        ):
-            return Verdict("unagreement", "plural noun subject")
         if not target[slot]:
             return Verdict(
                 "target-lacks-feature", f"{relation['target_form']}: no {contrast.feature}"

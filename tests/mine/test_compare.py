@@ -50,6 +50,9 @@ SENTENCES = (
      "2 dogs dog NOUN Number=Plur 3 nsubj",
      "3 bark bark VERB VerbForm=Inf 0 root"),
     (f"1 does do AUX {PRES}|Number=Sing|Person=3 0 root",),
+    # s11: a first person singular for the implicit third person of *dog* (s2) to meet.
+    ("1 I I PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 2 nsubj",
+     f"2 bark bark VERB {PRES}|Number=Sing|Person=1 0 root"),
 )  # fmt: skip
 
 
@@ -109,6 +112,10 @@ CASES = [
     (mblimp_row(8, 4, 1, "bark", "dogs", "barks", "SV-#", "PL", "SG"), "coordinated"),
     (mblimp_row(9, 3, 2, "do", "dogs", "does", "SV-#", "PL", "SG", cop=1), "multiblimp-wrong-word"),
     (mblimp_row(9, 1, 2, "do", "dogs", "does", "SV-#", "PL", "SG", cop=1), "same-pair"),
+    # The implicit third person of a noun subject (§4): *the dog bark* with Person 1.
+    (mblimp_row(2, 3, 2, "barks", "dog", "bark", "SV-P", "3", "1"), "same-pair"),
+    # No second person of *bark*: ud-agree varies Person to 1 only (why not 2: pair_skips).
+    (mblimp_row(2, 3, 2, "barks", "dog", "bark", "SV-P", "3", "2"), "other-value"),
 ]  # fmt: skip
 
 
@@ -119,6 +126,8 @@ def test_each_row_gets_the_class_its_sentence_calls_for(corpus, tmp_path):
     row = classed.row(8, named=True)
     assert "Mood=Ind→Imp" in row["detail"]  # what MultiBLiMP's form changes
     assert classed.row(1, named=True)["ud_bad_form"] == "barks"
+    # The Person 2 cell of *bark* is missing: MultiBLiMP's *bark* is another cell.
+    assert classed.row(13, named=True)["detail"].startswith("pairs to 1; 2: no-form (bark: ")
 
 
 def test_command_prints_the_table_and_writes_the_rows(corpus, tmp_path, capsys):
@@ -157,11 +166,18 @@ def shared_corpus(tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 @needs_ud
-@pytest.mark.parametrize(("lang", "rows", "compared"), [("eng", 770, 712), ("ell", 1096, 728)])
-def test_every_shared_multiblimp_row_gets_a_specific_class(shared_corpus, lang, rows, compared):
+@pytest.mark.parametrize(
+    ("lang", "rows", "compared", "floor"), [("eng", 770, 712, 0.56), ("ell", 1096, 728, 0.65)]
+)
+def test_every_shared_multiblimp_row_gets_a_specific_class(
+    shared_corpus, lang, rows, compared, floor
+):
     classed = compare(MULTIBLIMP / f"{lang}.data.tsv.xz", shared_corpus)
     assert classed.height == rows
     assert coverage(classed)[0] == compared
+    # Measured with the implicit third person and transparent multiword tokens (issue 35):
+    # English 56.3%, Greek 68.5% of compared rows have the same contrast (a floor, not a snapshot).
+    assert coverage(classed)[2] / compared >= floor
     for kind in classed.get_column("class").unique().to_list():
         named = kind.removeprefix(NOT_CANDIDATE)
         assert kind in CLASSES or (kind.startswith(NOT_CANDIDATE) and named), kind
