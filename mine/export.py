@@ -1,5 +1,6 @@
 """`python -m mine.export PAIRS --format multiblimp|blimp|clams --out FILE`: ud-agree's minimal pairs
-(DESIGN.md §4) in the layouts of peers' suites, so that their own scripts can score them.
+(DESIGN.md §4) in the layouts of peers' suites, so that their own scripts can score them. Without
+PAIRS, `--ud-dir DIR --lang L` mines the language first (into `--corpus`): one command.
 
 - `multiblimp`: TSV with a header, `sen` and `wrong_sen` first, then MultiBLiMP's `prefix`,
   `phenomenon`, `grammatical_feature`, `ungrammatical_feature` (UniMorph tags) and
@@ -77,6 +78,25 @@ def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | 
     return pairs.height
 
 
+def mine_first(
+    ud_dir: Path | None, lang: str | None, unimorph_dirs: list[Path], corpus: Path
+) -> Path:
+    """Mine one language with the miner's defaults (resuming a current corpus): its pairs table,
+    so that one command rebuilds MultiBLiMP-style data from a UD release."""
+    if ud_dir is None or not lang:
+        raise ExportError("give a pairs table (PAIRS), or --ud-dir and --lang to mine one first")
+    from .options import Options
+    from .run import mine_languages
+
+    options = Options(
+        ud_dir=ud_dir, out=corpus, langs=[lang], unimorph_dirs=unimorph_dirs, progress=False
+    )
+    manifests = mine_languages(options)
+    if len(manifests) != 1:
+        raise ExportError(f"--lang {lang}: {len(manifests)} languages mined, not one")
+    return corpus / manifests[0]["lang"] / "pairs.parquet"
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export") -> int:
     """Entry point; user errors are one line on stderr and exit status 2."""
     parser = OneLineParser(
@@ -87,7 +107,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
     parser.add_argument(
         "pairs",
         type=Path,
-        help="a pairs.parquet written by python -m mine, or (lm-eval, hf) a corpus folder",
+        nargs="?",
+        help="a pairs.parquet written by python -m mine, or (lm-eval, hf) a corpus folder; "
+        "omitted: mine --lang from --ud-dir first",
     )
     parser.add_argument(
         "--format",
@@ -102,11 +124,30 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
     parser.add_argument(
         "--ud-dir",
         type=Path,
-        help="multiblimp: the UD folder the corpus was mined from (default: the manifest's)",
+        help="the UD folder to mine (without PAIRS), or that the corpus was mined from "
+        "(multiblimp; default: the manifest's)",
+    )
+    parser.add_argument(
+        "--lang", help="without PAIRS: the language to mine from --ud-dir, then export"
+    )
+    parser.add_argument(
+        "--unimorph-dir",
+        type=Path,
+        action="append",
+        default=[],
+        help="without PAIRS: UniMorph root(s) for the mining, as python -m mine takes them",
+    )
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=Path("corpus"),
+        help="without PAIRS: where the mined corpus is written (default corpus/)",
     )
     args = parser.parse_args(argv)
 
     def body() -> int:
+        if args.pairs is None:
+            args.pairs = mine_first(args.ud_dir, args.lang, args.unimorph_dir, args.corpus)
         if args.format in FOLDERS:
             from ud_agree.formats import hf, lm_eval
 

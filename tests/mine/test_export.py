@@ -15,7 +15,7 @@ from ud_agree.evaluate.suites.read import read_suite
 from ud_agree.evaluate.suites.score import score_pairs
 from ud_agree.mine.export import main
 
-from tests.paths import ROOT
+from tests.paths import ROOT, SAMPLE
 from tests.suite_stubs import HashScorer, sentence_score_of
 from ud_agree.formats.pairs_table import PAIR_COLUMNS
 
@@ -212,3 +212,17 @@ def test_export_never_imports_torch_transformers_or_the_evaluator() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_one_command_mines_a_language_then_writes_multiblimp(tmp_path: Path, capsys) -> None:
+    out, corpus = tmp_path / "en.tsv", tmp_path / "corpus"
+    argv = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+    argv += ["--lang", "en", "--corpus", str(corpus), "--format", "multiblimp", "--out", str(out)]
+    assert main(argv) == 0
+    mined = pl.read_parquet(corpus / "en" / "pairs.parquet")
+    written = pl.read_csv(out, separator="\t", infer_schema_length=0)
+    assert written.height == mined.height > 0
+    assert set(written["lang"]) == {"eng"} and written["metadata"].str.contains("UD_English").all()
+    # Neither a pairs table nor a language to mine: one line, exit 2.
+    assert main(["--format", "multiblimp", "--out", str(out)]) == 2
+    assert "--ud-dir and --lang" in capsys.readouterr().err
