@@ -22,10 +22,10 @@ from .rules.pairs import (
     bad_forms_of,
     breaks_elision,
     capitalised_like,
-    implicit_person,
     of_feature,
     relation_skip_reason,
     target_agreeing,
+    target_features,
     unagreeing,
 )
 
@@ -223,9 +223,7 @@ def _attempts(
         # where unagreement makes it no agreement (tried, to be skipped as `unagreement`).
         agreeing = features = pl.col("agreeing")
         if role == "target":
-            with_person = agreeing.list.concat(pl.lit(["Person"])).list.sort()
-            features = pl.when(implicit_person()).then(with_person).otherwise(agreeing)
-            agreeing = target_agreeing(unagreement)
+            features, agreeing = target_features(), target_agreeing(unagreement)
         frames.append(
             relations.select(
                 "rel",

@@ -249,12 +249,21 @@ def unagreeing(unagreement: bool) -> pl.Expr:
     return implicit_person() & pl.lit(unagreement) & (pl.col("target_number") == ["Plur"])
 
 
+def target_features() -> pl.Expr:
+    """The features tried when the target is varied, over relations: the agreeing features,
+    and Person where the controller's is implicitly 3 (under unagreement, tried to be skipped)."""
+    return _with_person(implicit_person())
+
+
 def target_agreeing(unagreement: bool) -> pl.Expr:
     """The features that a varied target's bad form must not meet (§4's A), over relations: the
     agreeing features, and Person where the controller's is implicitly 3."""
+    return _with_person(implicit_person() & ~unagreeing(unagreement))
+
+
+def _with_person(where: pl.Expr) -> pl.Expr:
     with_person = pl.col("agreeing").list.concat(pl.lit(["Person"])).list.sort()
-    applies = implicit_person() & ~unagreeing(unagreement)
-    return pl.when(applies).then(with_person).otherwise(pl.col("agreeing"))
+    return pl.when(where).then(with_person).otherwise(pl.col("agreeing"))
 
 
 def relation_skip_reason() -> pl.Expr:
