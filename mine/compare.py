@@ -1,19 +1,18 @@
 """`python -m mine.compare MULTIBLIMP_TSV --corpus CORPUS [--out FILE]`: every row of a MultiBLiMP
-file whose sentence a mined corpus holds, classed by what ud-agree makes of the same contrast
-(DESIGN.md §4, "Comparison with a MultiBLiMP file"); a table of classes per phenomenon.
+file, classed by what a mined corpus makes of the same contrast (DESIGN.md §4, "Comparison with a
+MultiBLiMP file"); a table of classes per phenomenon.
 
 A row is joined on treebank, `sent_id` and the target's and subject's word ids (MultiBLiMP's
 `head_idx` and `child_idx` + 1: 0-based positions after it dropped multiword-token lines). Its
-class is the first of: `not-in-corpus`; `words-differ` (the ids name other words than
-MultiBLiMP's); `same-pair` / `other-form` (ud-agree has the pair, with MultiBLiMP's bad form or
-another valid one); a §4 skip reason for that bad value (read from `pair_skips.parquet` where
-the corpus has one, else re-derived with the §4 rules), `wrong-form-changes-feats` where
-ud-agree finds no form and MultiBLiMP's form differs from the good one in another feature;
-`other-value` (ud-agree varies the feature to another value only); `unagreement`;
-`target-lacks-feature` / `controller-lacks-feature` (the relation is kept, the feature is not
-agreeing); `bad-value-unattested`; a §1.2 drop reason (`typo`, `disagree`,
-`no-agreeing-feature`, `invalid-type`); or `not-candidate:<why>` (the §1.1 condition that fails).
-The miner never imports torch or transformers.
+class is the first that applies: `not-in-corpus`; `multiblimp-wrong-word` / `words-differ` (the
+ids name other words than MultiBLiMP's); for a relation the corpus does not keep, its §1.2 drop
+reason (re-derived for the sentence) or `not-candidate:<why>` (the §1.1 condition that fails);
+`same-pair` / `other-form` (ud-agree has the pair, with MultiBLiMP's bad form or another);
+`other-value` (ud-agree varies the feature to another value only); the §4 skip reason of that
+bad value (read from `pair_skips.parquet`, else re-derived), `wrong-form-changes-feats` where it
+is `no-form` and MultiBLiMP's form changes another feature; `target-lacks-feature` /
+`controller-lacks-feature`; `bad-value-unattested`. docs/multiblimp.md lists them. The miner never
+imports torch or transformers.
 """
 
 from __future__ import annotations
@@ -61,7 +60,7 @@ NOT_CANDIDATE = "not-candidate:"  # then the §1.1 condition that fails: `propn-
 CLASSES = (
     *("not-in-corpus", "words-differ", "multiblimp-wrong-word", *SAME_FEATURE),
     *SKIP_REASONS,
-    *("wrong-form-changes-feats", "unagreement", "target-lacks-feature"),
+    *("wrong-form-changes-feats", "target-lacks-feature"),
     *("controller-lacks-feature", "bad-value-unattested", *DROP_REASONS),
 )
 
@@ -101,7 +100,7 @@ def read_multiblimp(path: Path) -> pl.DataFrame:
     try:
         data = read_bytes(path)
         frame = pl.read_csv(io.BytesIO(data), separator="\t", infer_schema_length=0)
-    except (OSError, lzma.LZMAError, pl.exceptions.PolarsError) as error:
+    except (OSError, EOFError, lzma.LZMAError, pl.exceptions.PolarsError) as error:
         raise CompareError(f"{path}: not a readable MultiBLiMP TSV ({error})") from None
     missing = [c for c in NEEDED if c not in frame.columns]
     if missing:
@@ -537,6 +536,8 @@ def _why_not_candidate(
 
 def compare(path: Path, corpus_dir: Path, ud_dir: Path | None = None) -> pl.DataFrame:
     """Every row of a MultiBLiMP file with its class against a corpus (`corpus_dir/<lang>/`)."""
+    if not corpus_dir.is_dir():
+        raise CompareError(f"{corpus_dir}: no such corpus folder (--corpus)")
     frame = read_multiblimp(path)
     contrasts = [contrast_of(row, i + 2, path) for i, row in enumerate(frame.iter_rows(named=True))]
     iso3 = {lang.iso3: lang.key for lang in load_languages() if lang.iso3}

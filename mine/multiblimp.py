@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from ud_agree.errors import UserError
 from ud_agree.schemas.corpus import FEATURES, RELATION_KEY
 
 from .languages import load_languages, load_value_sets
@@ -50,7 +51,7 @@ def relation_facts(corpus: Path, ud_dir: Path | None = None) -> pl.DataFrame | N
     places = sentences.select("file", "line").iter_rows()
     try:
         parsed = sentences_at(source, places)
-    except Exception as error:  # noqa: BLE001 - any unreadable file: the columns stay empty
+    except UserError as error:  # an unreadable CoNLL-U file: the columns stay empty
         print(f"warning: {error}", file=sys.stderr)
         return None
     lang = manifest.get("lang", "")

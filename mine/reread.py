@@ -4,6 +4,7 @@ MultiBLiMP comparison and export need beyond the corpus tables (heads, deprels, 
 
 from __future__ import annotations
 
+import lzma
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -30,7 +31,7 @@ def sentences_at(
         path = ud_dir / file
         try:
             text, _ = decode(read_bytes(path))
-        except (OSError, EOFError, ValueError) as error:
+        except (OSError, EOFError, lzma.LZMAError) as error:
             raise UserError(
                 f"{path}: cannot read the corpus's CoNLL-U file ({error}); give --ud-dir"
             ) from error

@@ -146,6 +146,15 @@ def test_a_file_without_multiblimp_columns_is_one_line_and_exit_2(corpus, tmp_pa
     assert "bad.tsv" in error and "no column" in error and "Traceback" not in error
 
 
+def test_a_row_with_unreadable_metadata_is_named_by_its_line(corpus, tmp_path, capsys):
+    rows = [row for row, _ in CASES[:2]]
+    rows[1] = {**rows[1], "metadata": "{'sent_id': 's1'"}
+    tsv = write_tsv(rows, tmp_path / "data.tsv")
+    assert main([str(tsv), "--corpus", str(corpus), "--out", str(tmp_path / "o.tsv")]) == 2
+    error = capsys.readouterr().err
+    assert f"{tsv}:3: unreadable metadata" in error and not (tmp_path / "o.tsv").exists()
+
+
 MULTIBLIMP = SHARED / "data" / "suites" / "multiblimp"
 
 
