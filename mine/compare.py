@@ -287,8 +287,11 @@ def _kept(
     pair = [p for p in pairs if p["bad_value"] == contrast.bad_value]
     if pair:
         form = pair[0]["bad_form"]
-        kind = "same-pair" if form.lower() == contrast.bad_form.lower() else "other-form"
-        return Verdict(kind, ud_bad_form=form)
+        if form.lower() == contrast.bad_form.lower():
+            return Verdict("same-pair", ud_bad_form=form)
+        # MultiBLiMP's own form may change another feature (Greek past → non-past): say so.
+        changed = _changed_feats(contrast, relation, sentence, t, corpus)
+        return Verdict("other-form", changed and f"MultiBLiMP's {changed}", ud_bad_form=form)
     reason = _skip_reason(contrast, relation, sentence, t, corpus, feature_key)
     if reason == "no-form":
         changed = _changed_feats(contrast, relation, sentence, t, corpus)
