@@ -1,5 +1,6 @@
 """`python -m mine.export PAIRS --format multiblimp|blimp|clams --out FILE`: ud-agree's minimal pairs
-(DESIGN.md §4) in the layouts of peers' suites, so that their own scripts can score them.
+(DESIGN.md §4) in the layouts of peers' suites, so that their own scripts can score them. Without
+PAIRS, `--ud-dir DIR --lang L` mines the language first (into `--corpus`): one command.
 
 - `multiblimp`: TSV with a header, `sen` and `wrong_sen` first, then MultiBLiMP's `prefix`,
   `phenomenon`, `grammatical_feature`, `ungrammatical_feature` (UniMorph tags) and
@@ -53,13 +54,47 @@ WRITERS: dict[str, Callable[[pl.DataFrame], str]] = {
 }
 
 
-def export(pairs_path: str | Path, layout: str, out: str | Path) -> int:
-    """Write the pairs table in `layout` to `out` (atomically); the number of pairs written."""
+def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | None = None) -> int:
+    """Write the pairs table in `layout` to `out` (atomically); the number of pairs written.
+    MultiBLiMP's layout reads the corpus beside the pairs (and its CoNLL-U files, under the
+    manifest's or the given `ud_dir`) for the columns the pairs lack."""
     if layout not in WRITERS:
         raise ExportError(f"unknown layout {layout!r} (one of {', '.join(LAYOUTS)})")
     pairs = read_pairs(pairs_path)
-    write_text(WRITERS[layout](pairs), out)
+    if layout == "multiblimp":
+        from .multiblimp import relation_facts
+
+        facts = relation_facts(Path(pairs_path).parent, ud_dir)
+        if facts is None:
+            print(
+                f"warning: {pairs_path}: no corpus tables or CoNLL-U files beside the pairs: "
+                "MultiBLiMP's verb, cop, child, *_idx, metadata… columns left empty",
+                file=sys.stderr,
+            )
+        text = multiblimp.write(pairs, unimorph_tag, facts)
+    else:
+        text = WRITERS[layout](pairs)
+    write_text(text, out)
     return pairs.height
+
+
+def mine_first(
+    ud_dir: Path | None, lang: str | None, unimorph_dirs: list[Path], corpus: Path
+) -> Path:
+    """Mine one language with the miner's defaults (resuming a current corpus): its pairs table,
+    so that one command rebuilds MultiBLiMP-style data from a UD release."""
+    if ud_dir is None or not lang:
+        raise ExportError("give a pairs table (PAIRS), or --ud-dir and --lang to mine one first")
+    from .options import Options
+    from .run import mine_languages
+
+    options = Options(
+        ud_dir=ud_dir, out=corpus, langs=[lang], unimorph_dirs=unimorph_dirs, progress=False
+    )
+    manifests = mine_languages(options)
+    if len(manifests) != 1:
+        raise ExportError(f"--lang {lang}: {len(manifests)} languages mined, not one")
+    return corpus / manifests[0]["lang"] / "pairs.parquet"
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export") -> int:
@@ -72,7 +107,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
     parser.add_argument(
         "pairs",
         type=Path,
-        help="a pairs.parquet written by python -m mine, or (lm-eval, hf) a corpus folder",
+        nargs="?",
+        help="a pairs.parquet written by python -m mine, or (lm-eval, hf) a corpus folder; "
+        "omitted: mine --lang from --ud-dir first",
     )
     parser.add_argument(
         "--format",
@@ -84,9 +121,33 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
     parser.add_argument(
         "--out", type=Path, required=True, help="file to write (a folder for lm-eval and hf)"
     )
+    parser.add_argument(
+        "--ud-dir",
+        type=Path,
+        help="the UD folder to mine (without PAIRS), or that the corpus was mined from "
+        "(multiblimp; default: the manifest's)",
+    )
+    parser.add_argument(
+        "--lang", help="without PAIRS: the language to mine from --ud-dir, then export"
+    )
+    parser.add_argument(
+        "--unimorph-dir",
+        type=Path,
+        action="append",
+        default=[],
+        help="without PAIRS: UniMorph root(s) for the mining, as python -m mine takes them",
+    )
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=Path("corpus"),
+        help="without PAIRS: where the mined corpus is written (default corpus/)",
+    )
     args = parser.parse_args(argv)
 
     def body() -> int:
+        if args.pairs is None:
+            args.pairs = mine_first(args.ud_dir, args.lang, args.unimorph_dir, args.corpus)
         if args.format in FOLDERS:
             from ud_agree.formats import hf, lm_eval
 
@@ -99,7 +160,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
             )
             print(f"wrote {n} pairs of {len(pairs)} language(s) to {args.out} ({args.format})")
             return 0
-        n = export(args.pairs, args.format, args.out)
+        n = export(args.pairs, args.format, args.out, args.ud_dir)
         print(f"wrote {n} pairs to {args.out} ({args.format})")
         return 0
 

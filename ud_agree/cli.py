@@ -29,6 +29,10 @@ COMMANDS = {
         "score peers' minimal-pair suites (BLiMP, CLAMS, SyntaxGym…)",
     ),
     "export": ("ud_agree.mine.export", "write mined pairs in MultiBLiMP, BLiMP or CLAMS layout"),
+    "compare": (
+        "ud_agree.mine.compare",
+        "class a MultiBLiMP file's rows by what a mined corpus makes of them",
+    ),
     "cluster": (
         "ud_agree.evaluate.cluster",
         "run sharded evaluations on a Ray cluster and merge them",

@@ -15,7 +15,7 @@ from ud_agree.evaluate.suites.read import read_suite
 from ud_agree.evaluate.suites.score import score_pairs
 from ud_agree.mine.export import main
 
-from tests.paths import ROOT
+from tests.paths import ROOT, SAMPLE
 from tests.suite_stubs import HashScorer, sentence_score_of
 from ud_agree.formats.pairs_table import PAIR_COLUMNS
 
@@ -106,14 +106,15 @@ def test_multiblimp_layout_has_its_columns_and_unimorph_tags(pairs_path: Path) -
     out = export(pairs_path, "multiblimp", "fr_pairs.tsv")
     with out.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    assert list(rows[0])[:7] == [
-        "sen",
-        "wrong_sen",
-        "prefix",
+    assert list(rows[0])[:3] == ["sen", "verb", "verb_idx"]
+    assert list(rows[0])[20:27] == [
+        "num_attractors",
         "phenomenon",
+        "lang",
         "grammatical_feature",
         "ungrammatical_feature",
-        "feature_vals",
+        "wo",
+        "inflect_item",
     ]
     first, fourth, last = rows[0], rows[3], rows[5]
     assert (first["phenomenon"], first["feature_vals"], first["prefix"]) == (
@@ -121,6 +122,7 @@ def test_multiblimp_layout_has_its_columns_and_unimorph_tags(pairs_path: Path) -
         "PL -> SG",
         "Les clés",
     )
+    assert (first["swap_head"], first["wrong_sen"]) == ("est", "Les clés est cassées .")
     assert rows[2]["phenomenon"] == "SP-G" and rows[2]["feature_vals"] == "FEM -> MASC"
     assert fourth["sen"] == 'Le "chat" dort, dit-il .' and fourth["prefix"] == ""
     assert (last["phenomenon"], last["grammatical_feature"], last["ungrammatical_feature"]) == (
@@ -128,6 +130,8 @@ def test_multiblimp_layout_has_its_columns_and_unimorph_tags(pairs_path: Path) -
         "1",
         "3",
     )
+    # A pairs table alone: the corpus's columns stay empty, ud-agree's follow MultiBLiMP's.
+    assert (first["verb"], first["metadata"], first["head_idx"]) == ("", "", "")
     assert (first["sent_id"], first["target_id"], first["lang"]) == ("s1", "3", "fr")
 
 
@@ -208,3 +212,17 @@ def test_export_never_imports_torch_transformers_or_the_evaluator() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_one_command_mines_a_language_then_writes_multiblimp(tmp_path: Path, capsys) -> None:
+    out, corpus = tmp_path / "en.tsv", tmp_path / "corpus"
+    argv = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+    argv += ["--lang", "en", "--corpus", str(corpus), "--format", "multiblimp", "--out", str(out)]
+    assert main(argv) == 0
+    mined = pl.read_parquet(corpus / "en" / "pairs.parquet")
+    written = pl.read_csv(out, separator="\t", infer_schema_length=0)
+    assert written.height == mined.height > 0
+    assert set(written["lang"]) == {"eng"} and written["metadata"].str.contains("UD_English").all()
+    # Neither a pairs table nor a language to mine: one line, exit 2.
+    assert main(["--format", "multiblimp", "--out", str(out)]) == 2
+    assert "--ud-dir and --lang" in capsys.readouterr().err

@@ -21,31 +21,55 @@ CONSTRUCTION = {"subject-verb": "SV", "predicative": "SP", "determiner": "DN", "
 FEATURE_MARK = {"Number": "#", "Person": "P", "Gender": "G", "Case": "C"}
 
 
+# MultiBLiMP 1.0's own columns, in its order, that ud-agree fills (its sampling weights, attractor
+# congruence and agreement certainty are its own: left out). `lang` is the ISO 639-3 code there.
+OWN = (
+    *("sen", "verb", "verb_idx", "cop", "cop_idx", "child", "child_idx", "child_features"),
+    *("child_upos", "head", "head_idx", "head_features", "head_upos", "distance", "attractors"),
+    *("metadata", "swap_head", "feature_vals", "prefix", "wrong_sen", "num_attractors"),
+    *("phenomenon", "lang", "grammatical_feature", "ungrammatical_feature", "wo", "inflect_item"),
+)
+# Beside the pairs, per relation (RELATION_KEY): what the corpus says (mine/multiblimp.py).
+FROM_CORPUS = tuple(c for c in OWN if c not in ("sen", "wrong_sen", "swap_head", "prefix"))
+FROM_CORPUS = tuple(
+    c for c in FROM_CORPUS if c not in ("feature_vals", "phenomenon", "lang")
+    and not c.endswith("_feature")
+)  # fmt: skip
+# ud-agree's own columns after MultiBLiMP's (its `lang` is MultiBLiMP's, in ISO 639-3).
+AFTER = tuple(c for c in ID_COLUMNS if c != "lang")
+
+
 def write(
-    pairs: pl.DataFrame, tag: Callable[[str, str], str] = lambda feature, value: value
+    pairs: pl.DataFrame,
+    tag: Callable[[str, str], str] = lambda feature, value: value,
+    facts: pl.DataFrame | None = None,
 ) -> str:
-    """MultiBLiMP's TSV: its columns first, then ud-agree's (quoted as pandas would quote); `tag`
-    writes a UD feature value as MultiBLiMP does (UniMorph: Sing → SG)."""
+    """MultiBLiMP's TSV: its own columns, then ud-agree's (quoted as pandas would quote); `tag`
+    writes a UD feature value as MultiBLiMP does (UniMorph: Sing → SG); `facts` holds, per
+    relation, the columns the pairs table lacks (empty without it). `swap_head` is the bad form
+    where the target is varied (MultiBLiMP inflects the verb), else empty."""
+    key = ["lang", "treebank", "sent_id", "target_id", "controller_id"]
+    if facts is not None:
+        pairs = pairs.join(facts, on=key, how="left", suffix="_facts")
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter="\t", lineterminator="\n")
-    head = ["sen", "wrong_sen", "prefix", "phenomenon", "grammatical_feature"]
-    head += ["ungrammatical_feature", "feature_vals"]
-    writer.writerow([*head, *ID_COLUMNS])
+    writer.writerow([*OWN, *AFTER])
     for row in pairs.iter_rows(named=True):
         good = tag(row["feature"], row["good_value"])
         bad = tag(row["feature"], row["bad_value"])
-        phenomenon = (
-            f"{CONSTRUCTION.get(row['type'], row['type'])}-"
-            f"{FEATURE_MARK.get(row['feature'], row['feature'])}"
-        )
-        own = [
-            row["sentence_good"],
-            row["sentence_bad"],
-            row["sentence_good"][: row["start"]].rstrip(),
-            phenomenon,
-            good,
-            bad,
-            f"{good} -> {bad}",
-        ]
-        writer.writerow([*own, *("" if row[c] is None else row[c] for c in ID_COLUMNS)])
+        own = {c: row.get(c) for c in FROM_CORPUS}
+        own |= {
+            "sen": row["sentence_good"],
+            "wrong_sen": row["sentence_bad"],
+            "swap_head": row["bad_form"] if row["varied"] == "target" else None,
+            "prefix": row["sentence_good"][: row["start"]].rstrip(),
+            "feature_vals": f"{good} -> {bad}",
+            "phenomenon": f"{CONSTRUCTION.get(row['type'], row['type'])}-"
+            f"{FEATURE_MARK.get(row['feature'], row['feature'])}",
+            "lang": row.get("iso3") or row["lang"],
+            "grammatical_feature": good,
+            "ungrammatical_feature": bad,
+        }
+        cells = [*(own[c] for c in OWN), *(row[c] for c in AFTER)]
+        writer.writerow(["" if cell is None else cell for cell in cells])
     return buffer.getvalue()

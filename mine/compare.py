@@ -1,0 +1,666 @@
+"""`python -m mine.compare MULTIBLIMP_TSV --corpus CORPUS [--out FILE]`: every row of a MultiBLiMP
+file, classed by what a mined corpus makes of the same contrast (DESIGN.md §4, "Comparison with a
+MultiBLiMP file"); a table of classes per phenomenon.
+
+A row is joined on treebank, `sent_id` and the target's and subject's word ids (MultiBLiMP's
+`head_idx` and `child_idx` + 1: 0-based positions after it dropped multiword-token lines). Its
+class is the first that applies: `not-in-corpus`; `multiblimp-wrong-word` / `words-differ` (the
+ids name other words than MultiBLiMP's); for a relation the corpus does not keep, its §1.2 drop
+reason (re-derived for the sentence) or `not-candidate:<why>` (the §1.1 condition that fails);
+`same-pair` / `other-form` (ud-agree has the pair, with MultiBLiMP's bad form or another);
+`other-value` (ud-agree varies the feature to another value only); the §4 skip reason of that
+bad value (read from `pair_skips.parquet`, else re-derived), `wrong-form-changes-feats` where it
+is `no-form` and MultiBLiMP's form changes another feature; `target-lacks-feature` /
+`controller-lacks-feature`; `bad-value-unattested`. docs/multiblimp.md lists them. The miner never
+imports torch or transformers.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import lzma
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from ud_agree.atomic import write_bytes, write_parquet
+from ud_agree.errors import OneLineParser, UserError, run_main
+from ud_agree.formats.multiblimp import FEATURE_MARK
+from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
+
+from .languages import load_languages, load_participle_languages, load_value_sets
+from .lexicon import other_feats
+from .paradigms import APOSTROPHES, LIST_COLUMNS, Member, Paradigms
+from .read import Sentence, read_bytes
+from .reread import sentences_at, words_of
+from .resources import read_rows
+from .rules import relations as rules
+from .rules.pairs import ambiguous, breaks_elision, choose_bad_form, relation_skip_reason
+
+# MultiBLiMP's columns the comparison reads.
+NEEDED = (
+    *("head", "head_idx", "child", "child_idx", "swap_head", "metadata", "phenomenon"),
+    *("grammatical_feature", "ungrammatical_feature", "lang"),
+)
+FEATURE_OF_MARK = {mark: feature for feature, mark in FEATURE_MARK.items()}
+# The classes where ud-agree makes MultiBLiMP's contrast (same target, subject, feature and bad
+# value).
+COVERED = ("same-pair", "other-form")
+SAME_FEATURE = (*COVERED, "other-value")  # the same contrast, perhaps towards another value
+NOT_CANDIDATE = "not-candidate:"  # then the §1.1 condition that fails: `propn-subject`, …
+# Every class a row can get but `not-candidate:<why>`; none is a catch-all.
+CLASSES = (
+    *("not-in-corpus", "words-differ", "multiblimp-wrong-word", *SAME_FEATURE),
+    *SKIP_REASONS,
+    *("wrong-form-changes-feats", "target-lacks-feature"),
+    *("controller-lacks-feature", "bad-value-unattested", *DROP_REASONS),
+)
+
+
+class CompareError(UserError):
+    """A MultiBLiMP file or corpus that cannot be compared."""
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """What a MultiBLiMP row asks: in a sentence, the target (`head`) varied on one feature."""
+
+    treebank: str
+    sent_id: str
+    target_id: int
+    controller_id: int
+    target_form: str
+    controller_form: str
+    bad_form: str
+    feature: str
+    good_value: str
+    bad_value: str
+    cop_id: int | None = None  # MultiBLiMP's `cop_idx` + 1: the auxiliary it inflects, if any
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A row's class, what it rests on (`detail`), and ud-agree's bad form where it has one."""
+
+    kind: str
+    detail: str = ""
+    ud_bad_form: str | None = None
+
+
+def read_multiblimp(path: Path) -> pl.DataFrame:
+    """A MultiBLiMP TSV (plain or .xz) as strings, checked for the columns the comparison reads."""
+    try:
+        data = read_bytes(path)
+        frame = pl.read_csv(io.BytesIO(data), separator="\t", infer_schema_length=0)
+    except (OSError, EOFError, lzma.LZMAError, pl.exceptions.PolarsError) as error:
+        raise CompareError(f"{path}: not a readable MultiBLiMP TSV ({error})") from None
+    missing = [c for c in NEEDED if c not in frame.columns]
+    if missing:
+        raise CompareError(f"{path}: no column {', '.join(missing)} (not a MultiBLiMP TSV)")
+    return frame
+
+
+def ud_values() -> dict[str, tuple[str, str]]:
+    """UniMorph tag → (UD feature, value), as MultiBLiMP writes values (SG → Number Sing)."""
+    return {
+        row["unimorph"]: (row["feature"], row["value"]) for row in read_rows("unimorph_map.tsv")
+    }
+
+
+def contrast_of(row: dict, line: int, path: Path) -> Contrast:
+    """One MultiBLiMP row as a Contrast (`line`: its line in the file, for messages)."""
+    where = f"{path}:{line}"
+    try:
+        metadata = ast.literal_eval(row["metadata"])
+        treebank_path = str(metadata["treebank"])
+        sent_id = str(metadata["sent_id"])
+        target_id, controller_id = int(row["head_idx"]) + 1, int(row["child_idx"]) + 1
+        cop = row.get("cop_idx")
+        cop_id = int(float(cop)) + 1 if cop not in (None, "", "nan") else None
+    except (ValueError, SyntaxError, KeyError, TypeError) as error:
+        raise CompareError(f"{where}: unreadable metadata or word index ({error})") from None
+    folder = treebank_path.split("/")[0]
+    treebank = folder.split("-", 1)[1] if folder.startswith("UD_") and "-" in folder else folder
+    mark = (row["phenomenon"] or "").rpartition("-")[2]
+    feature = FEATURE_OF_MARK.get(mark)
+    values = ud_values()
+    good = values.get(row["grammatical_feature"] or "")
+    bad = values.get(row["ungrammatical_feature"] or "")
+    if feature is None or good is None or bad is None or good[0] != feature or bad[0] != feature:
+        raise CompareError(
+            f"{where}: phenomenon {row['phenomenon']!r} with values "
+            f"{row['grammatical_feature']!r} -> {row['ungrammatical_feature']!r} is not one of "
+            "ud-agree's features"
+        )
+    return Contrast(
+        treebank,
+        sent_id,
+        target_id,
+        controller_id,
+        row["head"] or "",
+        row["child"] or "",
+        row["swap_head"] or "",
+        feature,
+        good[1],
+        bad[1],
+        cop_id,
+    )
+
+
+class Corpus:
+    """One language of a mined corpus: its tables, read once, narrowed to the sentences asked."""
+
+    def __init__(self, folder: Path, ud_dir: Path | None, keys: pl.DataFrame) -> None:
+        self.folder = folder
+        try:
+            self.manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise CompareError(f"{folder}: no readable manifest.json ({error})") from None
+        options = self.manifest.get("options") or {}
+        self.ud_dir = ud_dir or Path(options.get("ud_dir", "."))
+        self.valid_types = frozenset(options.get("valid_types") or rules.TYPES)
+        code = next(
+            (lang.code for lang in load_languages() if lang.key == self.manifest.get("lang")), ""
+        )
+        self.code = code
+        self.value_sets = load_value_sets().get(code, {})
+        self.participle_agreement = code in load_participle_languages()
+        on = ["treebank", "sent_id"]
+        self.sentences = self._read("sentences").join(keys, on=on, how="semi")
+        self.duplicates = set(
+            self.sentences.filter(pl.struct(on).is_duplicated()).select(on).iter_rows()
+        )
+        self.sentences = self.sentences.unique(on, keep="first", maintain_order=True)
+        self.relations = self._read("relations").join(keys, on=on, how="semi")
+        pairs = self._read("pairs").join(keys, on=on, how="semi")
+        if "variant" in pairs.columns:
+            pairs = pairs.filter(pl.col("variant") == "original")
+        self.pairs = pairs.filter(pl.col("varied") == "target")
+        skips_path = folder / "pair_skips.parquet"
+        self.skips = (
+            self._read("pair_skips").join(keys, on=on, how="semi") if skips_path.is_file() else None
+        )
+        places = self.sentences.select("file", "line").iter_rows()
+        self.parsed = sentences_at(self.ud_dir, places)
+        # Rows by key, for a lookup per MultiBLiMP row.
+        self.places = {
+            (tb, sid): (file, line)
+            for tb, sid, file, line in self.sentences.select(*on, "file", "line").iter_rows()
+        }
+        self.kept = {_key(r): r for r in self.relations.iter_rows(named=True)}
+        self.pairs_of = _grouped(self.pairs)
+        self.skips_of = (
+            None
+            if self.skips is None
+            else _grouped(self.skips.filter(pl.col("varied") == "target"))
+        )
+
+    def _read(self, name: str) -> pl.DataFrame:
+        path = self.folder / f"{name}.parquet"
+        try:
+            return pl.read_parquet(path)
+        except (OSError, pl.exceptions.PolarsError) as error:
+            raise CompareError(f"{path}: not a readable table ({error})") from None
+
+    @cached_property
+    def paradigms(self) -> Paradigms:
+        """The lexicon indexed for §4, narrowed to the lemmas of the relations asked about."""
+        lemmas = pl.concat(
+            [
+                self.relations.select(pl.col("target_lemma").alias("lemma")),
+                self.relations.select(pl.col("controller_lemma").alias("lemma")),
+            ]
+        ).unique()
+        lexicon = self._read("lexicon").join(lemmas, on="lemma", how="semi")
+        return Paradigms(lexicon.to_arrow(), self.value_sets)
+
+    @cached_property
+    def lexicon(self) -> pl.DataFrame:
+        """Lexicon rows keyed by lower-cased form (to look MultiBLiMP's bad forms up)."""
+        return self._read("lexicon").with_columns(pl.col("form").str.to_lowercase().alias("key"))
+
+
+def _key(row: dict) -> tuple:
+    return (row["treebank"], row["sent_id"], row["target_id"], row["controller_id"])
+
+
+def _grouped(frame: pl.DataFrame) -> dict[tuple, list[dict]]:
+    """Rows by relation and feature."""
+    grouped: dict[tuple, list[dict]] = defaultdict(list)
+    for row in frame.iter_rows(named=True):
+        key = (*_key(row), row["feature"])
+        grouped[key].append(row)
+    return grouped
+
+
+def classify(contrast: Contrast, corpus: Corpus) -> Verdict:
+    """The class of one MultiBLiMP row against a corpus."""
+    place = corpus.places.get((contrast.treebank, contrast.sent_id))
+    if place is None:
+        return Verdict("not-in-corpus")
+    sentence = corpus.parsed.get(place)
+    if sentence is None:
+        return Verdict("not-in-corpus", f"{place[0]}:{place[1]} unreadable")
+    ids = {word_id: i for i, word_id in enumerate(sentence.ids)}
+    t, c = ids.get(contrast.target_id), ids.get(contrast.controller_id)
+    if (
+        t is None
+        or c is None
+        or sentence.forms[t] != contrast.target_form
+        or sentence.forms[c] != contrast.controller_form
+    ):
+        named = f"ids name {_form(sentence, t)!r}, {_form(sentence, c)!r}"
+        aux = ids.get(contrast.cop_id) if contrast.cop_id is not None else None
+        if aux is not None and sentence.forms[aux] == contrast.target_form and aux != t:
+            # MultiBLiMP took an auxiliary at position 0 for none (`if cop_idx:`) and inflected
+            # the verb's position: its bad sentence changes another word.
+            return Verdict("multiblimp-wrong-word", f"{named}; the auxiliary is word {aux + 1}")
+        return Verdict("words-differ", named)
+    key = (contrast.treebank, contrast.sent_id, contrast.target_id, contrast.controller_id)
+    relation = corpus.kept.get(key)
+    if relation is None:
+        return _not_kept(sentence, t, c, corpus)
+    return _kept(contrast, relation, sentence, t, corpus)
+
+
+def _form(sentence: Sentence, index: int | None) -> str:
+    return "" if index is None else sentence.forms[index]
+
+
+def _kept(
+    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: Corpus
+) -> Verdict:
+    """A kept relation: the pair, or why the bad value gives none."""
+    feature_key = (
+        *(contrast.treebank, contrast.sent_id, contrast.target_id, contrast.controller_id),
+        contrast.feature,
+    )
+    pairs = corpus.pairs_of.get(feature_key, [])
+    pair = [p for p in pairs if p["bad_value"] == contrast.bad_value]
+    if pair:
+        form = pair[0]["bad_form"]
+        if form.lower() == contrast.bad_form.lower():
+            return Verdict("same-pair", ud_bad_form=form)
+        # MultiBLiMP's own form may change another feature (Greek past → non-past): say so.
+        changed = _changed_feats(contrast, relation, sentence, t, corpus)
+        return Verdict("other-form", changed and f"MultiBLiMP's {changed}", ud_bad_form=form)
+    reason = _skip_reason(contrast, relation, sentence, t, corpus, feature_key)
+    if reason == "no-form":
+        changed = _changed_feats(contrast, relation, sentence, t, corpus)
+        if changed:
+            reason, detail = "wrong-form-changes-feats", changed
+        else:
+            detail = _no_form_detail(contrast, relation, sentence, t, corpus)
+    else:
+        detail = ""
+    if pairs:  # the same contrast, towards another value: this value's reason as detail
+        others = "/".join(sorted({p["bad_value"] for p in pairs}))
+        why = f"{contrast.bad_value}: {reason or 'not tried'}" + (f" ({detail})" if detail else "")
+        return Verdict("other-value", f"pairs to {others}; {why}")
+    if reason:
+        return Verdict(reason, detail)
+    return _no_attempt(contrast, relation, corpus)
+
+
+def _skip_reason(
+    contrast: Contrast,
+    relation: dict,
+    sentence: Sentence,
+    t: int,
+    corpus: Corpus,
+    feature_key: tuple,
+) -> str | None:
+    """Why the miner made no pair for this bad value: read from `pair_skips`, else the §4 rules
+    run again for it (None: the miner never tried it)."""
+    if corpus.skips_of is not None:
+        skips = corpus.skips_of.get(feature_key, [])
+        found = [r for r in skips if r["bad_value"] in (None, contrast.bad_value)]
+        return str(found[0]["reason"]) if found else None
+    return _rederived_skip(contrast, relation, sentence, t, corpus)
+
+
+def _bundle(relation: dict, role: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(relation[f"{role}_{name}"] or ()) for name in LIST_COLUMNS)
+
+
+def _rederived_skip(
+    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: Corpus
+) -> str | None:
+    """§4's rules for one (relation, target, feature, bad value), for a corpus mined before
+    `pair_skips` existed; None where the miner would not try the value."""
+    agreeing = list(relation["agreeing"] or ())
+    if contrast.feature not in agreeing:
+        return None
+    slot = FEATURES.index(contrast.feature)
+    values = sorted(_bundle(relation, "target")[slot])
+    key = (contrast.treebank, contrast.sent_id)
+    attempt = pl.DataFrame(
+        {
+            "values": [values],
+            "lemma": [relation["target_lemma"]],
+            "in_mwt": [bool(relation["in_mwt_target"])],
+            "coordinated": [bool(relation["coordinated"])],
+            "form": [relation["target_form"]],
+            "duplicate": [key in corpus.duplicates],
+            "sentence": [0],
+            "unagreeing": [False],  # a corpus without pair_skips: mined before the rule
+        },
+        schema_overrides={"values": pl.List(pl.String)},
+    )
+    reason = attempt.select(relation_skip_reason()).item()
+    if reason:
+        return str(reason)
+    paradigms = corpus.paradigms
+    if contrast.bad_value not in paradigms.attested.get((relation["target_upos"], slot), ()):
+        return None
+    word = _member(relation, "target", sentence.feats[t])
+    slots = tuple(FEATURES.index(f) for f in agreeing)
+    chosen = choose_bad_form(paradigms, word, slot, contrast.bad_value, slots)
+    if isinstance(chosen, str):
+        return chosen
+    other = _member(relation, "controller", "")
+    if ambiguous(paradigms, other, slot, contrast.bad_value):
+        return "ambiguous-controller"
+    surface = relation["target_surface"]
+    words, space_after = sentence.words, sentence.space_after
+    after_elided = surface > 0 and words[surface - 1].endswith(APOSTROPHES)
+    after_elided = after_elided and not space_after[surface - 1]
+    elision = pl.DataFrame(
+        {
+            "after_elided": [after_elided],
+            "bound": [False],  # every word of a multiword token was skipped (in-mwt) then
+            "form": [word.form],
+            "bad_form": [chosen.key],
+        }
+    ).select(breaks_elision())
+    if elision.item():
+        return "elision"
+    raise AssertionError(f"§4 makes a pair the corpus lacks: {contrast}")  # a miner bug
+
+
+def _member(relation: dict, role: str, raw_feats: str) -> Member:
+    return Member(
+        relation[f"{role}_form"],
+        relation[f"{role}_lemma"],
+        relation[f"{role}_upos"],
+        _bundle(relation, role),
+        other_feats(raw_feats),
+        relation[f"{role}_surface"],
+        bool(relation[f"in_mwt_{role}"]),
+    )
+
+
+def _readings(contrast: Contrast, relation: dict, corpus: Corpus) -> pl.DataFrame:
+    """The lexicon's rows of MultiBLiMP's bad form for the target's lemma and upos."""
+    return corpus.lexicon.filter(
+        (pl.col("key") == contrast.bad_form.lower())
+        & (pl.col("lemma") == relation["target_lemma"])
+        & (pl.col("upos") == relation["target_upos"])
+    )
+
+
+def _changed_feats(
+    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: Corpus
+) -> str:
+    """Where no reading of MultiBLiMP's bad form (the target's lemma and upos) keeps the target's
+    other FEATS (Mood, Tense, VerbForm…): how they differ; else "". A UniMorph-only reading names
+    only the features its tags map to: those it leaves out are unknown, not changed."""
+    own = _feats_dict(other_feats(sentence.feats[t]))
+    known = _readings(contrast, relation, corpus).filter(pl.col("feats").is_not_null())
+    changes = set()
+    for feats, source in known.select("feats", "source").iter_rows():
+        theirs = _feats_dict(feats)
+        names = set(theirs) if source == "unimorph" else set(own) | set(theirs)
+        changed = [n for n in sorted(names) if own.get(n) != theirs.get(n)]
+        if not changed:
+            return ""
+        changes.add(" ".join(f"{n}={own.get(n, '∅')}→{theirs.get(n, '∅')}" for n in changed))
+    return f"{contrast.bad_form}: " + "; ".join(sorted(changes)) if changes else ""
+
+
+def _no_form_detail(
+    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: Corpus
+) -> str:
+    """Why MultiBLiMP's form is no bad form for §4 though it keeps the target's other FEATS:
+    absent from the lexicon, or its bundles are not the bad cell (English *remain*: no Number)."""
+    rows = _readings(contrast, relation, corpus)
+    if rows.height == 0:
+        return f"{contrast.bad_form} not in the lexicon"
+    bundles = {
+        " ".join(
+            f"{f}={','.join(row[n]) or '∅'}" for f, n in zip(FEATURES, LIST_COLUMNS, strict=True)
+        )
+        for row in rows.iter_rows(named=True)
+    }
+    return f"{contrast.bad_form}: " + "; ".join(sorted(bundles))
+
+
+def _feats_dict(feats: str) -> dict[str, str]:
+    return dict(item.partition("=")[::2] for item in feats.split("|") if item)
+
+
+def _no_attempt(contrast: Contrast, relation: dict, corpus: Corpus) -> Verdict:
+    """A kept relation that never tried this bad value: the feature is not agreeing (which
+    member lacks it), or the language's lexicon never attests the value."""
+    slot = FEATURES.index(contrast.feature)
+    target = _bundle(relation, "target")
+    if contrast.feature not in (relation["agreeing"] or ()):
+        if not target[slot]:
+            return Verdict(
+                "target-lacks-feature", f"{relation['target_form']}: no {contrast.feature}"
+            )
+        upos = relation["controller_upos"]
+        return Verdict(
+            "controller-lacks-feature",
+            f"{upos} {relation['controller_form']}: no {contrast.feature}",
+        )
+    return Verdict(
+        "bad-value-unattested",
+        f"no {relation['target_upos']} with {contrast.feature}={contrast.bad_value} in the lexicon",
+    )
+
+
+def _not_kept(sentence: Sentence, t: int, c: int, corpus: Corpus) -> Verdict:
+    """A relation the corpus does not hold: the §1.2 drop reason of the candidate, or the §1.1
+    condition that keeps it from being one."""
+    words, features = words_of(sentence, corpus.value_sets)
+    facts = rules.Facts(corpus.valid_types, corpus.participle_agreement)
+    targets, controllers, kinds = rules.candidates(words, features, facts)
+    found = np.flatnonzero((targets == t) & (controllers == c))
+    if len(found) == 0:
+        return Verdict(_why_not_candidate(sentence, t, c, words, features, facts))
+    i = found[:1]
+    agreeing, disagrees = rules.agreement(words, features, targets[i], controllers[i])
+    code = rules.drop_reasons(
+        words,
+        features,
+        targets[i],
+        controllers[i],
+        kinds[i],
+        agreeing,
+        disagrees,
+        facts.valid_types,
+    )[0]
+    reason = rules.REASONS[int(code)]
+    if reason is None:
+        raise AssertionError(f"a kept relation the corpus lacks: {sentence.sent_id} {t} {c}")
+    detail = f"{sentence.feats[t]} / {sentence.feats[c]}"
+    if reason == "invalid-type":
+        detail = rules.TYPES[int(kinds[i][0])]
+    return Verdict(reason, detail)
+
+
+def _why_not_candidate(
+    sentence: Sentence,
+    t: int,
+    c: int,
+    words: rules.Words,
+    features: rules.Features,
+    facts: rules.Facts,
+) -> str:
+    """The first §1.1 condition that (target, subject) fails, in the table's order of checks."""
+    c_upos, t_upos = sentence.upos[c], sentence.upos[t]
+    deprel, t_deprel = sentence.deprels[c], sentence.deprels[t].split(":")[0]
+    if c_upos == "PROPN":
+        return NOT_CANDIDATE + "propn-subject"
+    if c_upos not in ("NOUN", "PRON"):
+        return f"{NOT_CANDIDATE}subject-upos-{c_upos}"
+    if deprel.split(":")[0] != "nsubj":
+        return f"{NOT_CANDIDATE}subject-deprel-{deprel}"
+    if t_upos not in ("VERB", "AUX", "ADJ"):
+        return f"{NOT_CANDIDATE}target-upos-{t_upos}"
+    dependent_of = "head" if t_upos == "AUX" and t_deprel in ("aux", "cop") else "target"
+    governor = words.head[t] if dependent_of == "head" else t
+    if words.head[c] != governor:
+        return f"{NOT_CANDIDATE}subject-not-of-{dependent_of}"
+    outer = rules.outer_subjects(words)
+    head_has_outer = bool(np.any(outer & (words.head == governor)))
+    if deprel == "nsubj:outer" and not (t_deprel == "cop" and dependent_of == "head"):
+        return NOT_CANDIDATE + "nsubj-outer"
+    if t_deprel == "cop" and dependent_of == "head" and head_has_outer and deprel != "nsubj:outer":
+        return NOT_CANDIDATE + "cop-takes-outer-subject"
+    if t_upos == "ADJ":
+        return NOT_CANDIDATE + "predicative-subject"  # reached only if the rules disagree with §1.1
+    if not rules.verb_form_allowed(
+        words, features, np.array([t]), np.array([c]), facts.participle_agreement
+    )[0]:
+        verbform = _feats_dict(sentence.feats[t]).get("VerbForm", "none")
+        return f"{NOT_CANDIDATE}non-finite-verb-{verbform}"
+    raise AssertionError(f"§1.1 keeps a candidate the rules drop: {sentence.sent_id} {t} {c}")
+
+
+def compare(path: Path, corpus_dir: Path, ud_dir: Path | None = None) -> pl.DataFrame:
+    """Every row of a MultiBLiMP file with its class against a corpus (`corpus_dir/<lang>/`)."""
+    if not corpus_dir.is_dir():
+        raise CompareError(f"{corpus_dir}: no such corpus folder (--corpus)")
+    frame = read_multiblimp(path)
+    contrasts = [contrast_of(row, i + 2, path) for i, row in enumerate(frame.iter_rows(named=True))]
+    iso3 = {lang.iso3: lang.key for lang in load_languages() if lang.iso3}
+    verdicts: list[Verdict] = []
+    corpora: dict[str, Corpus | None] = {}
+    keys = pl.DataFrame(
+        {"treebank": [x.treebank for x in contrasts], "sent_id": [x.sent_id for x in contrasts]}
+    ).unique()
+    for row, contrast in zip(frame.iter_rows(named=True), contrasts, strict=True):
+        lang = iso3.get(row["lang"] or "", row["lang"] or "")
+        if lang not in corpora:
+            folder = corpus_dir / lang
+            corpora[lang] = Corpus(folder, ud_dir, keys) if folder.is_dir() else None
+        corpus = corpora[lang]
+        verdicts.append(
+            classify(contrast, corpus) if corpus else Verdict("not-in-corpus", f"no {lang}/")
+        )
+    if not any(corpora.values()):
+        raise CompareError(
+            f"{corpus_dir}: holds none of the file's languages ({', '.join(corpora)})"
+        )
+    return frame.select(
+        pl.int_range(pl.len()).alias("row"),
+        "phenomenon",
+        "lang",
+        pl.Series("treebank", [x.treebank for x in contrasts]),
+        pl.Series("sent_id", [x.sent_id for x in contrasts]),
+        pl.Series("target_id", [x.target_id for x in contrasts], pl.Int32),
+        pl.Series("controller_id", [x.controller_id for x in contrasts], pl.Int32),
+        "head",
+        "child",
+        pl.Series("feature", [x.feature for x in contrasts]),
+        pl.Series("good_value", [x.good_value for x in contrasts]),
+        pl.Series("bad_value", [x.bad_value for x in contrasts]),
+        "swap_head",
+        pl.Series("class", [v.kind for v in verdicts]),
+        pl.Series("detail", [v.detail for v in verdicts]),
+        pl.Series("ud_bad_form", [v.ud_bad_form for v in verdicts], pl.String),
+        "sen",
+        "wrong_sen",
+    )
+
+
+def table(classed: pl.DataFrame) -> str:
+    """Classes × phenomena (counts, a total column), then the share of compared rows whose
+    contrast ud-agree makes (`same-pair` + `other-form` over the rows not `not-in-corpus`)."""
+    phenomena = sorted(classed.get_column("phenomenon").unique().to_list())
+    counts = classed.group_by("class", "phenomenon").len()
+    width = max([len("class"), *(len(k) for k in classed.get_column("class").unique())])
+    lines = [f"{'class':<{width}} " + " ".join(f"{p:>6}" for p in phenomena) + f" {'all':>6}"]
+    order = (
+        counts.group_by("class")
+        .agg(pl.col("len").sum())
+        .sort(["len", "class"], descending=[True, False])
+    )
+    for kind in order.get_column("class").to_list():
+        row = {p: n for _, p, n in counts.filter(pl.col("class") == kind).iter_rows()}
+        cells = " ".join(f"{row.get(p, 0):>6}" for p in phenomena)
+        lines.append(f"{kind:<{width}} {cells} {sum(row.values()):>6}")
+    compared, same_value, same_feature = coverage(classed)
+    lines.append(
+        f"\nrows {classed.height}, compared {compared} (sentence in the corpus); ud-agree varies "
+        f"the same target for the same subject and feature (same-pair + other-form + "
+        f"other-value) in {same_feature} ({_share(same_feature, compared)}), to the same bad "
+        f"value (same-pair + other-form) in {same_value} ({_share(same_value, compared)})"
+    )
+    return "\n".join(lines)
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "–"
+
+
+def coverage(classed: pl.DataFrame) -> tuple[int, int, int]:
+    """Rows compared (sentence in the corpus); of those, rows whose contrast ud-agree makes to
+    the same bad value (`same-pair`, `other-form`), and for the same feature (`other-value` too)."""
+    kinds = classed.get_column("class")
+    compared = int((kinds != "not-in-corpus").sum())
+    return compared, int(kinds.is_in(COVERED).sum()), int(kinds.is_in(SAME_FEATURE).sum())
+
+
+def write(classed: pl.DataFrame, out: Path) -> None:
+    """The classed rows as Parquet (`.parquet`) or TSV (anything else), written atomically."""
+    if out.suffix == ".parquet":
+        write_parquet(classed.to_arrow(), out)
+    else:
+        buffer = io.BytesIO()
+        classed.write_csv(buffer, separator="\t")
+        write_bytes(buffer.getvalue(), out)
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.compare") -> int:
+    """Entry point; user errors are one line on stderr and exit status 2."""
+    parser = OneLineParser(
+        prog=prog,
+        description="Class every row of a MultiBLiMP TSV by what a mined corpus makes of its "
+        "contrast (DESIGN.md §4), and print the classes per phenomenon.",
+    )
+    parser.add_argument("multiblimp", type=Path, help="a MultiBLiMP data.tsv (plain or .xz)")
+    parser.add_argument(
+        "--corpus", type=Path, required=True, help="a corpus folder written by python -m mine"
+    )
+    parser.add_argument(
+        "--ud-dir",
+        type=Path,
+        help="the UD folder the corpus was mined from (default: the manifest's --ud-dir)",
+    )
+    parser.add_argument("--out", type=Path, help="write the classed rows here (.parquet, else TSV)")
+    args = parser.parse_args(argv)
+
+    def body() -> int:
+        classed = compare(args.multiblimp, args.corpus, args.ud_dir)
+        print(table(classed))
+        if args.out:
+            write(classed, args.out)
+            print(f"wrote {classed.height} rows to {args.out}")
+        return 0
+
+    return run_main(body)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""Sentences of a mined corpus read again from their CoNLL-U files (the `sentences` table names
+each one's file and first line), and one sentence's words as the §1 rules read them: what the
+MultiBLiMP comparison and export need beyond the corpus tables (heads, deprels, FEATS)."""
+
+from __future__ import annotations
+
+import lzma
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from ud_agree.errors import UserError
+
+from .languages import ValueSets
+from .read import Malformed, Sentence, decode, parse_sentence, read_bytes, stem
+from .rules import relations as rules
+
+
+def sentences_at(
+    ud_dir: Path, places: Iterable[tuple[str, int]]
+) -> dict[tuple[str, int], Sentence]:
+    """The well-formed sentences starting at (file relative to `ud_dir`, 1-based line); each
+    file read once. A place that holds no well-formed sentence is left out."""
+    wanted: dict[str, set[int]] = defaultdict(set)
+    for file, line in places:
+        wanted[file].add(line)
+    found: dict[tuple[str, int], Sentence] = {}
+    for file, lines in sorted(wanted.items()):
+        path = ud_dir / file
+        try:
+            text, _ = decode(read_bytes(path))
+        except (OSError, EOFError, lzma.LZMAError) as error:
+            raise UserError(
+                f"{path}: cannot read the corpus's CoNLL-U file ({error}); give --ud-dir"
+            ) from error
+        all_lines = text.split("\n")
+        for first in sorted(lines):
+            body: list[str] = []
+            for row in all_lines[first - 1 :]:
+                if not row.strip():
+                    break
+                body.append(row)
+            if body:
+                sentence = parse_sentence(body, first, f"{stem(path)}:?")
+                if not isinstance(sentence, Malformed):
+                    found[(file, first)] = sentence
+    return found
+
+
+def words_of(sentence: Sentence, value_sets: ValueSets) -> tuple[rules.Words, rules.Features]:
+    """One sentence's syntactic words as the §1 rules read them (`rules.relations.Words`)."""
+    position = {word_id: i for i, word_id in enumerate(sentence.ids)}
+    deprel = np.zeros(len(sentence.ids), np.uint8)
+    for i, name in enumerate(sentence.deprels):
+        base = name.split(":")[0].encode()
+        for bit, wanted in enumerate(rules.BASE_DEPRELS):
+            deprel[i] |= np.uint8((base == wanted) << bit)
+        for bit, wanted in enumerate(rules.FULL_DEPRELS, len(rules.BASE_DEPRELS)):
+            deprel[i] |= np.uint8((name.encode() == wanted) << bit)
+    strings = sorted(set(sentence.feats))
+    code = {feats: i for i, feats in enumerate(strings)}
+    upos = {tag: i for i, tag in enumerate(rules.UPOS) if tag}
+    words = rules.Words(
+        sentence=np.zeros(len(sentence.ids), np.int64),
+        id=np.array(sentence.ids, np.int64),
+        head=np.array([position.get(h, -1) for h in sentence.heads], np.int64),
+        upos=np.array([upos.get(tag, 0) for tag in sentence.upos], np.int8),
+        deprel=deprel,
+        feats=np.array([code[f] for f in sentence.feats], np.int64),
+    )
+    return words, rules.Features.build(strings, value_sets)
