@@ -336,25 +336,44 @@ def gevalm_row(masked: str = "Le chat [MASK] .", candidates: object = ("dort", "
     return {"text_masked": masked, "candidates": candidates, "case": "sg"}
 
 
-def gym(predictions: object, items: object | None = None, **more: object) -> str:
-    def condition(name: str, verb: str) -> dict:
-        regions = [
-            {"region_number": 1, "content": "Le chat"},
-            {"region_number": 2, "content": verb},
-        ]
-        return {"condition_name": name, "regions": regions}
+def gym_item(number: int, **conditions: list[str | None]) -> dict:
+    """A SyntaxGym item: each condition's region contents, numbered from 1."""
+    return {
+        "item_number": number,
+        "conditions": [
+            {
+                "condition_name": name,
+                "regions": [
+                    {"region_number": k, "content": text} for k, text in enumerate(contents, 1)
+                ],
+            }
+            for name, contents in conditions.items()
+        ],
+    }
 
+
+def gym(predictions: object, items: object | None = None, **more: object) -> str:
+    """A SyntaxGym suite (two items `Le chat | dort/dorment` unless `items` are given)."""
     if items is None:
         items = [
-            {"item_number": n, "conditions": [condition("match", "dort"), condition("mismatch", "dorment")]}
-            for n in (1, 2)
-        ]  # fmt: skip
+            gym_item(n, match=["Le chat", "dort"], mismatch=["Le chat", "dorment"]) for n in (1, 2)
+        ]
     return json.dumps(
         {"meta": {"metric": "sum"}, "predictions": predictions, "items": items, **more}
     )
 
 
 GOOD_FORMULA = [{"type": "formula", "formula": "(2;%match%) < (2;%mismatch%)"}]
+
+
+# Suite options that cannot run: (case, arguments, what the error names).
+SUITE_OPTIONS = (
+    ("no-such-condition", ("--condition", "zzz"), "zzz"),
+    ("chunk-size-0", ("--chunk-size", "0"), "--chunk-size"),
+    ("chunk-size-negative", ("--chunk-size", "-1"), "--chunk-size"),
+    ("batch-size-0", ("--batch-size", "0"), "--batch-size"),
+    ("max-tokens-0", ("--max-tokens", "0"), "--max-tokens"),
+)
 
 
 def suite_cases() -> list[Case]:
@@ -505,40 +524,9 @@ def suite_cases() -> list[Case]:
             2,
             "no column",
         ),
-        Case(
-            "blimp/no-such-condition",
-            "suite",
-            S("b.jsonl", jsonl(B1), "--condition", "zzz"),
-            2,
-            "zzz",
-        ),
-        Case(
-            "blimp/chunk-size-0",
-            "suite",
-            S("b.jsonl", jsonl(B1), "--chunk-size", "0"),
-            2,
-            "--chunk-size",
-        ),
-        Case(
-            "blimp/chunk-size-negative",
-            "suite",
-            S("b.jsonl", jsonl(B1), "--chunk-size", "-1"),
-            2,
-            "--chunk-size",
-        ),
-        Case(
-            "blimp/batch-size-0",
-            "suite",
-            S("b.jsonl", jsonl(B1), "--batch-size", "0"),
-            2,
-            "--batch-size",
-        ),
-        Case(
-            "blimp/max-tokens-0",
-            "suite",
-            S("b.jsonl", jsonl(B1), "--max-tokens", "0"),
-            2,
-            "--max-tokens",
+        *(
+            Case(f"blimp/{name}", "suite", S("b.jsonl", jsonl(B1), *args), 2, says)
+            for name, args, says in SUITE_OPTIONS
         ),
         Case("blimp/pll-word", "suite", S("b.jsonl", jsonl(B1), "--pll", "word"), 2, "--pll word"),
         Case(
@@ -768,23 +756,7 @@ def suite_cases() -> list[Case]:
         Case(
             "syntaxgym/region-content-null",
             "suite",
-            S(
-                "g.json",
-                gym(
-                    GOOD_FORMULA,
-                    [
-                        {
-                            "item_number": 1,
-                            "conditions": [
-                                {
-                                    "condition_name": "match",
-                                    "regions": [{"region_number": 2, "content": None}],
-                                }
-                            ],
-                        }
-                    ],
-                ),
-            ),
+            S("g.json", gym(GOOD_FORMULA, [gym_item(1, match=[None])])),
             2,
             "nothing to score",
         ),
@@ -800,24 +772,7 @@ def suite_cases() -> list[Case]:
             "suite",
             S(
                 "g.json",
-                gym(
-                    GOOD_FORMULA,
-                    [
-                        {
-                            "item_number": 1,
-                            "conditions": [
-                                {
-                                    "condition_name": c,
-                                    "regions": [
-                                        {"region_number": 1, "content": LONG},
-                                        {"region_number": 2, "content": v},
-                                    ],
-                                }
-                                for c, v in (("match", "dort"), ("mismatch", "dorment"))
-                            ],
-                        }
-                    ],
-                ),
+                gym(GOOD_FORMULA, [gym_item(1, match=[LONG, "dort"], mismatch=[LONG, "x"])]),
             ),
             2,
             "too-long",
