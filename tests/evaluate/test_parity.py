@@ -1,0 +1,64 @@
+"""DESIGN §5.2's parity matrix, one test per cell (family × peer): on a tiny random model of the
+family built on its real tokenizer, the peer's per-sentence scores equal the ud-agree column that
+claims them within 1e-4 + 1e-6 × |score|, and every decision is equal except at the peer's exact
+float32 ties (tests/parity.py runs both sides; `python -m tests.parity` prints the matrix)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.docs import DOCS
+from tests.parity import CELLS, FAMILIES, PAIRS_PER_LANGUAGE, Matrix, docs_table
+from tests.paths import MODELS, UD
+
+# The docs' pages that carry the matrix's table (between these markers), rebuilt by a test.
+TABLE_PAGES = ("evaluating/scoring-rules.md", "reproducing.md")
+BEGIN, END = "<!-- parity matrix: begin -->", "<!-- parity matrix: end -->"
+
+
+@pytest.fixture(scope="module")
+def matrix(tmp_path_factory) -> Matrix:
+    for module in ("torch", "transformers", "lm_eval", "minicons", "pandas", "yaml"):
+        pytest.importorskip(module)
+    missing = [f.folder for f in FAMILIES if not f.folder.is_dir()]
+    if missing or not (UD / "UD_French-PUD").is_dir() or not (UD / "UD_English-PUD").is_dir():
+        pytest.skip(f"shared models or treebanks not present: {missing or 'PUD'}")
+    return Matrix(tmp_path_factory.mktemp("parity"))
+
+
+# A family's cells run in one worker (`--dist loadgroup`): its model and runs are made once.
+@pytest.mark.parametrize(
+    ("family", "peer"),
+    [pytest.param(f, p, id=f"{f}|{p}", marks=pytest.mark.xdist_group(f)) for f, p in CELLS],
+)
+def test_the_peer_decides_every_pair_as_the_ud_agree_column(matrix, family, peer):
+    cell = matrix.cell(family, peer)
+    assert cell.pairs >= 20, cell.failure()
+    assert cell.holds, cell.failure()
+
+
+def test_the_pairs_hold_the_hard_cases_in_both_languages(matrix):
+    pairs = matrix.pairs
+    for lang in ("fr", "en"):
+        mine = pairs.filter(pairs["lang"] == lang)
+        texts = mine["sentence_good"].to_list() + mine["sentence_bad"].to_list()
+        assert mine.height >= PAIRS_PER_LANGUAGE // 2, lang
+        assert (mine["start"] == 0).any(), f"{lang}: no pair varies its first, capitalised word"
+        assert any(re.search(r"\d", t) for t in texts), f"{lang}: no digits"
+        assert any(re.search("['’]", t) for t in texts), f"{lang}: no apostrophes"
+    assert any(re.search(r"[éèàçêù]", t) for t in pairs["sentence_good"].to_list())
+
+
+def test_every_family_has_a_real_tokenizer_and_every_claim_a_cell():
+    assert {f.folder.parent for f in FAMILIES} >= {MODELS, MODELS / "tokenizers"}
+    assert len({f for f, _ in CELLS}) == len(FAMILIES)
+
+
+@pytest.mark.parametrize("page", TABLE_PAGES)
+def test_the_docs_table_is_the_matrix(page):
+    text = (DOCS / page).read_text(encoding="utf-8")
+    assert BEGIN in text and END in text, f"{page}: no parity matrix table"
+    table = text[text.index(BEGIN) + len(BEGIN) : text.index(END)].strip()
+    assert table == docs_table(), f"{page}: rebuild it with `python -m tests.parity --docs`"
