@@ -31,10 +31,10 @@ MULTIBLIMP_ENGLISH = MODELS.parent / "data" / "suites" / "multiblimp" / "eng.dat
 TREEBANKS = ("UD_French-PUD", "UD_English-PUD")
 # Pairs per language (causal families) and in all (masked families, whose PLL costs a forward per
 # token), and rows of MultiBLiMP's own English file: a few hundred pairs, CI's 2 cores in mind.
-PAIRS_PER_LANGUAGE = 80
-MASKED_PAIRS = 24
-MULTIBLIMP_ROWS = 60
-MULTIBLIMP_EXPORTED = 40  # of the corpus's pairs, French first (accents, apostrophes)
+PAIRS_PER_LANGUAGE = 60
+MASKED_PAIRS = 16
+MULTIBLIMP_ROWS = 50
+MULTIBLIMP_EXPORTED = 20  # of the corpus's pairs, French first (accents, apostrophes)
 SHORT = 90  # characters: the longest sentence taken (the tiny models' cost grows with it)
 
 
