@@ -449,22 +449,29 @@ class Matrix:
 
         return self.once(family, "lm-eval blimp", run)
 
-    def minicons_scores(self, family: Family, sentences: list[str]) -> list[list[float]]:
-        """minicons' per-token scores of each sentence (`IncrementalLMScorer.sequence_score`,
-        `bos_token=False`, no reduction) or, masked, `MaskedLMScorer` `within_word_l2r`."""
+    def minicons(self, family: Family) -> Callable[[list[str]], list[Any]]:
+        """minicons' per-token scores of a batch of sentences (`IncrementalLMScorer.sequence_score`,
+        `bos_token=False`, no reduction) or, masked, `MaskedLMScorer`'s `within_word_l2r`; the
+        scorer made once per family, on a copy of the tokenizer (minicons changes it)."""
         from minicons import scorer
 
-        model, tokenizer = self.model(family)
-        tokenizer = shim_batch_encode_plus(copy.deepcopy(tokenizer))
-        if family.masked:
-            lm: Any = scorer.MaskedLMScorer(model, "cpu", tokenizer=tokenizer)
-            # minicons 0.3 reads the metric from sequence_score's keywords: its constructor's
-            # `PLL_metric` does not reach it (prepare_text's default, "original", wins).
-            score = functools.partial(lm.sequence_score, reduction=lambda x: x,
-                                      PLL_metric="within_word_l2r")  # fmt: skip
-        else:
+        def make() -> Callable[[list[str]], list[Any]]:
+            model, tokenizer = self.model(family)
+            tokenizer = shim_batch_encode_plus(copy.deepcopy(tokenizer))
+            if family.masked:
+                lm: Any = scorer.MaskedLMScorer(model, "cpu", tokenizer=tokenizer)
+                # minicons 0.3 reads the metric from sequence_score's keywords: its constructor's
+                # `PLL_metric` does not reach it (prepare_text's default, "original", wins).
+                return functools.partial(lm.sequence_score, reduction=lambda x: x,
+                                         PLL_metric="within_word_l2r")  # fmt: skip
             lm = scorer.IncrementalLMScorer(model, "cpu", tokenizer=tokenizer)
-            score = functools.partial(lm.sequence_score, reduction=lambda x: x, bos_token=False)
+            return functools.partial(lm.sequence_score, reduction=lambda x: x, bos_token=False)
+
+        return self.once(family, "minicons scorer", make)
+
+    def minicons_scores(self, family: Family, sentences: list[str]) -> list[list[float]]:
+        """minicons' per-token scores of each sentence, in batches of 16."""
+        score = self.minicons(family)
         out: list[list[float]] = []
         for start in range(0, len(sentences), 16):
             out += [t.tolist() for t in score(sentences[start : start + 16])]
@@ -507,11 +514,7 @@ def loglikelihoods(samples: list[dict]) -> pl.DataFrame:
     (its float32) and its `acc`, `acc_norm` and `acc_bytes` (absent metrics: null)."""
     rows = []
     for sample in samples:
-        (good, _), (bad, _) = (
-            sample["filtered_resps"][:2]
-            if isinstance(sample["filtered_resps"][0], (list, tuple))
-            else [(r[0], None) for r in sample["resps"]]
-        )
+        (good, _), (bad, _) = sample["filtered_resps"]  # (log-likelihood, is greedy) per choice
         doc = sample["doc"]
         rows.append({**{k: doc[k] for k in KEY}, "good": float(good), "bad": float(bad),
                      **{m: bool(sample[m]) if m in sample else None
