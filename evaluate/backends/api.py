@@ -31,6 +31,7 @@ class TokenScores:
     # §5.1's `lp_native` terms: the text as its tokenizer encodes it by default, every token after
     # the first given those before it (minicons' `sequence_score`); None where not run.
     native: np.ndarray | None = None
+    ids: np.ndarray | None = None  # the scored tokens' vocabulary ids (the token unigram, §5.1)
 
 
 class TokenScorer(Protocol):

@@ -58,6 +58,10 @@ class CausalLM:
         self.native_free = tokenizer_adds_bos(tok, self.name) or self.bos is None
         self.native = native
         self.window = loaded.window
+        # A model attending to its last `sliding` positions only (Mistral v0.1, Gemma-2's local
+        # layers): a packed row's 4D mask would let it see past them, so rows stay within it and
+        # longer sequences run whole (transformers then masks the window itself).
+        self.sliding = sliding_window(self.model.config) or self.window
         self.forwards = 0  # sequences run through the model (each distinct one once)
         self.tokens_run = 0  # positions run through the model, padding left out
         self.head = self.model.get_output_embeddings()
@@ -123,19 +127,29 @@ class CausalLM:
 
     def _packing_matches_model(self) -> bool:
         """Whether the model takes a 4D attention mask with explicit positions and gives a packed
-        suffix the log-probabilities of its own forward: then shared prefixes run once."""
+        suffix the log-probabilities of its own forward, both in the run's precision (§5.2):
+        then shared prefixes run once."""
         probe = [[1, 2, 3, 4, 5, 6], [1, 2, 3, 7, 8]]
         if self.window < 16:
             return False
         try:
-            with torch.inference_mode():
+            with torch.inference_mode(), self.autocast():
                 packed = self._packed_logprobs(probe)
                 single = [self._full_logprobs([s])[0] for s in probe]
         except (RuntimeError, ValueError, TypeError, IndexError):  # the mask refused: full forwards
             return False
+        tolerance = probe_tolerance(self.compute_dtype())
         return all(
-            np.allclose(a, b, atol=1e-4, rtol=1e-4) for a, b in zip(packed, single, strict=True)
+            np.allclose(a, b, atol=tolerance, rtol=tolerance)
+            for a, b in zip(packed, single, strict=True)
         )
+
+    def compute_dtype(self) -> torch.dtype:
+        """The precision the forwards compute in: autocast's, else the weights'."""
+        if self.dtype in ("bfloat16", "float16"):
+            return getattr(torch, self.dtype)
+        weight = next(self.model.parameters(), None)  # a stub model may have none
+        return torch.float32 if weight is None else weight.dtype
 
     def _head_matches_model(self) -> bool:
         """Whether head(base(x)) is the model's logits (no soft-capping or scaling in between):
@@ -158,22 +172,21 @@ class CausalLM:
         if not fits:
             return out
         self.forwards += len(fits)
-        kept = [sequences[i] for i in fits]
-        if self.shares_prefixes:
-            with torch.inference_mode(), self.autocast():
-                found = self._packed_logprobs(kept)
-        else:
-            found = self._full_logprobs(kept)
-        for row, values in zip(fits, found, strict=True):
-            out[row] = values
+        # Packed rows hold sequences within the sliding window; the others run whole.
+        packed = [i for i in fits if self.shares_prefixes and len(sequences[i]) <= self.sliding]
+        whole = sorted(set(fits) - set(packed))
+        with torch.inference_mode(), self.autocast():  # one precision for both paths
+            for chosen, run in ((packed, self._packed_logprobs), (whole, self._full_logprobs)):
+                if chosen:
+                    found = run([sequences[i] for i in chosen])
+                    for row, values in zip(chosen, found, strict=True):
+                        out[row] = values
         return out
 
     def _packed_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
         """Token log-probabilities of every sequence, the rows sharing their prefixes run in
         batches: --max-tokens bounds a batch's tokens, a row's shared prefixes counted once."""
-        longest = (
-            2 * self.window if self.max_tokens is None else min(2 * self.window, self.max_tokens)
-        )
+        longest = min(2 * self.window, self.max_tokens or 2 * self.window, self.sliding)
         packed = [pack(group, sequences) for group in rows(sequences, longest)]
         out: list[np.ndarray] = [np.zeros(0)] * len(sequences)
         lengths = np.asarray([len(r.ids) for r in packed])
@@ -223,27 +236,23 @@ class CausalLM:
         return out
 
     def _full_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
-        """Token log-probabilities of every sequence, one padded forward each (batched)."""
+        """Token log-probabilities of every sequence, one padded forward each (batched); the
+        caller opens the run's precision."""
         out: list[np.ndarray] = [np.zeros(0)] * len(sequences)
         lengths = np.asarray([len(s) for s in sequences])
         results: list[tuple[np.ndarray, torch.Tensor, torch.Tensor]] = []
-        with torch.inference_mode(), self.autocast():
-            for batch in length_batches(lengths, self.batch_size, self.max_tokens):
-                padded = pad(
-                    [sequences[i] for i in batch], self.pad_id, self.padding_side, self.device
-                )
-                self.tokens_run += int(lengths[batch].sum())
-                mask = padded.attention_mask.bool()
-                scored = mask[:, :-1] & mask[:, 1:]  # position t predicts token t + 1
-                targets = padded.input_ids[:, 1:][scored]
-                if self.fast:
-                    values = _gather_logprobs(
-                        self.head, self._hidden(padded)[:, :-1][scored], targets
-                    )
-                else:
-                    values = _gather_logprobs(None, self._logits(padded)[:, :-1][scored], targets)
-                # Kept on the device: one transfer at the end, no host sync per batch.
-                results.append((np.asarray(batch), scored.sum(1), values.double()))
+        for batch in length_batches(lengths, self.batch_size, self.max_tokens):
+            padded = pad([sequences[i] for i in batch], self.pad_id, self.padding_side, self.device)
+            self.tokens_run += int(lengths[batch].sum())
+            mask = padded.attention_mask.bool()
+            scored = mask[:, :-1] & mask[:, 1:]  # position t predicts token t + 1
+            targets = padded.input_ids[:, 1:][scored]
+            if self.fast:
+                values = _gather_logprobs(self.head, self._hidden(padded)[:, :-1][scored], targets)
+            else:
+                values = _gather_logprobs(None, self._logits(padded)[:, :-1][scored], targets)
+            # Kept on the device: one transfer at the end, no host sync per batch.
+            results.append((np.asarray(batch), scored.sum(1), values.double()))
         for at, counts, kept in results:
             for row, part in zip(at, torch.split(kept.cpu(), counts.cpu().tolist()), strict=True):
                 out[row] = part.numpy()
@@ -264,9 +273,13 @@ class CausalLM:
         sums, native = logprobs[: len(ids)], logprobs[len(ids) :]
         found = [
             TokenScores(
-                spans[first:], lp, native=lp if self.native_free else (native[i] if bare else None)
+                spans[first:],
+                lp,
+                native=lp if self.native_free else (native[i] if bare else None),
+                # Every token after the sequence's first is scored (BOS first, or none).
+                ids=np.asarray(sequence[1:], dtype=np.int64),
             )
-            for i, (spans, lp) in enumerate(zip(offsets, sums, strict=True))
+            for i, (spans, lp, sequence) in enumerate(zip(offsets, sums, ids, strict=True))
         ]
         return [found[i] for i in where.ravel()]
 
@@ -330,6 +343,24 @@ def _gather_logprobs(
         reads = order[low:high]
         values[reads] = logits[reading[reads] - start, targets[reads]]
     return values
+
+
+def sliding_window(config: Any) -> int | None:
+    """The model's sliding attention window in tokens, None where it attends to every token."""
+    window = getattr(config, "sliding_window", None)
+    if not window or getattr(config, "use_sliding_window", True) is False:  # Qwen2 names one off
+        return None
+    return int(window)
+
+
+def probe_tolerance(dtype: torch.dtype) -> float:
+    """How far packed and full forwards may differ in `dtype`, per token, as t·(1 + |value|):
+    1e-4 in float32, 8 units of the last place in half precision (bfloat16: 0.0625, float16:
+    0.0078), where other shapes round otherwise (French-PUD pairs, tiny-fr-ud-gpt2, bfloat16:
+    0.021 at most) while a wrong mask moves a log-probability by far more."""
+    if dtype in (torch.float32, torch.float64):
+        return 1e-4
+    return 8 * torch.finfo(dtype).eps
 
 
 def tokenizer_adds_bos(tokenizer: Any, model: str) -> bool:

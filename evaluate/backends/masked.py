@@ -227,8 +227,8 @@ class MaskedPLL:
         pre-tokenization (sentence PLL, as minicons' `within_word_l2r`)."""
         given = [None] * len(texts) if words is None else [_spans(w) for w in words]
         return [
-            TokenScores(spans, lp, native=lp)  # §5.1: nothing is conditioned on BOS
-            for spans, lp in self._token_logprobs(texts, [None] * len(texts), given)
+            TokenScores(spans, lp, native=lp, ids=ids)  # §5.1: nothing is conditioned on BOS
+            for spans, lp, ids in self._token_logprobs(texts, [None] * len(texts), given)
         ]
 
     def _token_logprobs(
@@ -236,8 +236,9 @@ class MaskedPLL:
         texts: Sequence[str],
         words: Sequence[tuple[int, int] | None],
         known: Sequence[Sequence[tuple[int, int]] | None] | None = None,
-    ) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
-        """Per text: scored tokens' spans and PLL terms (only the word's tokens when one is given)."""
+    ) -> list[tuple[list[tuple[int, int]], np.ndarray, np.ndarray]]:
+        """Per text: scored tokens' spans, PLL terms and ids (only the word's tokens when one is
+        given)."""
         import torch
 
         from .models import autocast, mask_logits
@@ -262,7 +263,14 @@ class MaskedPLL:
         host = values.cpu().numpy()
         # Copies were made text by text: each text's terms are one slice.
         bounds = np.searchsorted(plan.owner, np.arange(len(texts) + 1))
-        return [(plan.scored[i], host[bounds[i] : bounds[i + 1]]) for i in range(len(texts))]
+        return [
+            (
+                plan.scored[i],
+                host[bounds[i] : bounds[i + 1]],
+                plan.targets[bounds[i] : bounds[i + 1]],
+            )
+            for i in range(len(texts))
+        ]
 
 
 @dataclass

@@ -162,7 +162,8 @@ def dtype_fact(model: torch.nn.Module, dtype: str) -> str:
     """The precision the manifest records: `auto` names the checkpoint's own (`auto (bfloat16)`)."""
     if dtype != "auto":
         return dtype
-    stored = next(model.parameters()).dtype
+    weight = next(model.parameters(), None)
+    stored = torch.float32 if weight is None else weight.dtype
     return f"auto ({str(stored).removeprefix('torch.')})"
 
 

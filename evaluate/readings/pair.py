@@ -20,7 +20,7 @@ from ..options import Options, UsageError
 from ..output.writer import ChunkWriter
 from .decide import congruence
 from .items import expand_roles
-from .rules import RULES, ingredients, rule_columns, unigram_logprobs
+from .rules import RULES, TokenUnigram, ingredients, rule_columns, token_unigram
 from .sums import token_scores, with_leading_space, words_to_score
 
 
@@ -55,6 +55,7 @@ class PairReading:
         self.options, self.corpus = options, corpus
         self.scorer: TokenScorer | CountScorer | None = scorer  # loaded by ready()
         self.extra: dict[str, Any] = {}
+        self._unigram: TokenUnigram | None = None  # counted once per run, on first use
 
     def items(self) -> tuple[pl.DataFrame, dict[str, int]]:
         """One item per pair, with its sentence's surface words (for the token distance)."""
@@ -112,8 +113,9 @@ class PairReading:
         if self.options.leading_space:
             texts, spans, words = with_leading_space(texts, spans, words)
         scored = token_scores(self.scorer, texts, words_to_score(self.scorer, 2 * n, spans, words))
-        unigram = unigram_logprobs(texts, words, self.corpus.lexicon)
-        columns = ingredients(scored, texts, spans, unigram)
+        # §5.1: every ingredient over the span lp_sum covers (word PLL: the varied word).
+        covered = spans if self.scorer.method == "pll-word" else None
+        columns = ingredients(scored, texts, spans, self.unigram(), covered)
         good_side = {k: v[:n] for k, v in columns.items()}
         bad_side = {k: v[n:] for k, v in columns.items()}
         rules = rule_columns(good_side, bad_side)
@@ -123,6 +125,24 @@ class PairReading:
             "right": rules[f"right_{self.options.rule}"].alias("right"),
             **rules,
         }
+
+    def unigram(self) -> TokenUnigram | None:
+        """The scorer's tokens counted over every sentence of the language (§5.1's token
+        unigram), once per run; None for a scorer without a tokenizer."""
+        tokenizer = getattr(self.scorer, "tokenizer", None)
+        if self._unigram is None and tokenizer is not None:
+            sentences = self.corpus.sentences
+            space = (
+                sentences["space_after"].to_list()
+                if "space_after" in sentences.columns
+                else [None] * sentences.height
+            )
+            texts = [
+                surface_text(words, after)[0]
+                for words, after in zip(sentences["words"].to_list(), space, strict=True)
+            ]
+            self._unigram = token_unigram(tokenizer, texts)
+        return self._unigram
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
         """`distance_tokens` from the scorer's tokenizer (null without one); nothing else to encode."""

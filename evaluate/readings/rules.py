@@ -7,10 +7,11 @@ A decision is value(good) > value(bad): a tie is not right (lm-eval's argmax cou
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import get_args
+from typing import Any, get_args
 
 import numpy as np
 import polars as pl
@@ -68,12 +69,17 @@ def ingredients(
     scored: Sequence[TokenScores],
     texts: Sequence[str],
     words: Sequence[Span | None],
-    unigram: np.ndarray | None = None,
+    unigram: TokenUnigram | None = None,
+    covered: Sequence[Span] | None = None,
 ) -> Columns:
-    """The §5.1 ingredients of each text (float64; NaN for null): its scored tokens' sum, the sum
-    of the tokenizer's own encoding (`lp_native`, NaN where not run), how many tokens were scored,
-    its characters and UTF-8 bytes, the sum over the tokens of the word at `words[i]`, and its
-    unigram log-probability (`unigram`)."""
+    """The §5.1 ingredients of each text (float64; NaN for null), each over the span `lp_sum`
+    covers (`covered[i]`: a masked LM's word under `--pll word`; None: the whole text): its
+    scored tokens' sum, the sum of the tokenizer's own encoding (`lp_native`, NaN where not run),
+    how many tokens were scored, the span's characters and UTF-8 bytes, the sum over the tokens
+    of the word at `words[i]`, and the scored tokens' unigram log-probability."""
+    spans = [
+        t if covered is None else t[covered[i][0] : covered[i][1]] for i, t in enumerate(texts)
+    ]
     columns: Columns = {
         "lp_sum": np.asarray([float(np.sum(s.logprobs)) for s in scored], dtype=np.float64),
         "lp_native": np.asarray(
@@ -81,15 +87,13 @@ def ingredients(
             dtype=np.float64,
         ),
         "n_tokens": np.asarray([len(s.logprobs) for s in scored], dtype=np.float64),
-        "n_chars": np.asarray([len(t) for t in texts], dtype=np.float64),
-        "n_bytes": np.asarray([len(t.encode("utf-8")) for t in texts], dtype=np.float64),
+        "n_chars": np.asarray([len(t) for t in spans], dtype=np.float64),
+        "n_bytes": np.asarray([len(t.encode("utf-8")) for t in spans], dtype=np.float64),
         "lp_word": np.asarray(
             [word_logprob(s, w) for s, w in zip(scored, words, strict=True)], dtype=np.float64
         ),
     }
-    columns["lp_unigram"] = (
-        np.full(len(texts), math.nan) if unigram is None else np.asarray(unigram, np.float64)
-    )
+    columns["lp_unigram"] = unigram_logprobs(scored, unigram)
     return columns
 
 
@@ -138,24 +142,40 @@ def rule_columns(good: Columns, bad: Columns) -> dict[str, pl.Series]:
     return {**out, **decisions(good, bad)}
 
 
-def unigram_logprobs(
-    texts: Sequence[str], words: Sequence[Sequence[Span] | None], lexicon: pl.DataFrame
-) -> np.ndarray:
-    """Σ over each text's words of log((count(w) + 1) / (N + V)), counts from the lexicon
-    case-folded (N all counts, V all folded forms); NaN where a text's words are unknown."""
-    counts = (
-        lexicon.select(pl.col("form").str.to_lowercase().alias("key"), "count")
-        .filter(pl.col("key").is_not_null() & (pl.col("key") != "_"))
-        .group_by("key")
-        .agg(pl.col("count").sum())
-    )
-    table = dict(zip(counts["key"].to_list(), counts["count"].to_list(), strict=True))
-    denominator = math.log(float(sum(table.values())) + len(table))
-    out = np.full(len(texts), math.nan)
-    for i, (text, spans) in enumerate(zip(texts, words, strict=True)):
-        if spans is not None:
-            out[i] = sum(
-                math.log(table.get(text[a:b].lower(), 0) + 1) - denominator for a, b in spans
+@dataclass(frozen=True)
+class TokenUnigram:
+    """The model's own tokens counted over a language's sentences (Lau et al. 2020, §5.1)."""
+
+    counts: np.ndarray  # c(t), one per vocabulary id
+    total: int  # N: every token counted
+
+    @property
+    def denominator(self) -> float:
+        """log(N + V), V the tokenizer's vocabulary size."""
+        return math.log(self.total + len(self.counts))
+
+
+def token_unigram(tokenizer: Any, texts: Sequence[str], batch: int = 4096) -> TokenUnigram:
+    """Each vocabulary id's count over `texts` as `tokenizer` splits them (no special tokens)."""
+    size = len(tokenizer)
+    counts = np.zeros(size, dtype=np.int64)
+    for start in range(0, len(texts), batch):
+        encoded = tokenizer(list(texts[start : start + batch]), add_special_tokens=False)
+        flat = np.fromiter(itertools.chain.from_iterable(encoded["input_ids"]), dtype=np.int64)
+        counts += np.bincount(flat, minlength=size)[:size]
+    return TokenUnigram(counts, int(counts.sum()))
+
+
+def unigram_logprobs(scored: Sequence[TokenScores], unigram: TokenUnigram | None) -> np.ndarray:
+    """Σ over each text's scored tokens of log((c(t) + 1) / (N + V)); NaN where the tokens' ids
+    or the counts are unknown (a suite scored without a corpus, a stub scorer)."""
+    out = np.full(len(scored), math.nan)
+    if unigram is None:
+        return out
+    for i, s in enumerate(scored):
+        if s.ids is not None:
+            out[i] = float(np.sum(np.log(unigram.counts[s.ids] + 1.0))) - len(s.ids) * (
+                unigram.denominator
             )
     return out
 

@@ -36,7 +36,9 @@ def score_pairs(
     if leading_space:
         texts, words, _ = with_leading_space(texts, words, [None] * len(texts))
     asked = words_to_score(scorer, 2 * n, words if known else None)
-    columns = ingredients(token_scores(scorer, texts, asked), texts, words)
+    # §5.1: a word PLL's ingredients are its word's; no corpus, no token unigram (null).
+    covered = words if known and scorer.method == "pll-word" else None
+    columns = ingredients(token_scores(scorer, texts, asked), texts, words, covered=covered)
     good = {k: v[:n] for k, v in columns.items()}
     bad = {k: v[n:] for k, v in columns.items()}
     rules = rule_columns(good, bad)

@@ -189,3 +189,65 @@ def test_a_model_refusing_the_mask_falls_back_to_full_forwards(tmp_path, monkeyp
     assert fallback.shares_prefixes is False and fallback.facts()["shared_prefixes"] is False
     for a, b in zip(expected.token_logprobs(ids), fallback.token_logprobs(ids), strict=True):
         np.testing.assert_allclose(a, b, atol=1e-6)
+
+
+def sliding_mistral(folder: Path, window: int | None) -> Path:
+    """A tiny random Mistral (v0.1 style) attending to its last `window` positions only."""
+    config = transformers.MistralConfig(vocab_size=64, hidden_size=32, intermediate_size=64,
+                                        num_hidden_layers=2, num_attention_heads=4,
+                                        num_key_value_heads=2, max_position_embeddings=128,
+                                        sliding_window=window, bos_token_id=1,
+                                        eos_token_id=2)  # fmt: skip
+    torch.manual_seed(0)
+    transformers.MistralForCausalLM(config).save_pretrained(folder)
+    transformers.AutoTokenizer.from_pretrained(MODELS / "mistral-v0.3-tokenizer").save_pretrained(
+        folder
+    )
+    return folder
+
+
+def loop_logprobs(model, ids: list[int]) -> np.ndarray:
+    with torch.no_grad():
+        logits = model(torch.tensor([ids])).logits[0].double()
+    return logits[:-1].log_softmax(-1)[torch.arange(len(ids) - 1), torch.tensor(ids[1:])].numpy()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_a_sliding_window_is_never_crossed_in_a_packed_row(tmp_path, dtype):
+    if not (MODELS / "mistral-v0.3-tokenizer").is_dir():
+        pytest.skip("shared mistral-v0.3-tokenizer not present")
+    rng = np.random.default_rng(0)
+    # Sentences of 6 to 20 tokens sharing 5- to 12-token prefixes: rows far longer than 8.
+    stems = [[1, *rng.integers(3, 64, size=int(n)).tolist()] for n in (4, 8, 11)]
+    sequences = [stem + rng.integers(3, 64, size=int(k)).tolist()
+                 for stem in stems for k in (1, 5, 8)]  # fmt: skip
+    folder = sliding_mistral(tmp_path / "m", window=8)
+    packed = CausalLM(load_model(str(folder), "cpu", kind=CAUSAL), dtype=dtype)
+    assert packed.shares_prefixes and packed.sliding == 8  # the probe passes in either precision
+    full = CausalLM(load_model(str(folder), "cpu", kind=CAUSAL), dtype=dtype, share_prefixes=False)
+    tolerance = 1e-4 if dtype == "float32" else 0.0625
+    for a, b in zip(packed.token_logprobs(sequences), full.token_logprobs(sequences), strict=True):
+        np.testing.assert_allclose(a, b, atol=tolerance, rtol=tolerance)
+    if dtype == "float32":  # and both are the model's own forward, window included
+        for sequence, a in zip(sequences, packed.token_logprobs(sequences), strict=True):
+            np.testing.assert_allclose(a, loop_logprobs(packed.model, sequence), atol=1e-4)
+        # The window matters here: without it the same weights give other scores.
+        wide = sliding_mistral(tmp_path / "w", window=None)
+        plain = CausalLM(load_model(str(wide), "cpu", kind=CAUSAL))
+        longest = max(sequences, key=len)
+        assert (
+            np.abs(plain.token_logprobs([longest])[0] - loop_logprobs(packed.model, longest)).max()
+            > 1e-3
+        )
+
+
+def test_half_precision_keeps_shared_prefixes_on(tmp_path):
+    folder = build("gpt2", tmp_path / "gpt2")
+    for dtype in ("bfloat16", "float16"):
+        lm = CausalLM(load_model(str(folder), "cpu", kind=CAUSAL), dtype=dtype)
+        assert lm.facts()["shared_prefixes"] is True, dtype
+        full = CausalLM(load_model(str(folder), "cpu", kind=CAUSAL), dtype=dtype,
+                        share_prefixes=False)  # fmt: skip
+        ids, _ = lm.encode(TEXTS)
+        for a, b in zip(lm.token_logprobs(ids), full.token_logprobs(ids), strict=True):
+            np.testing.assert_allclose(a, b, atol=0.0625, rtol=0.0625)

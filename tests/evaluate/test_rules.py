@@ -16,10 +16,12 @@ from ud_agree.evaluate.backends.api import TokenScores
 from ud_agree.evaluate.options import Options, Rule, UsageError
 from ud_agree.evaluate.readings.rules import (
     RULES,
+    TokenUnigram,
     differing_span,
     ingredients,
     rule_columns,
     rule_values,
+    token_unigram,
     unigram_logprobs,
 )
 
@@ -34,7 +36,9 @@ def test_the_rules_are_declared_once_in_the_schema_order():
 
 
 def sides(good: TokenScores, bad: TokenScores, texts, words, unigram=None):
-    columns = ingredients([good, bad], texts, words, unigram)
+    columns = ingredients([good, bad], texts, words)
+    if unigram is not None:  # the unigram sums given as they are
+        columns["lp_unigram"] = unigram
     return ({k: v[:1] for k, v in columns.items()}, {k: v[1:] for k, v in columns.items()})
 
 
@@ -77,11 +81,42 @@ def test_an_unknown_rule_is_refused_not_read_as_another():
         rule_values(g, "no_bos")
 
 
-def test_unigram_log_probability_counts_case_folded_forms():
-    lexicon = pl.DataFrame({"form": ["chat", "Chat", "chien", "_"], "count": [3, 1, 5, 7]})
-    (value,) = unigram_logprobs(["Le chat"], [[(0, 2), (3, 7)]], lexicon)
-    n, v = 9, 2  # counts of real forms, forms after folding ("_" is no form)
-    assert value == pytest.approx(math.log(1 / (n + v)) + math.log((4 + 1) / (n + v)))
+class CharTokenizer:
+    """Every character a token, its id its position in `VOCAB` (a tokenizer one can count by eye)."""
+
+    VOCAB = "abcé "
+
+    def __len__(self) -> int:
+        return len(self.VOCAB)
+
+    def __call__(self, texts, add_special_tokens=True):
+        return {"input_ids": [[self.VOCAB.index(c) for c in t] for t in texts]}
+
+
+def test_the_token_unigram_counts_the_models_own_tokens_over_the_sentences():
+    unigram = token_unigram(CharTokenizer(), ["abba", "cab"], batch=1)
+    assert unigram.counts.tolist() == [3, 3, 1, 0, 0] and unigram.total == 7
+    scored = TokenScores([(0, 1), (1, 2)], np.array([-1.0, -2.0]), ids=np.array([1, 3]))
+    (value,) = unigram_logprobs([scored], unigram)
+    n, v = 7, 5  # tokens counted, vocabulary size
+    assert value == pytest.approx(math.log((3 + 1) / (n + v)) + math.log((0 + 1) / (n + v)))
+    assert np.isnan(unigram_logprobs([scored], None)).all()  # a suite: no corpus
+    assert np.isnan(unigram_logprobs([TokenScores([], np.zeros(0))], unigram)).all()  # no ids
+
+
+def test_under_word_pll_every_ingredient_is_the_words():
+    # "Les chats dorment ." with the verb scored alone: 2 tokens (ids 1 and 2), -3 in all.
+    text = "Les chats dorment ."
+    verb = (10, 17)
+    scored = TokenScores([(10, 14), (14, 17)], np.array([-1.0, -2.0]), ids=np.array([1, 2]))
+    unigram = TokenUnigram(np.array([5, 4, 1, 0]), 10)
+    columns = ingredients([scored], [text], [verb], unigram, covered=[verb])
+    assert columns["n_tokens"].tolist() == [2]
+    assert columns["n_chars"].tolist() == [7] and columns["n_bytes"].tolist() == [7]
+    expected = math.log(5 / 14) + math.log(2 / 14)  # (c + 1) / (N + V), N = 10, V = 4
+    assert columns["lp_unigram"][0] == pytest.approx(expected)
+    whole = ingredients([scored], [text], [verb], unigram)
+    assert whole["n_chars"].tolist() == [len(text)]  # a sentence score: the sentence's
 
 
 def test_a_peers_pair_names_the_words_that_differ():

@@ -22,10 +22,15 @@ INGREDIENT_FIELDS = (
         "not run, ask --rules minicons)",
     ),
     ("n_tokens", pa.int32(), "tokens scored"),
-    ("n_chars", pa.int32(), "characters of the sentence"),
-    ("n_bytes", pa.int32(), "UTF-8 bytes of the sentence"),
+    ("n_chars", pa.int32(), "characters of the span scored (the sentence; --pll word: the word)"),
+    ("n_bytes", pa.int32(), "UTF-8 bytes of the span scored"),
     ("lp_word", pa.float64(), "the sum over the varied word's tokens"),
-    ("lp_unigram", pa.float64(), "Σ log (count + 1) / (N + V) over its words (lexicon counts)"),
+    (
+        "lp_unigram",
+        pa.float64(),
+        "Σ log (c + 1) / (N + V) over its scored tokens, c the model's tokens counted over the "
+        "language's sentences (null: a suite)",
+    ),
 )
 RULE_NAMES = ("sum", "minicons", "mean", "chars", "bytes", "word", "slor")
 # Columns of results written before `minicons` replaced `no_bos` (§5.1): read, then left out.
