@@ -19,6 +19,7 @@ from tests.parity import (
     Matrix,
     build_model,
     docs_table,
+    figure_table,
 )
 from tests.paths import MODELS, UD
 
@@ -44,6 +45,7 @@ def matrix(tmp_path_factory) -> Matrix:
 )
 def test_the_peer_decides_every_pair_as_the_ud_agree_column(matrix, family, peer):
     cell = matrix.cell(family, peer)
+    print(figure_table([cell]).splitlines()[-1])  # the matrix's row: `pytest -rP` shows it
     assert cell.pairs >= (MASKED_PAIRS if BY_NAME[family].masked else 60), cell.failure()
     assert cell.holds, cell.failure()
 
