@@ -62,7 +62,9 @@ class CausalLM:
         # layers): a packed row's 4D mask would let it see past them, so rows stay within it and
         # longer sequences run whole (transformers then masks the window itself).
         self.sliding = sliding_window(self.model.config) or self.window
-        self.forwards = 0  # sequences run through the model (each distinct one once)
+        # Sequences scored (each distinct one once; a packed row holds several, a batch several
+        # rows): inputs, not forward passes, as the manifest's `forward_inputs` says.
+        self.forwards = 0
         self.tokens_run = 0  # positions run through the model, padding left out
         self.head = self.model.get_output_embeddings()
         self.fast = self._head_matches_model()
