@@ -40,7 +40,9 @@ class TokenScorer(Protocol):
     name: str  # the `model` column
     method: str  # the `method` column: causal | pll-word | pll-sentence
     tokenizer: Any  # the model's tokenizer (token distances); None: none, as a test's stub
-    forwards: int  # inputs run through the model so far
+    # Inputs scored so far (sequences, masked copies; each distinct one once), not forward
+    # passes, which batch and pack them: the manifest's `forward_inputs`.
+    forwards: int
 
     def token_scores(
         self, texts: Sequence[str], words: Sequence[Sequence[Span] | None] | None = None
@@ -111,7 +113,7 @@ class FormScorer(Protocol):
     context: Context
     tokenizer: Any  # its vocabulary decides the candidates; None: every lexicon form
     min_count: int  # a form it scores has at least this lexicon count (the baseline's: 1)
-    forwards: int  # distinct inputs run so far
+    forwards: int  # distinct inputs scored so far (not forward passes: `forward_inputs`)
 
     def ready(self) -> dict[str, Any]:
         """Wait until the model can score; facts for the manifest (random weights, device…)."""

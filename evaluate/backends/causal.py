@@ -21,9 +21,9 @@ from ud_agree.surface import surface_text
 from ..corpus import Corpus
 from ..options import Options, UsageError, name_of
 from .api import FormBatch, Forms, Span, TokenScores
-from .batching import length_batches, pad
+from .batching import Padded, length_batches, pad
 from .models import CAUSAL, LoadedModel, autocast, dtype_fact, load_model, load_tokenizer
-from .prefixes import longest_holders, pack, rows
+from .prefixes import PackedRow, longest_holders, pack, rows
 
 # Logits are computed for this many scored positions at a time: (tokens × vocabulary) floats.
 _HEAD_CHUNK = 8192
@@ -62,7 +62,9 @@ class CausalLM:
         # layers): a packed row's 4D mask would let it see past them, so rows stay within it and
         # longer sequences run whole (transformers then masks the window itself).
         self.sliding = sliding_window(self.model.config) or self.window
-        self.forwards = 0  # sequences run through the model (each distinct one once)
+        # Sequences scored (each distinct one once; a packed row holds several, a batch several
+        # rows): inputs, not forward passes, as the manifest's `forward_inputs` says.
+        self.forwards = 0
         self.tokens_run = 0  # positions run through the model, padding left out
         self.head = self.model.get_output_embeddings()
         self.fast = self._head_matches_model()
@@ -109,21 +111,26 @@ class CausalLM:
         """The run's precision (models.autocast), for every path of this model."""
         return autocast(self.device, self.dtype)
 
-    def _hidden(self, padded) -> torch.Tensor:
-        """Last hidden states (B, L, D) of a padded batch."""
-        return self.model.base_model(
-            input_ids=padded.input_ids,
-            attention_mask=padded.attention_mask,
-            position_ids=padded.position_ids,
-        )[0]
+    def _run(self, padded, head: bool) -> torch.Tensor:
+        """(B, L, ·) outputs of a padded batch: the last hidden states (`head` False) or the
+        model's full logits."""
+        inputs = {
+            "input_ids": padded.input_ids,
+            "attention_mask": padded.attention_mask,
+            "position_ids": padded.position_ids,
+        }
+        if head:
+            return self.model(**inputs).logits
+        return self.model.base_model(**inputs)[0]
 
-    def _logits(self, padded) -> torch.Tensor:
-        """Full logits (B, L, V): the path for models whose head is not a plain projection."""
-        return self.model(
-            input_ids=padded.input_ids,
-            attention_mask=padded.attention_mask,
-            position_ids=padded.position_ids,
-        ).logits
+    def _outputs(self, padded, at: Any) -> tuple[torch.Tensor, torch.nn.Module | None]:
+        """The outputs at positions `at` (an index of the batch's (B, L) positions) and the head
+        still to apply to them: the hidden states and the LM head where head(base(x)) is the
+        model's logits (`fast`: only the positions read go through the head), else the logits
+        themselves and None."""
+        if self.fast:
+            return self._run(padded, head=False)[at], self.head
+        return self._run(padded, head=True)[at], None
 
     def _packing_matches_model(self) -> bool:
         """Whether the model takes a 4D attention mask with explicit positions and gives a packed
@@ -159,8 +166,8 @@ class CausalLM:
         probe = [list(range(1, min(8, self.window) + 1))]
         padded = pad(probe, self.pad_id, device=self.device)
         with torch.inference_mode():
-            full = self._logits(padded).float()
-            fast = self.head(self._hidden(padded)).float()
+            full = self._run(padded, head=True).float()
+            fast = self.head(self._run(padded, head=False)).float()
         return bool(torch.allclose(full, fast, atol=1e-4, rtol=1e-4))
 
     def token_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
@@ -190,50 +197,39 @@ class CausalLM:
         packed = [pack(group, sequences) for group in rows(sequences, longest)]
         out: list[np.ndarray] = [np.zeros(0)] * len(sequences)
         lengths = np.asarray([len(r.ids) for r in packed])
-        # --batch-size counts sentences and a row holds several: without --max-tokens a batch
-        # holds the tokens of `batch_size` sentences of average length (more rows of fewer tokens
-        # would not fill a forward; more tokens run slower per token on a CPU: bench/pairs.py).
-        average = -(-sum(map(len, sequences)) // len(sequences))
-        budget = self.max_tokens or self.batch_size * average
-        for batch in length_batches(lengths, self.batch_size, budget):
+        for batch in length_batches(lengths, self.batch_size, self._row_budget(sequences)):
             chosen = [packed[i] for i in batch]
-            width = max(len(r.ids) for r in chosen)
-            ids = torch.full((len(chosen), width), self.pad_id, dtype=torch.long)
-            positions = torch.zeros((len(chosen), width), dtype=torch.long)
-            # A padding position attends to itself alone: no row of the mask is empty.
-            allowed = torch.eye(width, dtype=torch.bool).repeat(len(chosen), 1, 1)
-            for b, row in enumerate(chosen):
-                n = len(row.ids)
-                ids[b, :n] = torch.as_tensor(row.ids)
-                positions[b, :n] = torch.as_tensor(row.positions)
-                allowed[b, :n, :n] = torch.from_numpy(row.allowed)
             self.tokens_run += int(lengths[batch].sum())
-            places = np.concatenate([b * width + row.read_at for b, row in enumerate(chosen)])
-            # A position predicting the next token of several members (a good sentence and its
-            # variants before the varied word) goes through the head once.
-            unique, which = np.unique(places, return_inverse=True)
-            at = torch.as_tensor(unique, device=self.device)
-            wanted = torch.as_tensor(
-                np.concatenate([row.read_tokens for row in chosen]), device=self.device
-            )
-            mask = allowed[:, None].to(self.device)
-            ids, positions = ids.to(self.device), positions.to(self.device)
-            if self.fast:
-                hidden = self.model.base_model(
-                    input_ids=ids, attention_mask=mask, position_ids=positions
-                )[0]
-                outputs = hidden.flatten(0, 1)[at]
-                head = self.head
-            else:
-                result = self.model(input_ids=ids, attention_mask=mask, position_ids=positions)
-                outputs, head = result.logits.flatten(0, 1)[at], None
-            reading = torch.as_tensor(which.ravel(), device=self.device)
-            values = _gather_logprobs(head, outputs, wanted, reading)
+            values = self._row_logprobs(chosen)
             parts = torch.split(values.double().cpu(), [c for row in chosen for c in row.counts])
             members = [m for row in chosen for m in row.members]
             for sequence, part in zip(members, parts, strict=True):
                 out[sequence] = part.numpy()
         return out
+
+    def _row_budget(self, sequences: Sequence[Sequence[int]]) -> int:
+        """Tokens per batch of packed rows: --max-tokens, else `batch_size` sentences of average
+        length (--batch-size counts sentences and a row holds several: more rows of fewer tokens
+        would not fill a forward; more tokens run slower per token on a CPU: bench/pairs.py)."""
+        average = -(-sum(map(len, sequences)) // len(sequences))
+        return self.max_tokens or self.batch_size * average
+
+    def _row_logprobs(self, chosen: Sequence[PackedRow]) -> torch.Tensor:
+        """One forward of packed rows: every member's token log-probabilities, concatenated in
+        the rows' order (float32, on the device)."""
+        batch = _row_tensors(chosen, self.pad_id, self.device)
+        width = batch.input_ids.shape[1]
+        places = np.concatenate([b * width + row.read_at for b, row in enumerate(chosen)])
+        # A position predicting the next token of several members (a good sentence and its
+        # variants before the varied word) goes through the head once.
+        unique, which = np.unique(places, return_inverse=True)
+        at = torch.as_tensor(unique, device=self.device)
+        outputs, head = self._outputs(batch, (at // width, at % width))
+        wanted = torch.as_tensor(
+            np.concatenate([row.read_tokens for row in chosen]), device=self.device
+        )
+        reading = torch.as_tensor(which.ravel(), device=self.device)
+        return _gather_logprobs(head, outputs, wanted, reading)
 
     def _full_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
         """Token log-probabilities of every sequence, one padded forward each (batched); the
@@ -247,10 +243,9 @@ class CausalLM:
             mask = padded.attention_mask.bool()
             scored = mask[:, :-1] & mask[:, 1:]  # position t predicts token t + 1
             targets = padded.input_ids[:, 1:][scored]
-            if self.fast:
-                values = _gather_logprobs(self.head, self._hidden(padded)[:, :-1][scored], targets)
-            else:
-                values = _gather_logprobs(None, self._logits(padded)[:, :-1][scored], targets)
+            # Position t predicts token t + 1: the outputs read are `scored`, the last never.
+            outputs, head = self._outputs(padded, torch.nn.functional.pad(scored, (0, 1)))
+            values = _gather_logprobs(head, outputs, targets)
             # Kept on the device: one transfer at the end, no host sync per batch.
             results.append((np.asarray(batch), scored.sum(1), values.double()))
         for at, counts, kept in results:
@@ -310,12 +305,32 @@ class CausalLM:
                         which.append(sequence)
                 at = (torch.as_tensor(rows, device=self.device),
                       torch.as_tensor(places, device=self.device))  # fmt: skip
-                if self.fast:
-                    logits = self.head(self._hidden(padded)[at])
-                else:
-                    logits = self._logits(padded)[at]
+                outputs, head = self._outputs(padded, at)
+                logits = outputs if head is None else head(outputs)
                 out[torch.as_tensor(which, device=self.device)] = logits.double()
         return out
+
+
+def _row_tensors(chosen: Sequence[PackedRow], pad_id: int, device: torch.device) -> Padded:
+    """Packed rows as one padded batch: ids, positions and a 4D mask (B, 1, L, L) saying what
+    each position attends to (a padding position to itself alone: no row of the mask is empty)."""
+    width = max(len(r.ids) for r in chosen)
+    ids = torch.full((len(chosen), width), pad_id, dtype=torch.long)
+    positions = torch.zeros((len(chosen), width), dtype=torch.long)
+    allowed = torch.eye(width, dtype=torch.bool).repeat(len(chosen), 1, 1)
+    for b, row in enumerate(chosen):
+        n = len(row.ids)
+        ids[b, :n] = torch.as_tensor(row.ids)
+        positions[b, :n] = torch.as_tensor(row.positions)
+        allowed[b, :n, :n] = torch.from_numpy(row.allowed)
+    lengths = np.asarray([len(r.ids) for r in chosen])
+    return Padded(
+        ids.to(device),
+        allowed[:, None].to(device),
+        positions.to(device),
+        np.zeros(len(chosen), dtype=np.int64),
+        lengths,
+    )
 
 
 def _gather_logprobs(

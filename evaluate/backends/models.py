@@ -1,4 +1,5 @@
-"""Loading masked LMs (offline-friendly), random-weight detection, and logits at mask positions only."""
+"""Loading masked and causal LMs (offline-friendly), their kind and precision, random-weight
+detection; a masked LM's logits at mask positions only, and candidate forms read off logits."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ class ModelNotFound(UserError):
 
 @dataclass
 class LoadedModel:
-    """A masked LM with its tokenizer and facts the manifest records."""
+    """A masked or causal LM with its tokenizer and the facts the manifest records."""
 
     name: str
     model: PreTrainedModel

@@ -82,7 +82,7 @@ class ChunkWriter:
         self.scores: dict[str, list] = {}
         self.pending = 0
         self.written = 0
-        self.forwards = 0  # forward passes run (distinct inputs), for the manifest
+        self.forwards = 0  # distinct inputs scored (not forward passes): `forward_inputs`
 
     def add(self, rows: np.ndarray, scores: Any, items: pl.DataFrame) -> None:
         """Queue a batch's score columns (a dict, or class-average `Decisions`); flush when full."""

@@ -84,7 +84,7 @@ class PairReading:
 
     @property
     def forwards(self) -> int:
-        """Inputs the scorer has run so far."""
+        """Inputs the scorer has scored so far (not forward passes)."""
         return 0 if self.scorer is None else self.scorer.forwards
 
     def pair_columns(self, pairs: pl.DataFrame) -> dict[str, pl.Series]:
