@@ -118,3 +118,14 @@ def test_demo_model_output_says_random_weights_plainly(capsys, tmp_path):
     assert main([*argv, "--out", str(tmp_path / "o"), "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "RANDOM" in out and "accuracy" in out
+
+
+@needs_models
+def test_dtype_auto_keeps_the_checkpoints_own_precision_and_says_so():
+    from ud_agree.evaluate.backends.masked import MaskedPLL
+
+    stored = load_model(str(MODELS / "tiny-fr-ud-bert"), "cpu", dtype="auto")
+    assert next(stored.model.parameters()).dtype == torch.float16  # as saved, as lm-eval's auto
+    assert MaskedPLL(stored, dtype="auto").facts()["dtype"] == "auto (float16)"
+    upcast = load_model(str(MODELS / "tiny-fr-ud-bert"), "cpu")
+    assert MaskedPLL(upcast).facts()["dtype"] == "float32"
