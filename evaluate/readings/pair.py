@@ -129,7 +129,7 @@ class PairReading:
     def unigram(self) -> TokenUnigram | None:
         """The scorer's tokens counted over every sentence of the language (§5.1's token
         unigram), once per run; None for a scorer without a tokenizer."""
-        tokenizer = getattr(self.scorer, "tokenizer", None)
+        tokenizer = None if self.scorer is None else self.scorer.tokenizer
         if self._unigram is None and tokenizer is not None:
             sentences = self.corpus.sentences
             space = (
