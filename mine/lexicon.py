@@ -210,11 +210,67 @@ def unimorph_frame(path: Path, mapping: UniMorphMap) -> pl.DataFrame:
         schema={"tags": pl.String, "upos": pl.String, "bundle": pl.String, "feats": pl.String},
         orient="row",
     )
-    return entries.join(mapped, on="tags").select(*LEXICON_KEY)
+    return entries.join(mapped, on="tags").select(*LEXICON_KEY, "tags")
 
 
 # A lexicon row is one (form, lemma, upos, bundle, feats): DESIGN.md §3.
 LEXICON_KEY = ("form", "lemma", "upos", "bundle", "feats")
+
+# A tag set's other FEATS are completed from the treebank only when this many of its forms that
+# the treebank holds (distinct form and lemma) carry one FEATS, and that FEATS is this share.
+COMPLETION_FORMS = 5
+COMPLETION_SHARE = 0.9
+
+
+def feats_agree(known: str, fuller: str) -> bool:
+    """Whether `fuller` holds every `Name=Value` of `known` (other FEATS strings)."""
+    return set(filter(None, known.split("|"))) <= set(filter(None, fuller.split("|")))
+
+
+def completed_feats(unimorph: pl.DataFrame, ud: pl.DataFrame) -> pl.DataFrame:
+    """UniMorph rows with each tag set's other FEATS completed from the treebank: a tag set that
+    leaves out what the language never marks (English `V;PRS;3;SG`: no mood, no finiteness) takes
+    the FEATS its treebank forms carry, when nearly all agree and hold its own (docs/choices.md)."""
+    seen = (
+        unimorph.filter(pl.col("feats").is_not_null())
+        .join(
+            ud.filter(pl.col("typo_count") < pl.col("count")).select(
+                "form", "lemma", "upos", "bundle", pl.col("feats").alias("treebank")
+            ),
+            on=["form", "lemma", "upos", "bundle"],
+        )
+        .unique(["tags", "upos", "form", "lemma", "treebank"])
+    )
+    forms = seen.group_by("tags", "upos").agg(pl.struct("form", "lemma").n_unique().alias("n"))
+    votes = (
+        seen.group_by("tags", "upos", "feats", "treebank")
+        .agg(pl.struct("form", "lemma").n_unique().alias("votes"))
+        .join(forms, on=["tags", "upos"])
+        .filter(
+            (pl.col("votes") >= COMPLETION_FORMS)
+            & (pl.col("votes") >= COMPLETION_SHARE * pl.col("n"))
+            & (pl.col("treebank") != pl.col("feats"))
+        )
+    )
+    completion = {
+        (tags, upos): treebank
+        for tags, upos, feats, treebank in votes.select(
+            "tags", "upos", "feats", "treebank"
+        ).iter_rows()
+        if feats_agree(feats, treebank)
+    }
+    if not completion:
+        return unimorph
+    table = pl.DataFrame(
+        [(t, u, f) for (t, u), f in completion.items()],
+        schema={"tags": pl.String, "upos": pl.String, "completed": pl.String},
+        orient="row",
+    )
+    return (
+        unimorph.join(table, on=["tags", "upos"], how="left")
+        .with_columns(pl.coalesce("completed", "feats").alias("feats"))
+        .drop("completed")
+    )
 
 
 def build_lexicon(
@@ -226,7 +282,10 @@ def build_lexicon(
     counts = ud_counts if isinstance(ud_counts, pa.Table) else count_table(ud_counts)
     ud = ud_entries(counts).select(*key, "count", "typo_count")
     frames = [unimorph_frame(path, mapping) for path in unimorph_paths]
-    unimorph = pl.concat(frames).unique() if frames else ud.select(key).clear()
+    if frames:
+        unimorph = completed_feats(pl.concat(frames).unique(), ud).drop("tags").unique()
+    else:
+        unimorph = ud.select(key).clear()
     # Unknown feats (null) match nothing: such UniMorph rows stay rows of their own.
     merged = ud.join(
         unimorph.with_columns(in_unimorph=pl.lit(True)), on=key, how="full", coalesce=True

@@ -69,3 +69,52 @@ def test_unimorph_line_with_two_pos_tags_gives_a_row_per_tag():
     upos, bundle = map_unimorph_tags("N;ADJ;IN+ESS;PL", UniMorphMap.load())
     assert upos == {"NOUN", "ADJ"} and bundle == (("Plur",), (), ("Ine",), ())
     assert map_unimorph_tags("ADV", UniMorphMap.load()) == (set(), None)
+
+
+ENGLISH_PRESENT = "Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin"
+VERBS = ["walk", "talk", "jump", "sing", "read", "swim"]
+
+
+def third_singular(verbs, feats=ENGLISH_PRESENT):
+    """UD words of `verbs` in the third singular present, with `feats`."""
+    return [(f"{verb}s", verb, "VERB", feats) for verb in verbs]
+
+
+def unimorph_present(verbs) -> str:
+    """English UniMorph lines: the third singular present, tagged without mood or finiteness."""
+    return "".join(f"{verb}\t{verb}s\tV;PRS;3;SG\n" for verb in verbs)
+
+
+def feats_of(lexicon: pl.DataFrame, form: str) -> set[str]:
+    return set(lexicon.filter(pl.col("form") == form)["feats"])
+
+
+def test_a_tag_set_without_mood_takes_the_feats_its_treebank_forms_carry(tmp_path):
+    # English UniMorph tags *walks* V;PRS;3;SG (Tense=Pres only) where UD says Mood=Ind and
+    # VerbForm=Fin: the five forms the treebank holds agree, so *dwells*, unseen there, agrees too.
+    lexicon = lexicon_of(
+        third_singular(VERBS[:5]), unimorph_present([*VERBS[:5], "dwell"]), tmp_path
+    )
+    assert feats_of(lexicon, "dwells") == {"Mood=Ind|Tense=Pres|VerbForm=Fin"}
+    assert set(lexicon.filter(pl.col("form") == "walks")["source"]) == {"both"}
+
+
+def test_a_tag_set_is_not_completed_from_fewer_than_five_treebank_forms(tmp_path):
+    lexicon = lexicon_of(
+        third_singular(VERBS[:4]), unimorph_present([*VERBS[:4], "dwell"]), tmp_path
+    )
+    assert feats_of(lexicon, "dwells") == {"Tense=Pres"}
+
+
+def test_a_tag_set_whose_treebank_forms_disagree_is_not_completed(tmp_path):
+    # Two of six attested forms carry Aspect=Perf: one FEATS has 4 of 6, under nine in ten.
+    words = third_singular(VERBS[:4]) + third_singular(VERBS[4:], "Aspect=Perf|" + ENGLISH_PRESENT)
+    lexicon = lexicon_of(words, unimorph_present([*VERBS, "dwell"]), tmp_path)
+    assert feats_of(lexicon, "dwells") == {"Tense=Pres"}
+
+
+def test_a_tag_set_is_never_completed_against_its_own_tags(tmp_path):
+    # The treebank's forms say Tense=Past where UniMorph says PRS: the tags win, nothing is added.
+    past = "Mood=Ind|Number=Sing|Person=3|Tense=Past|VerbForm=Fin"
+    lexicon = lexicon_of(third_singular(VERBS, past), unimorph_present([*VERBS, "dwell"]), tmp_path)
+    assert feats_of(lexicon, "dwells") == {"Tense=Pres"}

@@ -40,18 +40,27 @@ def mine_pairs(
 
 
 def mine_with_skips(
-    tmp_path: Path, *blocks: tuple[str, ...], vary: str = "target", lang: str = "French"
+    tmp_path: Path,
+    *blocks: tuple[str, ...],
+    vary: str = "target",
+    lang: str = "French",
+    unimorph: tuple[str, str] | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
-    """Mine sentences of a language (sent_ids s1, s2, …): pairs, pair skips and manifest, with
-    the manifest's skip counts checked against the skips' rows."""
+    """Mine sentences of a language (sent_ids s1, s2, …), with `unimorph` (ISO 639-3 code, file
+    text) as its paradigms: pairs, pair skips and manifest, with the manifest's skip counts
+    checked against the skips' rows."""
     folder = tmp_path / "ud" / f"UD_{lang}-Test"
     folder.mkdir(parents=True)
+    if unimorph:
+        iso3, paradigms = unimorph
+        (tmp_path / "unimorph" / iso3).mkdir(parents=True)
+        (tmp_path / "unimorph" / iso3 / iso3).write_text(paradigms, encoding="utf-8")
     text = "".join(conllu(*rows, sent_id=f"s{i}") for i, rows in enumerate(blocks, 1))
     (folder / "xx_test-ud-test.conllu").write_text(text, encoding="utf-8")
     options = Options(
         ud_dir=tmp_path / "ud",
         out=tmp_path / "corpus",
-        unimorph_dirs=[tmp_path / "no-unimorph"],
+        unimorph_dirs=[tmp_path / "unimorph"],
         all_types=True,
         progress=False,
         vary=vary,
@@ -306,3 +315,25 @@ def test_bad_form_that_breaks_the_elision_before_it_is_skipped(tmp_path):
     pairs, manifest = mine_pairs(tmp_path, incendie, sont)
     assert not {p for p in pairs_of(pairs, "s1") if p[0] == "subject-verb"}
     assert manifest["counts"]["pair_skips"]["elision"] >= 1
+
+
+def test_unimorph_form_tagged_without_mood_is_a_bad_form_once_its_tag_set_is_completed(tmp_path):
+    # English UniMorph tags *dwells* V;PRS;3;SG, no mood nor finiteness; the treebank's own third
+    # singular presents say Mood=Ind|VerbForm=Fin, so *dwells* keeps *dwell*'s other FEATS.
+    present = "Mood=Ind|Number={}|Person=3|Tense=Pres|VerbForm=Fin"
+    they_dwell = (
+        "1 They they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+        f"2 dwell dwell VERB {present.format('Plur')} 0 root",
+    )
+    verbs = ["walk", "talk", "jump", "sing", "read"]
+    seen = [(f"1 {v}s {v} VERB {present.format('Sing')} 0 root",) for v in verbs]
+    paradigms = "".join(f"{v}\t{v}s\tV;PRS;3;SG\n" for v in [*verbs, "dwell"])
+    pairs, _, _ = mine_with_skips(
+        tmp_path, they_dwell, *seen, lang="English", unimorph=("eng", paradigms)
+    )
+    assert ("subject-verb", "Number", "dwell", "dwells", "They dwells") in pairs_of(pairs, "s1")
+    fewer, skips, _ = mine_with_skips(
+        tmp_path / "fewer", they_dwell, *seen[:4], lang="English", unimorph=("eng", paradigms)
+    )
+    assert not pairs_of(fewer, "s1")
+    assert "no-form" in set(skips.filter(pl.col("sent_id") == "s1")["reason"])

@@ -129,7 +129,8 @@ LEXICON = pa.schema(
         described(
             "feats",
             pa.string(),
-            "other FEATS, `Name=Value|…` sorted (no layered features, no Typo); null when unknown",
+            "other FEATS, `Name=Value|…` sorted (no layered features, no Typo); UniMorph: its tags"
+            " mapped, completed from the treebank where a tag set is silent; null when unknown",
         ),
         described(
             "count", pa.int64(), "occurrences in the UD treebanks (0 for UniMorph-only rows)"
