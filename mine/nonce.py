@@ -195,6 +195,9 @@ class Variant:
             for surface, f in self.shared.items()
         }
         self.text, self.spans = surface_text(sentence.words, sentence.space_after, replaced)
+        # Where each surface word began before any was replaced: a pair's own offsets.
+        _, spans = surface_text(sentence.words, sentence.space_after)
+        self.original_starts = [start for start, _ in spans]
 
     def draws_for(self, surface: int) -> Iterator[Filler]:
         """The word's usable draws (`stream`), drawn once and replayed after."""
@@ -225,20 +228,22 @@ def nonce_variant(pair: Pair, variant: Variant, paradigms: Paradigms) -> dict | 
     slot = FEATURES.index(row["feature"])
     value = row["bad_value"]
     varied, other = variant.words.get(pair.varied), variant.words.get(pair.other)
-    if varied is None or other is None:
-        return None
-    other_filler = variant.shared.get(pair.other)
-    other_member = Member(
-        other_filler.form if other_filler else other.form,
-        other_filler.lemma if other_filler else other.lemma,
-        other.upos,
-        other.bundle,
-        other.feats,
-        other.surface,
-        False,
-    )
-    if ambiguous(paradigms, other_member, slot, value):
-        return None
+    # The other member inside a multiword token stays, as the original pair judged it.
+    if other is not None:
+        other_filler = variant.shared.get(pair.other)
+        other_member = Member(
+            other_filler.form if other_filler else other.form,
+            other_filler.lemma if other_filler else other.lemma,
+            other.upos,
+            other.bundle,
+            other.feats,
+            other.surface,
+            False,
+        )
+        if ambiguous(paradigms, other_member, slot, value):
+            return None
+    if varied is None:
+        return _kept_in_token(pair, variant)
     if varied.upos in CONTENT_UPOS:
         options: Iterator[Filler] = variant.draws_for(pair.varied)
     else:  # a DET or PRON member stays, and so does its bad form (§4 on the same word)
@@ -256,6 +261,25 @@ def nonce_variant(pair: Pair, variant: Variant, paradigms: Paradigms) -> dict | 
             continue  # the pair would break elision, not agreement (§4's `elision`)
         return _row(pair, variant, filler, good, bad, found)
     return None
+
+
+def _kept_in_token(pair: Pair, variant: Variant) -> dict:
+    """The variant of a pair whose varied word lies inside a transparent multiword token (§4):
+    the token is no word of its own, so it stays (§9), and the pair's own bad form replaces the
+    word's part of it (*isn't* → *aren't*) in the variant's text."""
+    row = pair.row
+    start = variant.spans[pair.varied][0] + row["start"] - variant.original_starts[pair.varied]
+    end = start + row["end_good"] - row["start"]
+    text = variant.text
+    return {
+        **row,
+        "sentence_good": text,
+        "sentence_bad": text[:start] + row["bad_form"] + text[end:],
+        "start": start,
+        "end_good": end,
+        "end_bad": start + len(row["bad_form"]),
+        "variant": f"nonce-{variant.k}",
+    }
 
 
 def _row(pair: Pair, variant: Variant, filler: Filler, good: str, bad: str, found: BadForm) -> dict:

@@ -350,11 +350,12 @@ def test_unimorph_lines_map_tags_in_any_order_and_skip_ambiguous_ones(tmp_path):
             "\n\nchat\tchats\tPL;N;MASC\n\nêtre\tsont\tV;3;PL;IND;PRS\nle\tles\tART;PL;NOM/ACC\nx\ty\tADV\n"
         )
     entries = set(unimorph_frame(path, UniMorphMap.load()).iter_rows())
-    # Columns: form, lemma, upos, bundle, other FEATS (unknown, None, when a tag is ambiguous).
+    # Columns: form, lemma, upos, bundle, other FEATS (unknown, None, when a tag is ambiguous),
+    # and the tags as written (a tag set is completed from the treebank as one).
     assert entries == {
-        ("chats", "chat", "NOUN", "Plur|Masc||", ""),
-        ("sont", "être", "VERB", "Plur|||3", "Mood=Ind|Tense=Pres|VerbForm=Fin"),
-        ("les", "le", "DET", "Plur|||", None),
+        ("chats", "chat", "NOUN", "Plur|Masc||", "", "PL;N;MASC"),
+        ("sont", "être", "VERB", "Plur|||3", "Mood=Ind|Tense=Pres|VerbForm=Fin", "V;3;PL;IND;PRS"),
+        ("les", "le", "DET", "Plur|||", None, "ART;PL;NOM/ACC"),
     }
 
 

@@ -297,3 +297,33 @@ def test_forms_with_a_space_or_elided_are_never_fillers():
     )  # fmt: skip
     pool = filler_pool(lexicon)
     assert [f.form for fillers in pool.values() for f in fillers] == ["chat"]
+
+
+def test_a_word_inside_a_transparent_token_stays_and_its_bad_form_replaces_its_part(tmp_path):
+    # *dort-il* is *dort* + *-il* run together (§4: transparent), so *dort* has pairs; the token is
+    # no word of its own (§9), so it stays in every variant, and *dorment* replaces *dort* in it.
+    dort_il = (
+        *CHAT[:2],
+        "3 chat chat NOUN Gender=Masc|Number=Sing 4 nsubj",
+        "4-5 dort-il _ _ _ _ _",
+        "4 dort dormir VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+        "5 -il il PRON _ 4 expl",
+        "6 ? ? PUNCT _ 4 punct",
+    )
+    pairs, _, _ = mine(tmp_path, dort_il, *OTHERS)
+    verbs = pairs.filter(
+        (pl.col("sent_id") == "s1")
+        & (pl.col("type") == "subject-verb")
+        & (pl.col("varied") == "target")
+    )
+    nonce = verbs.filter(pl.col("variant") != "original")
+    assert verbs.filter(pl.col("variant") == "original")["sentence_bad"].to_list() == [
+        "Le grand chat dorment-il ?"
+    ]
+    assert sorted(nonce["variant"]) == ["nonce-1", "nonce-2", "nonce-3"]
+    for row in nonce.iter_rows(named=True):
+        good, bad, start = row["sentence_good"], row["sentence_bad"], row["start"]
+        assert good.startswith("Le ") and good.endswith(" dort-il ?")
+        assert good.split()[2] in {"chien", "rat"}  # the subject is replaced, the token is not
+        assert bad == good.replace("dort-il", "dorment-il")
+        assert (good[start : row["end_good"]], bad[start : row["end_bad"]]) == ("dort", "dorment")
