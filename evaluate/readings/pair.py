@@ -232,10 +232,22 @@ def _token_at(offsets: list[tuple[int, int]], start: int) -> int:
     return next((k for k, (_, b) in enumerate(offsets) if b > start), len(offsets))
 
 
+def split_token(spans: list[Span], start: int, end: int) -> list[Span] | None:
+    """The surface words' spans with the one that holds the varied word's part [start, end)
+    (a transparent multiword token, §4: *is* of *isn't*) split at it into its words; None when
+    no surface word holds it."""
+    for i, (a, b) in enumerate(spans):
+        if a <= start and end <= b:
+            parts = [(x, y) for x, y in ((a, start), (start, end), (end, b)) if x < y]
+            return spans[:i] + parts + spans[i + 1 :]
+    return None
+
+
 def pair_words(pairs: pl.DataFrame) -> list[list[Span] | None]:
     """The surface words' spans in each good, then each bad sentence (DESIGN.md §5: sentence
-    PLL's words are UD's for the corpus's pairs; a nonce variant's are its original's, replaced).
-    None where the sentence cannot be split so (no `words` known): the tokenizer's words."""
+    PLL's words are UD's for the corpus's pairs; a nonce variant's are its original's, replaced;
+    a token holding the varied word is split at it). None where the sentence cannot be split so
+    (no `words` known): the tokenizer's words."""
     good: list[list[Span] | None] = []
     bad: list[list[Span] | None] = []
     if "words" not in pairs.columns:
@@ -244,7 +256,9 @@ def pair_words(pairs: pl.DataFrame) -> list[list[Span] | None]:
         "words", "space_after", "sentence_good", "start", "end_good", "end_bad"
     ).iter_rows():
         spans = None if words is None else word_spans(text, words, space_after)
-        if spans is None or (start, end_good) not in spans:
+        if spans is not None and (start, end_good) not in spans:
+            spans = split_token(spans, start, end_good)
+        if spans is None:
             good.append(None)
             bad.append(None)
             continue

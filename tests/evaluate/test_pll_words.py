@@ -152,3 +152,19 @@ def test_pair_words_are_the_surface_words_of_original_and_nonce_sentences():
         ".",
     ]
     assert good[2] is None and bad[2] is None  # the tokenizer's words then
+
+
+def test_a_token_holding_the_varied_word_is_split_at_it_into_its_words():
+    from ud_agree.evaluate.readings.pair import pair_words
+
+    # *isn't* is *is* + *n't* (a transparent token, §4): the varied *is* is a word of its own
+    # for the within-word rule, and *n't* is another, in the good and in the bad sentence.
+    pairs = pl.DataFrame(
+        [(["It", "isn't", "."], [True, False, False], "It isn't.", "It aren't.", 3, 5, 6)],
+        schema=["words", "space_after", "sentence_good", "sentence_bad", "start", "end_good",
+                "end_bad"],
+        orient="row",
+    )  # fmt: skip
+    good, bad = pair_words(pairs)
+    assert [pairs["sentence_good"][0][a:b] for a, b in good] == ["It", "is", "n't", "."]
+    assert [pairs["sentence_bad"][0][a:b] for a, b in bad] == ["It", "are", "n't", "."]
