@@ -226,3 +226,23 @@ def test_one_command_mines_a_language_then_writes_multiblimp(tmp_path: Path, cap
     # Neither a pairs table nor a language to mine: one line, exit 2.
     assert main(["--format", "multiblimp", "--out", str(out)]) == 2
     assert "--ud-dir and --lang" in capsys.readouterr().err
+
+
+def test_swap_head_is_the_head_as_the_wrong_sentence_has_it_for_either_varied_member() -> None:
+    from ud_agree.formats.multiblimp import write
+
+    pairs = pairs_table().head(1)  # Les clés sont cassées . → Les clés est cassées .
+    controller = pairs.with_columns(
+        varied=pl.lit("controller"), good_form=pl.lit("clés"), bad_form=pl.lit("clé"),
+        start=pl.lit(4, pl.Int64), end_good=pl.lit(8, pl.Int64), end_bad=pl.lit(7, pl.Int64),
+        sentence_bad=pl.lit("Les clé sont cassées ."),
+    )  # fmt: skip
+    facts = pairs.select("lang", "treebank", "sent_id", "target_id", "controller_id").with_columns(
+        head=pl.lit("sont")
+    )
+    rows = list(csv.DictReader(write(pl.concat([pairs, controller]), facts=facts).splitlines(),
+                               delimiter="\t"))  # fmt: skip
+    assert [(r["head"], r["swap_head"], r["wrong_sen"]) for r in rows] == [
+        ("sont", "est", "Les clés est cassées ."),
+        ("sont", "sont", "Les clé sont cassées ."),
+    ]

@@ -46,8 +46,8 @@ def write(
 ) -> str:
     """MultiBLiMP's TSV: its own columns, then ud-agree's (quoted as pandas would quote); `tag`
     writes a UD feature value as MultiBLiMP does (UniMorph: Sing → SG); `facts` holds, per
-    relation, the columns the pairs table lacks (empty without it). `swap_head` is the bad form
-    where the target is varied (MultiBLiMP inflects the verb), else empty."""
+    relation, the columns the pairs table lacks (empty without it). `swap_head` is the head (the
+    target) as `wrong_sen` has it: the bad form where the target is varied, else its own form."""
     key = ["lang", "treebank", "sent_id", "target_id", "controller_id"]
     if facts is not None:
         pairs = pairs.join(facts, on=key, how="left", suffix="_facts")
@@ -61,7 +61,7 @@ def write(
         own |= {
             "sen": row["sentence_good"],
             "wrong_sen": row["sentence_bad"],
-            "swap_head": row["bad_form"] if row["varied"] == "target" else None,
+            "swap_head": row["bad_form"] if row["varied"] == "target" else row.get("head"),
             "prefix": row["sentence_good"][: row["start"]].rstrip(),
             "feature_vals": f"{good} -> {bad}",
             "phenomenon": f"{CONSTRUCTION.get(row['type'], row['type'])}-"
