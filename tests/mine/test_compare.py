@@ -176,7 +176,7 @@ def shared_corpus(tmp_path_factory) -> Path:
 @pytest.mark.slow
 @needs_ud
 @pytest.mark.parametrize(
-    ("lang", "rows", "compared", "floor"), [("eng", 770, 712, 0.56), ("ell", 1096, 728, 0.65)]
+    ("lang", "rows", "compared", "floor"), [("eng", 770, 712, 0.58), ("ell", 1096, 728, 0.65)]
 )
 def test_every_shared_multiblimp_row_gets_a_specific_class(
     shared_corpus, lang, rows, compared, floor
@@ -184,8 +184,9 @@ def test_every_shared_multiblimp_row_gets_a_specific_class(
     classed = compare(MULTIBLIMP / f"{lang}.data.tsv.xz", shared_corpus)
     assert classed.height == rows
     assert coverage(classed)[0] == compared
-    # Measured with the implicit third person and transparent multiword tokens (issue 35):
-    # English 56.3%, Greek 68.5% of compared rows have the same contrast (a floor, not a snapshot).
+    # Measured with the implicit third person, transparent multiword tokens and UniMorph tag sets
+    # completed from the treebank (issue 35): English 59.0%, Greek 68.5% of compared rows have
+    # the same contrast; the floors are the issue's goals (58%, 65%), not a snapshot.
     assert coverage(classed)[2] / compared >= floor
     for kind in classed.get_column("class").unique().to_list():
         named = kind.removeprefix(NOT_CANDIDATE)
