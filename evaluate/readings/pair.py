@@ -183,19 +183,23 @@ class PairReading:
         too_long = undecided = identical = 0
         headline = f"right_{self.options.rule}"
         bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
-        for rows in sentence_chunks(items, self.options.chunk_size):
+        for chunk_rows in sentence_chunks(items, self.options.chunk_size):
+            chunk = items[chunk_rows]
+            # Two identical sentences: no model can prefer one, and a tie would count it wrong;
+            # they are left out before anything is scored.
+            same = (chunk["sentence_good"] == chunk["sentence_bad"]).fill_null(False).to_numpy()
+            identical += int(same.sum())
+            rows = chunk_rows[~same]
+            if not len(rows):
+                bar.update(len(chunk_rows))
+                continue
             before = self.forwards
             columns = self.pair_columns(items[rows])
             writer.forwards += self.forwards - before
-            finite = np.isfinite(columns["score_good"].to_numpy()) & np.isfinite(
+            ok = np.isfinite(columns["score_good"].to_numpy()) & np.isfinite(
                 columns["score_bad"].to_numpy()
             )
-            # Two identical sentences: no model can prefer one, and a tie would count it wrong.
-            chunk = items[rows]
-            same = (chunk["sentence_good"] == chunk["sentence_bad"]).fill_null(False).to_numpy()
-            ok = finite & ~same
-            too_long += int((~finite & ~same).sum())
-            identical += int(same.sum())
+            too_long += int((~ok).sum())
             # §5.1: a scored pair whose headline rule has no value is undecided, never wrong.
             undecided += int((ok & columns[headline].is_null().to_numpy()).sum())
             kept = pl.Series(ok)
@@ -203,7 +207,7 @@ class PairReading:
             writer.add(
                 rows[ok], {**{k: v.filter(kept) for k, v in columns.items()}, "rule": rule}, items
             )
-            bar.update(len(rows))
+            bar.update(len(chunk_rows))
         bar.close()
         writer.flush(items)
         return {"too-long": too_long, "undecided": undecided, "identical": identical}
