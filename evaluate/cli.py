@@ -241,6 +241,7 @@ SKIP_COUNTS = (
     "missing-sentence",
     "missing-relation",
     "too-long",
+    "non-finite",
     "undecided",
     "identical",
 )

@@ -104,16 +104,25 @@ class ClassAverage:
         return encoded if encoded is None else self.backend.subset(encoded, keep)
 
     def score(self, items: pl.DataFrame, encoded: Any, writer: ChunkWriter) -> dict[str, int]:
-        """The back-end's distributions over the candidates, decided item by item (§1.5)."""
+        """The back-end's distributions over the candidates, decided item by item (§1.5); an item
+        whose means are not finite (a model's overflow) is skipped and counted, never wrong."""
         keys = items["key_index"].to_numpy()
         masks = SplitMasks(self.splits)
         before = self.backend.forwards
+        non_finite = 0
         for batch in self.backend.form_scores(encoded, self.candidates, items.height):
             correct, incorrect = masks.of(keys[batch.rows], batch.prob)
-            writer.add(batch.rows, decide(batch.prob, batch.logit, correct, incorrect), items)
+            decisions = decide(batch.prob, batch.logit, correct, incorrect)
+            finite = decisions.finite()
+            rows = batch.rows
+            if not finite.all():
+                non_finite += int((~finite).sum())
+                decisions, rows = decisions.kept(finite), rows[finite]
+            if len(rows):
+                writer.add(rows, decisions, items)
         writer.forwards += self.backend.forwards - before
         writer.flush(items)
-        return {}
+        return {"non-finite": non_finite}
 
 
 class SplitMasks:

@@ -101,6 +101,28 @@ class Decisions:
         """The same decision on mean raw logits, as the reference code compared."""
         return self.logit_correct > self.logit_incorrect
 
+    def finite(self) -> np.ndarray:
+        """Per item, whether all four means are finite (a NaN would decide `right` as False)."""
+        means = (self.p_correct, self.p_incorrect, self.logit_correct, self.logit_incorrect)
+        if hasattr(self.p_correct, "detach"):
+            import torch
+
+            return torch.stack([torch.isfinite(m) for m in means]).all(0).cpu().numpy()
+        return np.logical_and.reduce([np.isfinite(np.asarray(m, dtype=np.float64)) for m in means])
+
+    def kept(self, keep: np.ndarray) -> Decisions:
+        """The decisions of the items `keep` marks."""
+        if hasattr(self.p_correct, "detach"):
+            import torch
+
+            keep = torch.from_numpy(keep).to(self.p_correct.device)
+        return Decisions(
+            self.p_correct[keep],
+            self.p_incorrect[keep],
+            self.logit_correct[keep],
+            self.logit_incorrect[keep],
+        )
+
 
 def decide(form_prob, form_logit, correct, incorrect) -> Decisions:
     """Means over the masked forms; all arguments (B, n_forms) arrays or tensors of one kind."""

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -459,6 +460,32 @@ def test_frequency_baseline_compares_mean_lexicon_counts(corpus, tmp_path):
     assert s1["p_correct"] / s1["p_incorrect"] == pytest.approx((16 / 8) / (32 / 9))
     assert s1["right"] is False
     assert s1["distance_tokens"] is None
+
+
+def test_class_average_item_with_a_non_finite_score_is_skipped_and_counted(
+    corpus, tmp_path, monkeypatch
+):
+    from ud_agree.evaluate.backends.api import FormBatch
+    from ud_agree.evaluate.backends.frequency import FrequencyBackend
+
+    whole = evaluate(tiny_options(corpus, tmp_path / "whole", model="frequency"))
+    scores = FrequencyBackend.form_scores
+
+    def overflowing(self, encoded, forms, n_items):
+        # A model whose float16 overflowed on every item of an even row: NaN probabilities.
+        for batch in scores(self, encoded, forms, n_items):
+            prob = np.repeat(batch.prob, len(batch.rows), axis=0)
+            logit = np.repeat(batch.logit, len(batch.rows), axis=0)
+            prob[batch.rows % 2 == 0] = np.nan
+            yield FormBatch(batch.rows, prob, logit)
+
+    monkeypatch.setattr(FrequencyBackend, "form_scores", overflowing)
+    outcome = evaluate(tiny_options(corpus, tmp_path / "nan", model="frequency"))
+    scored = whole.counts["items_in_results"]
+    assert outcome.counts["non-finite"] == (scored + 1) // 2
+    assert outcome.counts["items_in_results"] == scored // 2
+    results = pl.read_parquet(outcome.out_dir / "results-*.parquet")
+    assert results["p_correct"].is_finite().all() and results["p_incorrect"].is_finite().all()
 
 
 def test_missing_space_after_column_joins_words_with_spaces(tmp_path):
