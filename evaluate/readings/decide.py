@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -103,7 +104,9 @@ class Decisions:
 
     def finite(self) -> np.ndarray:
         """Per item, whether all four means are finite (a NaN would decide `right` as False)."""
-        means = (self.p_correct, self.p_incorrect, self.logit_correct, self.logit_incorrect)
+        means: tuple[Any, ...] = (
+            self.p_correct, self.p_incorrect, self.logit_correct, self.logit_incorrect,
+        )  # fmt: skip
         if hasattr(self.p_correct, "detach"):
             import torch
 
@@ -112,15 +115,16 @@ class Decisions:
 
     def kept(self, keep: np.ndarray) -> Decisions:
         """The decisions of the items `keep` marks."""
+        index: Any = keep
         if hasattr(self.p_correct, "detach"):
             import torch
 
-            keep = torch.from_numpy(keep).to(self.p_correct.device)
+            index = torch.from_numpy(keep).to(self.p_correct.device)
         return Decisions(
-            self.p_correct[keep],
-            self.p_incorrect[keep],
-            self.logit_correct[keep],
-            self.logit_incorrect[keep],
+            self.p_correct[index],
+            self.p_incorrect[index],
+            self.logit_correct[index],
+            self.logit_incorrect[index],
         )
 
 

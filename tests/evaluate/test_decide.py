@@ -84,3 +84,25 @@ def test_torch_and_numpy_decisions_agree():
     np.testing.assert_allclose(a.p_correct, t.p_correct)
     np.testing.assert_allclose(a.logit_incorrect, t.logit_incorrect)
     assert (a.right == t.right).all()
+
+
+def test_non_finite_decisions_are_found_and_left_out_alike_on_arrays_and_tensors():
+    import torch
+    from ud_agree.evaluate.readings.decide import decide
+
+    # NaN on a correct candidate (row 1) and on an incorrect one (row 2).
+    prob = np.array([[0.5, 0.25, 0.25], [np.nan, 0.5, 0.5], [0.1, np.nan, 0.7]])
+    logit = np.log(np.nan_to_num(prob, nan=0.5))
+    correct = np.array([[True, False, False]] * 3)
+    incorrect = ~correct
+    on_arrays = decide(prob, logit, correct, incorrect)
+    on_tensors = decide(
+        torch.from_numpy(prob), torch.from_numpy(logit),
+        torch.from_numpy(correct), torch.from_numpy(incorrect),
+    )  # fmt: skip
+    for decisions in (on_arrays, on_tensors):
+        finite = decisions.finite()
+        assert finite.tolist() == [True, False, False]
+        kept = decisions.kept(finite)
+        assert np.asarray(kept.p_correct).tolist() == [0.5]
+        assert np.asarray(kept.right).tolist() == [True]
