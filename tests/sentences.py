@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
+
 from ud_agree.mine.read import Sentence, parse
 
 
@@ -15,6 +18,18 @@ def conllu(*rows: str, sent_id: str | None = "s1", comments: tuple[str, ...] = (
         misc = parts[7] if len(parts) > 7 else "_"
         lines.append("\t".join([token_id, form, lemma, upos, "_", feats, head, deprel, "_", misc]))
     return "\n".join(lines) + "\n\n"
+
+
+def write_treebank(
+    ud_dir: Path, language: str, code: str, blocks: Iterable[tuple[str, ...]]
+) -> str:
+    """Sentences (each a tuple of rows, sent_ids s1, s2, …) written as the test file of
+    `<ud_dir>/UD_<language>-Test/`, its name prefixed `code`; the file's text."""
+    folder = ud_dir / f"UD_{language}-Test"
+    folder.mkdir(parents=True)
+    text = "".join(conllu(*rows, sent_id=f"s{i}") for i, rows in enumerate(blocks, 1))
+    (folder / f"{code}_test-ud-test.conllu").write_text(text, encoding="utf-8")
+    return text
 
 
 def sentence(*rows: str) -> Sentence:

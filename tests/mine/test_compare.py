@@ -13,7 +13,7 @@ from ud_agree.mine.plan import Options
 from ud_agree.mine.run import mine_languages
 
 from tests.paths import SHARED, UD, needs_ud
-from tests.sentences import conllu
+from tests.sentences import write_treebank
 
 PRES = "Mood=Ind|Tense=Pres|VerbForm=Fin"
 # English sentences, s1 … in this order; MultiBLiMP's word indices are ID − 1.
@@ -84,10 +84,7 @@ def write_tsv(rows: list[dict], path: Path) -> Path:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("compare")
-    folder = work / "ud" / "UD_English-Test"
-    folder.mkdir(parents=True)
-    text = "".join(conllu(*rows, sent_id=f"s{i}") for i, rows in enumerate(SENTENCES, 1))
-    (folder / "en_test-ud-test.conllu").write_text(text, encoding="utf-8")
+    write_treebank(work / "ud", "English", "en", SENTENCES)
     options = Options(
         ud_dir=work / "ud",
         out=work / "corpus",

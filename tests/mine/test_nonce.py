@@ -11,7 +11,7 @@ from ud_agree.mine.read import Sentence, parse
 from ud_agree.mine.run import mine_languages
 
 from tests.mine.test_pairs import assert_skips_counted
-from tests.sentences import conllu
+from tests.sentences import write_treebank
 
 # The sentence whose pairs are varied: every content word has other lemmas to stand in for it.
 CHAT = (
@@ -61,10 +61,7 @@ OTHERS = (
 
 def mine(tmp_path: Path, *blocks: tuple[str, ...], nonce: int = 3, seed: int = 0):
     """Mine sentences s1, s2, … with nonce variants: (pairs, manifest, parsed sentences)."""
-    folder = tmp_path / "ud" / "UD_French-Test"
-    folder.mkdir(parents=True)
-    text = "".join(conllu(*rows, sent_id=f"s{i}") for i, rows in enumerate(blocks, 1))
-    (folder / "fr_test-ud-test.conllu").write_text(text, encoding="utf-8")
+    text = write_treebank(tmp_path / "ud", "French", "fr", blocks)
     options = Options(
         ud_dir=tmp_path / "ud",
         out=tmp_path / "corpus",

@@ -9,7 +9,7 @@ import polars as pl
 from ud_agree.mine.plan import Options
 from ud_agree.mine.run import mine_languages
 
-from tests.sentences import KEYS_ARE_BROKEN, conllu
+from tests.sentences import KEYS_ARE_BROKEN, write_treebank
 from ud_agree.schemas.corpus import SKIP_REASONS
 
 # Sentences that only put forms into the lexicon (UD words enter it with their lemma and FEATS).
@@ -49,14 +49,11 @@ def mine_with_skips(
     """Mine sentences of a language (sent_ids s1, s2, …), with `unimorph` (ISO 639-3 code, file
     text) as its paradigms: pairs, pair skips and manifest, with the manifest's skip counts
     checked against the skips' rows."""
-    folder = tmp_path / "ud" / f"UD_{lang}-Test"
-    folder.mkdir(parents=True)
+    write_treebank(tmp_path / "ud", lang, "xx", blocks)
     if unimorph:
         iso3, paradigms = unimorph
         (tmp_path / "unimorph" / iso3).mkdir(parents=True)
         (tmp_path / "unimorph" / iso3 / iso3).write_text(paradigms, encoding="utf-8")
-    text = "".join(conllu(*rows, sent_id=f"s{i}") for i, rows in enumerate(blocks, 1))
-    (folder / "xx_test-ud-test.conllu").write_text(text, encoding="utf-8")
     options = Options(
         ud_dir=tmp_path / "ud",
         out=tmp_path / "corpus",
