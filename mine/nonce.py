@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from operator import attrgetter
 from pathlib import Path
 
@@ -194,10 +194,15 @@ class Variant:
             surface: capitalised_like(f.form, sentence.words[surface])
             for surface, f in self.shared.items()
         }
+        self.sentence = sentence
         self.text, self.spans = surface_text(sentence.words, sentence.space_after, replaced)
-        # Where each surface word began before any was replaced: a pair's own offsets.
-        _, spans = surface_text(sentence.words, sentence.space_after)
-        self.original_starts = [start for start, _ in spans]
+
+    @cached_property
+    def original_starts(self) -> list[int]:
+        """Where each surface word began before any was replaced (a pair's own offsets); only a
+        pair inside a multiword token asks."""
+        _, spans = surface_text(self.sentence.words, self.sentence.space_after)
+        return [start for start, _ in spans]
 
     def draws_for(self, surface: int) -> Iterator[Filler]:
         """The word's usable draws (`stream`), drawn once and replayed after."""
