@@ -332,7 +332,15 @@ def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
         )
     else:
         space = np.ones(len(flat), dtype=bool)
-    width = pc.utf8_length(flat).to_numpy(zero_copy_only=False).astype(np.int64) + space
+    # Each word is followed by one space or none, or by MISC SpacesAfter='s whitespace.
+    after = space.astype(np.int64)
+    if "spaces_after" in sentences.column_names:
+        spaces = pc.list_flatten(sentences.column("spaces_after").filter(chosen))
+        given = ~spaces.is_null().to_numpy(zero_copy_only=False)
+        if given.any():
+            lengths_given = pc.fill_null(pc.utf8_length(spaces), 0).to_numpy(zero_copy_only=False)
+            after[given] = lengths_given[given]
+    width = pc.utf8_length(flat).to_numpy(zero_copy_only=False).astype(np.int64) + after
     begin = np.repeat(np.cumsum(lengths) - lengths, lengths)  # each word's sentence's first word
     total = np.cumsum(width)
     start = total - width - (total[begin] - width[begin]) if len(width) else total

@@ -111,6 +111,12 @@ SENTENCES = pa.schema(
             pa.list_(pa.bool_()),
             "per surface word: false after `SpaceAfter=No` (to rebuild the text exactly)",
         ),
+        described(
+            "spaces_after",
+            _str_list,
+            "per surface word: the whitespace MISC `SpacesAfter=` gives after it (decoded: two "
+            "spaces, a no-break space), null where `space_after` says it all (one space or none)",
+        ),
         described("file", pa.string(), "CoNLL-U file, relative to --ud-dir"),
         described("line", pa.int64(), "line of the sentence's first line in that file"),
     ]

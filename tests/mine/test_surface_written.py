@@ -1,0 +1,80 @@
+"""The surface the language writes (DESIGN.md §4.1): MISC spacing keys read whole, and the bad
+sentence written as the language writes it, on sentences written here."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from tests.mine.test_pairs import mine_with_skips
+from tests.sentences import sentence
+from ud_agree.mine.read import rebuild_text
+from ud_agree.surface import decode_spaces, misc_spacing, surface_text
+
+
+@pytest.mark.parametrize(
+    ("misc", "expected"),
+    [
+        ("_", (True, None)),
+        ("SpaceAfter=No", (False, None)),
+        ("Gloss=x|SpaceAfter=No", (False, None)),
+        ("CorrectSpaceAfter=No", (True, None)),  # a correction's key, not this token's spacing
+        ("CorrectForm=L'|CorrectSpaceAfter=No|wordform=l", (True, None)),
+        ("SpaceAfter=Nope", (True, None)),
+        (r"SpacesAfter=\s\s", (True, "  ")),
+        (r"SpacesAfter=\u00A0", (True, "\u00a0")),
+        (r"SpacesAfter=\n\n|Gloss=x", (True, "\n\n")),
+        (r"SpacesAfter=\t\p\\", (True, "\t|\\")),
+    ],
+)
+def test_misc_keys_are_read_whole(misc, expected):
+    assert misc_spacing(misc) == expected
+
+
+def test_spaces_after_escapes_decode_as_ud_documents():
+    assert decode_spaces(r"\s\s\s") == "   "
+    assert decode_spaces(r"\r\n") == "\r\n"
+
+
+SPACED = (
+    "1 Les le DET Definite=Def|Gender=Fem|Number=Plur|PronType=Art 2 det",
+    r"2 clés clé NOUN Gender=Fem|Number=Plur 4 nsubj SpacesAfter=\s\s",
+    "3 sont être AUX Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 4 cop CorrectSpaceAfter=No",
+    r"4 cassées cassé ADJ Gender=Fem|Number=Plur 0 root SpacesAfter=\u00A0",
+    r"5 ! ! PUNCT _ 4 punct SpacesAfter=\n\n",
+)
+SINGULAR = (
+    "1 La le DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 2 det",
+    "2 clé clé NOUN Gender=Fem|Number=Sing 4 nsubj",
+    "3 est être AUX Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 4 cop",
+    "4 cassée cassé ADJ Gender=Fem|Number=Sing 0 root",
+)
+# Two spaces after *clés*, one after *sont* (its correction's key is not its own), a no-break
+# space after *cassées*, and nothing after the last word (the newlines end the paragraph).
+SPACED_TEXT = "Les clés  sont cassées\u00a0!"
+
+
+def test_the_reader_rebuilds_the_whitespace_spaces_after_gives():
+    s = sentence(*SPACED)
+    assert s.space_after == [True, True, True, True, True]
+    assert s.spaces_after == [None, "  ", None, "\u00a0", "\n\n"]
+    assert rebuild_text(s.words, s.space_after, s.spaces_after) == SPACED_TEXT
+    text, spans = surface_text(s.words, s.space_after, {2: "est"}, s.spaces_after)
+    assert text == "Les clés  est cassées\u00a0!"
+    assert [text[a:b] for a, b in spans] == ["Les", "clés", "est", "cassées", "!"]
+
+
+def test_mined_text_and_pair_offsets_keep_the_spaces(tmp_path):
+    pairs, _, _ = mine_with_skips(tmp_path, SPACED, SINGULAR)
+    sentences = pl.read_parquet(tmp_path / "corpus" / "fr" / "sentences.parquet")
+    row = sentences.filter(pl.col("sent_id") == "s1").row(0, named=True)
+    assert row["text"] == SPACED_TEXT
+    assert row["spaces_after"] == [None, "  ", None, "\u00a0", "\n\n"]
+    rows = pairs.filter(pl.col("sent_id") == "s1")
+    assert {r["bad_form"] for r in rows.iter_rows(named=True)} >= {"est", "cassée"}
+    for r in rows.iter_rows(named=True):
+        good, bad = r["sentence_good"], r["sentence_bad"]
+        assert good == SPACED_TEXT
+        assert good[r["start"] : r["end_good"]] == r["good_form"]
+        assert bad[r["start"] : r["end_bad"]] == r["bad_form"]
+        assert good[r["end_good"] :] == bad[r["end_bad"] :]
