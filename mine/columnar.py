@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import FEATURES, RELATIONS_MINED, SENTENCES, TYPES
+from ud_agree.surface import misc_spacing, surface_text
 
 from .extract import FileJob, FileResult, strict_error
 from .lexicon import COUNTS, LEXICON_UPOS
@@ -40,8 +41,6 @@ from .read import (
     read_bytes,
     stem,
 )
-from ud_agree.surface import misc_spacing, surface_text
-
 from .rules import relations as rules
 from .rules.pairs import transparent_offsets
 from .rules.relations import UPOS, Facts, Features, Words
@@ -772,9 +771,9 @@ def _texts_with_spaces(columns: dict[str, pa.Array], surface: _Surface) -> pa.Ar
     texts = columns["text"].to_pylist()
     words, space, spaces = (columns[n] for n in ("words", "space_after", "spaces_after"))
     for i in np.unique(row_sentence[given]).tolist():
-        texts[i] = surface_text(
-            words[i].as_py(), space[i].as_py(), spaces_after=spaces[i].as_py()
-        )[0]
+        texts[i] = surface_text(words[i].as_py(), space[i].as_py(), spaces_after=spaces[i].as_py())[
+            0
+        ]
     return pa.array(texts, pa.large_string())
 
 

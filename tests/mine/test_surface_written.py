@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from ud_agree.mine.read import rebuild_text
 
 from tests.mine.test_pairs import mine_with_skips
 from tests.sentences import sentence
-from ud_agree.mine.read import rebuild_text
 from ud_agree.surface import decode_spaces, misc_spacing, surface_text
 
 
