@@ -661,6 +661,10 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
         return
     surface = _surface_words(table)
     result.sentences = _sentences_table(job, table, surface)
+    ranges = np.flatnonzero(table.is_range)
+    if len(ranges):
+        written = pc.unique(pc.utf8_lower(table.rows.strings(1, ranges)))
+        result.tokens = frozenset(written.to_pylist())
     result.duplicate_sent_ids = len(table.line) - pc.count_distinct(table.sent_id).as_py()
     words, features = _words(job, table)
     result.words = len(words.id)

@@ -42,6 +42,7 @@ from .paradigms import ParadigmFrames, Paradigms
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
 from .rules.pairs import target_agreeing
+from .written import load_written_surface
 
 
 def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
@@ -164,6 +165,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     n_sentences = n_relations = 0
     nonce: Counter = Counter()
     unagreement = run.language.code in load_unagreement_languages()
+    surface = load_written_surface(run.language.code)
+    tokens = pl.Series(
+        "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String
+    )
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
@@ -191,7 +196,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 return
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
             pairs, more = pairs_from_attempts(
-                pl.concat(batch, how="vertical_relaxed"), frames, sentences
+                pl.concat(batch, how="vertical_relaxed"), frames, sentences, surface, tokens
             )
             pairs_out.write_table(pairs.cast(PAIRS))
             pairs_by_type.update(pairs.column("type").to_pylist())

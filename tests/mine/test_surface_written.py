@@ -78,3 +78,62 @@ def test_mined_text_and_pair_offsets_keep_the_spaces(tmp_path):
         assert good[r["start"] : r["end_good"]] == r["good_form"]
         assert bad[r["start"] : r["end_bad"]] == r["bad_form"]
         assert good[r["end_good"] :] == bad[r["end_bad"] :]
+
+
+def pairs_by_form(pairs: pl.DataFrame, sent_id: str) -> dict[str, dict]:
+    """A sentence's pairs by their good form (one pair each here)."""
+    return {
+        r["good_form"]: r for r in pairs.filter(pl.col("sent_id") == sent_id).iter_rows(named=True)
+    }
+
+
+def assert_offsets_cover_the_replacement(row: dict) -> None:
+    good, bad, start = row["sentence_good"], row["sentence_bad"], row["start"]
+    assert bad == good[:start] + row["bad_form"] + good[row["end_good"] :]
+    assert bad[start : row["end_bad"]] == row["bad_form"]
+
+
+FR_LEXICON = (
+    "1 Le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 2 det",
+    "2 garçon garçon NOUN Gender=Masc|Number=Sing 3 nsubj",
+    "3 dort dormir VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+)
+
+
+def test_french_de_le_is_written_du_and_the_offsets_cover_de_la(tmp_path):
+    de_la_table = (
+        "1 Il il PRON Number=Sing|Person=3 2 nsubj",
+        "2 parle parler VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+        "3 De de ADP _ 5 case",
+        "4 la le DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 5 det",
+        "5 table table NOUN Gender=Fem|Number=Sing 2 obl",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, de_la_table, FR_LEXICON)
+    row = pairs_by_form(pairs, "s1")["la"]
+    # The capital of the word before is the contraction's.
+    assert row["sentence_bad"] == "Il parle Du table"
+    assert row["bad_form"] == "Du"
+    assert row["sentence_good"][row["start"] : row["end_good"]] == "De la"
+    assert_offsets_cover_the_replacement(row)
+
+
+def test_french_le_before_a_vowel_is_elided_onto_the_next_word(tmp_path):
+    amie = (
+        "1 La le DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 2 det",
+        "2 amie ami NOUN Gender=Fem|Number=Sing 3 nsubj",
+        "3 dort dormir VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    )
+    # *La amie* is not French either, but it is the good sentence as written here: only the bad
+    # form's spelling is the rule's.
+    hache = (
+        "1 la le DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 2 det",
+        "2 hache hache NOUN Gender=Fem|Number=Sing 0 root",
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, amie, hache, FR_LEXICON)
+    row = pairs_by_form(pairs, "s1")["La"]
+    assert (row["bad_form"], row["sentence_bad"]) == ("L'", "L'amie dort")
+    assert row["sentence_good"][row["start"] : row["end_good"]] == "La "
+    assert_offsets_cover_the_replacement(row)
+    # h muet or h aspiré (*l'homme*, *le héros*) is the word's: no written form is sure.
+    assert "s2" not in set(pairs["sent_id"])
+    assert "ambiguous-onset" in set(skips.filter(pl.col("sent_id") == "s2")["reason"])
