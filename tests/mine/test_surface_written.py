@@ -137,3 +137,60 @@ def test_french_le_before_a_vowel_is_elided_onto_the_next_word(tmp_path):
     # h muet or h aspiré (*l'homme*, *le héros*) is the word's: no written form is sure.
     assert "s2" not in set(pairs["sent_id"])
     assert "ambiguous-onset" in set(skips.filter(pl.col("sent_id") == "s2")["reason"])
+
+
+def test_spanish_de_el_is_written_del(tmp_path):
+    de_la_casa = (
+        "1 Habla hablar VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+        "2 de de ADP _ 4 case",
+        "3 la el DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 4 det",
+        "4 casa casa NOUN Gender=Fem|Number=Sing 1 obl",
+    )
+    el_perro = (
+        "1 El el DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 2 det",
+        "2 perro perro NOUN Gender=Masc|Number=Sing 3 nsubj",
+        "3 duerme dormir VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, de_la_casa, el_perro, lang="Spanish")
+    row = pairs_by_form(pairs, "s1")["la"]
+    assert (row["bad_form"], row["sentence_bad"]) == ("del", "Habla del casa")
+    assert_offsets_cover_the_replacement(row)
+
+
+IT_ARTICLES = (
+    "1 il il DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 2 det",
+    "2 cane cane NOUN Gender=Masc|Number=Sing 0 root",
+    "3 i il DET Definite=Def|Gender=Masc|Number=Plur|PronType=Art 4 det",
+    "4 cani cane NOUN Gender=Masc|Number=Plur 2 conj",
+    "5 uno uno DET Definite=Ind|Gender=Masc|Number=Sing|PronType=Art 6 det",
+    "6 zio zio NOUN Gender=Masc|Number=Sing 2 conj",
+    "7 gli il DET Definite=Def|Gender=Masc|Number=Plur|PronType=Art 8 det",
+    "8 zii zio NOUN Gender=Masc|Number=Plur 2 conj",
+)
+
+
+def test_italian_articles_follow_the_next_words_onset(tmp_path):
+    blocks = (
+        # *i* before s + vowel, not *gli*: the plural of *il successo* is written *i*.
+        ("1 il il DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 2 det",
+         "2 successo successo NOUN Gender=Masc|Number=Sing 0 root"),
+        # *una relazione* → the masculine *uno* is written *un* before a consonant.
+        ("1 una uno DET Definite=Ind|Gender=Fem|Number=Sing|PronType=Art 2 det",
+         "2 relazione relazione NOUN Gender=Fem|Number=Sing 0 root"),
+        # *gli amici* → the singular *il* before a vowel is *l'*, glued to it.
+        ("1 Gli il DET Definite=Def|Gender=Masc|Number=Plur|PronType=Art 2 det",
+         "2 amici amico NOUN Gender=Masc|Number=Plur 0 root"),
+        # *lo studio* → the plural before s + consonant is *gli*.
+        ("1 lo il DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 2 det",
+         "2 studio studio NOUN Gender=Masc|Number=Sing 0 root"),
+        IT_ARTICLES,
+    )  # fmt: skip
+    pairs, _, _ = mine_with_skips(tmp_path, *blocks, lang="Italian")
+    bad = {(r["sent_id"], r["good_form"], r["feature"]): r for r in pairs.iter_rows(named=True)}
+    assert bad[("s1", "il", "Number")]["sentence_bad"] == "i successo"
+    assert bad[("s2", "una", "Gender")]["sentence_bad"] == "un relazione"
+    row = bad[("s3", "Gli", "Number")]
+    assert (row["bad_form"], row["sentence_bad"]) == ("L'", "L'amici")
+    assert bad[("s4", "lo", "Number")]["sentence_bad"] == "gli studio"
+    for row in pairs.iter_rows(named=True):
+        assert_offsets_cover_the_replacement(row)
