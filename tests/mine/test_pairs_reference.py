@@ -18,6 +18,7 @@ from ud_agree.mine.languages import load_value_sets
 from ud_agree.mine.lexicon import UniMorphMap, build_lexicon
 from ud_agree.mine.paradigms import Paradigms
 from ud_agree.mine.plan import Options, plan
+from ud_agree.mine.read import Sentence, parse, read_bytes
 from ud_agree.mine.run import mine_languages
 
 from tests.mine.test_pairs import assert_skips_counted
@@ -52,7 +53,18 @@ def test_pairs_and_skips_equal_the_reference_built_one_relation_at_a_time(
     relations = pa.concat_tables(m.relations for m in mined)
     sentences = pa.concat_tables(m.sentences for m in mined)
     paradigms = Paradigms(lexicon, load_value_sets().get(run.language.code))
-    expected, skips = reference_pairs(relations, sentences, paradigms, "both")
+    # The language's multiword tokens, read by the plain reader (a token holds in_mwt words).
+    tokens = {
+        sentence.words[sentence.surface[i]].lower()
+        for job in run.jobs
+        for sentence in parse(read_bytes(job.path), "x")
+        if isinstance(sentence, Sentence)
+        for i, inside in enumerate(sentence.in_mwt)
+        if inside
+    }
+    expected, skips = reference_pairs(
+        relations, sentences, paradigms, "both", code=run.language.code, tokens=tokens
+    )
 
     pairs = pl.read_parquet(folder / "pairs.parquet")
     assert pairs.height > 500  # a real test: many pairs of every kind

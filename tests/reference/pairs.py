@@ -5,6 +5,7 @@ and its skip counts these counts."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ import pyarrow as pa
 from ud_agree.mine.lexicon import other_feats
 from ud_agree.mine.nonce import capitalised_like, sound
 from ud_agree.mine.paradigms import APOSTROPHES, BadForm, Member, Paradigms, is_elided
+from ud_agree.mine.resources import read_rows
 from ud_agree.mine.rules.pairs import ambiguous, choose_bad_form
 
 from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS
@@ -29,6 +31,8 @@ def reference_pairs(
     paradigms: Paradigms,
     vary: str,
     unagreement: bool = False,
+    code: str = "",
+    tokens: set[str] | None = None,
 ) -> tuple[pa.Table, pa.Table]:
     """Pairs of every relation for the varied role(s), in the relations' order, and the skips
     (a row each, in the same order)."""
@@ -44,7 +48,16 @@ def reference_pairs(
                     skips.append(skip_row(relation, role, feature, None, "unagreement"))
                     continue
                 rows += pairs_of(
-                    relation, role, feature, agreeing, texts, attested, paradigms, skips
+                    relation,
+                    role,
+                    feature,
+                    agreeing,
+                    texts,
+                    attested,
+                    paradigms,
+                    skips,
+                    code,
+                    tokens or set(),
                 )
     return pa.Table.from_pylist(rows, PAIRS), pa.Table.from_pylist(skips, PAIR_SKIPS)
 
@@ -98,15 +111,82 @@ def sentence_index(
             index[key] = None
             continue
         starts, after_elided, offset = [], [], 0
+        spaces = row.get("spaces_after") or [None] * len(row["words"])
         for i, (word, space) in enumerate(zip(row["words"], row["space_after"], strict=True)):
             starts.append(offset)
             before = row["words"][i - 1] if i else ""
             after_elided.append(
                 bool(i) and not row["space_after"][i - 1] and before.endswith(APOSTROPHES)
             )
-            offset += len(word) + bool(space)
-        index[key] = (row["text"], starts, after_elided)
+            offset += len(word) + len(spaces[i] if spaces[i] is not None else " " * space)
+        index[key] = (row["text"], starts, after_elided, row["words"])
     return index
+
+
+def written(
+    code: str,
+    tokens: set[str],
+    upos: str,
+    words: list[str],
+    starts: list[int],
+    surface: int,
+    offset: int | None,
+    form: str,
+    bad_form: str,
+) -> tuple[int, int, str] | str:
+    """§4.1's written surface, one pair at a time, from the data tables themselves: the stretch
+    replaced (start, end in the good text) and what is written there, or the skip reason."""
+    start = starts[surface] + (offset or 0)
+    if offset is not None:
+        token = words[surface]
+        rebuilt = token[:offset] + bad_form + token[offset + len(form) :]
+        return (
+            (start, start + len(form), bad_form)
+            if rebuilt.lower() in tokens
+            else "unattested-token"
+        )
+    after = words[surface + 1] if surface + 1 < len(words) else None
+    onset = "consonant"
+    for row in read_rows("onsets.tsv"):
+        if row["code"] == code and after is not None and re.search(row["pattern"], after.lower()):
+            onset = row["onset"]
+            break
+    sets = [
+        row["set"]
+        for row in read_rows("allomorphs.tsv")
+        if (row["code"], row["upos"], row["member"]) == (code, upos, bad_form.lower())
+    ]
+    end, member = start + len(form), bad_form.lower()
+    if sets:
+        picks = {
+            row["member"]
+            for row in read_rows("allomorphs.tsv")
+            if row["code"] == code
+            and row["upos"] == upos
+            and row["set"] in sets
+            and onset in row["onsets"].split(",")
+        }
+        if len(picks) != 1:
+            return "ambiguous-onset"
+        (member,) = picks
+        # A member of several sets (*l'*) is written only where each set writes the same.
+        for name in sets:
+            if not any(
+                row["set"] == name and row["member"] == member and onset in row["onsets"].split(",")
+                for row in read_rows("allomorphs.tsv")
+                if (row["code"], row["upos"]) == (code, upos)
+            ):
+                return "ambiguous-onset"
+        bad_form = capitalised_like(member, form)
+        if member.endswith("'") and after is not None:
+            return start, starts[surface + 1], bad_form
+    if surface > 0:
+        before = words[surface - 1]
+        if starts[surface - 1] + len(before) < starts[surface]:
+            for row in read_rows("contractions.tsv"):
+                if (row["code"], row["first"], row["second"]) == (code, before.lower(), member):
+                    return starts[surface - 1], end, capitalised_like(row["written"], before)
+    return start, end, bad_form
 
 
 def attested_values(paradigms: Paradigms) -> dict[tuple[str, str], list[str]]:
@@ -126,6 +206,8 @@ def pairs_of(
     attested: dict[tuple[str, str], list[str]],
     paradigms: Paradigms,
     skips: list[dict[str, Any]],
+    code: str = "",
+    tokens: set[str] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The pairs of one relation varying `role` on `feature`; skips added to `skips`."""
     other = "controller" if role == "target" else "target"
@@ -146,7 +228,7 @@ def pairs_of(
     if reason:
         skips.append(skip_row(relation, role, feature, None, reason))
         return
-    text, starts, after_elided = texts[key]
+    text, starts, after_elided, words = texts[key]
     surface = relation[f"{role}_surface"]
     start = starts[surface] + (mwt_offset or 0)
     form = text[start : start + len(form)]  # as written: *Is* of *Isn't*
@@ -179,6 +261,13 @@ def pairs_of(
         if (elided and sound(form) != sound(bad_form)) or bound:
             skips.append(skip_row(relation, role, feature, bad_value, "elision"))
             continue
+        shape = written(
+            code, tokens or set(), upos, words, starts, surface, mwt_offset, form, bad_form
+        )
+        if isinstance(shape, str):
+            skips.append(skip_row(relation, role, feature, bad_value, shape))
+            continue
+        cut_start, cut_end, bad_form = shape
         yield {
             **{k: relation[k] for k in ("lang", "treebank", "sent_id", "type")},
             **{k: relation[k] for k in ("target_id", "controller_id")},
@@ -193,9 +282,9 @@ def pairs_of(
             "bad_count": found.count,
             "bad_source": found.source,
             "sentence_good": text,
-            "sentence_bad": text[:start] + bad_form + text[start + len(form) :],
-            "start": start,
-            "end_good": start + len(form),
-            "end_bad": start + len(bad_form),
+            "sentence_bad": text[:cut_start] + bad_form + text[cut_end:],
+            "start": cut_start,
+            "end_good": cut_end,
+            "end_bad": cut_start + len(bad_form),
             "variant": "original",
         }
