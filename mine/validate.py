@@ -122,9 +122,7 @@ def item_ids(pairs: pl.DataFrame) -> pl.Series:
     keys = pairs.select(
         pl.concat_str([pl.col(c).cast(pl.String).fill_null("") for c in ITEM_KEY], separator="\t")
     ).to_series()
-    return pl.Series(
-        "item", [hashlib.sha1(k.encode()).hexdigest()[:12] for k in keys], pl.String
-    )
+    return pl.Series("item", [hashlib.sha1(k.encode()).hexdigest()[:12] for k in keys], pl.String)
 
 
 def draw(pairs: pl.DataFrame, per_cell: int, seed: int) -> pl.DataFrame:
@@ -152,9 +150,7 @@ def draw(pairs: pl.DataFrame, per_cell: int, seed: int) -> pl.DataFrame:
             picked = rng.choice(len(free), size=need, replace=False)
             chosen.update(free[i] for i in sorted(picked.tolist()))
     return (
-        frame.filter(pl.col("_row").is_in(sorted(chosen)))
-        .sort("lang", "type", "item")
-        .drop("_row")
+        frame.filter(pl.col("_row").is_in(sorted(chosen))).sort("lang", "type", "item").drop("_row")
     )
 
 
@@ -254,7 +250,7 @@ def page(sheet: pl.DataFrame, lang: str, blind: bool) -> str:
         blocks.append(f'<div class="item"><h2>{html.escape(head)}</h2>{lines}</div>')
     title = f"Pairs to judge: {lang}" + (" (blind)" if blind else "")
     return (
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>"
         "body{font-family:sans-serif;max-width:60em;margin:auto}"
         ".item{border-bottom:1px solid #ccc;padding:.5em 0}h2{font-size:.85em;color:#555}"
@@ -356,6 +352,7 @@ class Judgment:
     """One judged row: the item, its cell and the verdict it counts as."""
 
     item: str
+    where: str  # file:line
     lang: str
     type: str
     rules: tuple[str, ...]
@@ -364,7 +361,7 @@ class Judgment:
 
 def read_key(path: Path) -> dict[str, dict[str, str]]:
     """A sample's key.csv by item."""
-    rows = _read_csv(path, KEY_COLUMNS)
+    _, rows = _read_csv(path, KEY_COLUMNS)
     key: dict[str, dict[str, str]] = {}
     for line, row in rows:
         if row["item"] in key:
@@ -373,9 +370,12 @@ def read_key(path: Path) -> dict[str, dict[str, str]]:
     return key
 
 
-def _read_csv(path: Path, required: Sequence[str]) -> list[tuple[int, dict[str, str]]]:
-    """A CSV's rows with the line each ends on; a missing column or unreadable file is an error
-    naming the file."""
+def _read_csv(
+    path: Path, required: Sequence[str], blind: Sequence[str] = ()
+) -> tuple[bool, list[tuple[int, dict[str, str]]]]:
+    """Whether a CSV is blind (has `sentence_a`), and its rows with the line each ends on; a
+    missing column (`blind` ones too in a blind sheet) or an unreadable file is an error naming
+    the file."""
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
@@ -384,7 +384,8 @@ def _read_csv(path: Path, required: Sequence[str]) -> list[tuple[int, dict[str, 
     reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
         header = reader.fieldnames or []
-        missing = [c for c in required if c not in header]
+        is_blind = "sentence_a" in header
+        missing = [c for c in (*required, *(blind if is_blind else ())) if c not in header]
         if missing:
             raise ValidateError(f"{path}:1: no column {', '.join(missing)}")
         rows = []
@@ -394,20 +395,15 @@ def _read_csv(path: Path, required: Sequence[str]) -> list[tuple[int, dict[str, 
             rows.append((reader.line_num, {k: v.strip() for k, v in row.items()}))
     except csv.Error as error:
         raise ValidateError(f"{path}:{reader.line_num}: not CSV ({error})") from None
-    return rows
+    return is_blind, rows
 
 
-def read_sheet(
-    path: Path, key: dict[str, dict[str, str]], key_path: Path
-) -> list[Judgment]:
+def read_sheet(path: Path, key: dict[str, dict[str, str]], key_path: Path) -> list[Judgment]:
     """A judged sheet's rows checked against the sample's key; a blind sheet's verdict resolved
     with the key (the judge's choice of the good sentence, or `neither`, is `grammatical-bad`)."""
-    try:
-        header = next(csv.reader(io.StringIO(path.read_bytes().decode("utf-8-sig"))), [])
-    except (OSError, UnicodeDecodeError, csv.Error):
-        header = []
-    blind = "sentence_a" in header
-    rows = _read_csv(path, ("item", "lang", "type", "rule", "verdict", "reason") + (("choice",) if blind else ()))
+    blind, rows = _read_csv(
+        path, ("item", "lang", "type", "rule", "verdict", "reason"), ("choice",)
+    )
     judged = []
     for line, row in rows:
         where = f"{path}:{line}"
@@ -422,9 +418,7 @@ def read_sheet(
                 )
         verdict = row["verdict"]
         if verdict not in VERDICTS:
-            raise ValidateError(
-                f"{where}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}"
-            )
+            raise ValidateError(f"{where}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
         if blind != bool(entry["bad"]):
             kind = "blind" if blind else "plain"
             raise ValidateError(f"{where}: a {kind} sheet, but {key_path} is not")
@@ -437,7 +431,7 @@ def read_sheet(
             if choice != entry["bad"]:
                 verdict = "grammatical-bad"
         rules = tuple(row["rule"].split(RULE_SEPARATOR))
-        judged.append(Judgment(row["item"], row["lang"], row["type"], rules, verdict))
+        judged.append(Judgment(row["item"], where, row["lang"], row["type"], rules, verdict))
     return judged
 
 
@@ -451,15 +445,14 @@ def read_judged(sheets: Sequence[Path], key_path: Path | None = None) -> list[Ju
         path = key_path or sheet.parent / KEY
         if path not in keys:
             keys[path] = read_key(path)
-        rows = read_sheet(sheet, keys[path], path)
-        lines = [line for line, _ in _read_csv(sheet, ("item",))]
-        for line, judgment in zip(lines, rows, strict=True):
+        for judgment in read_sheet(sheet, keys[path], path):
             if judgment.item in seen:
                 raise ValidateError(
-                    f"{sheet}:{line}: item {judgment.item} judged twice (first at {seen[judgment.item]})"
+                    f"{judgment.where}: item {judgment.item} judged twice (first at "
+                    f"{seen[judgment.item]})"
                 )
-            seen[judgment.item] = f"{sheet}:{line}"
-        judged.extend(rows)
+            seen[judgment.item] = judgment.where
+            judged.append(judgment)
     return judged
 
 
@@ -472,7 +465,12 @@ def validity(judged: Sequence[Judgment], judges: str | None = None) -> pl.DataFr
             "rule": [list(j.rules) for j in judged],
             "verdict": [j.verdict for j in judged],
         },
-        schema={"lang": pl.String, "type": pl.String, "rule": pl.List(pl.String), "verdict": pl.String},
+        schema={
+            "lang": pl.String,
+            "type": pl.String,
+            "rule": pl.List(pl.String),
+            "verdict": pl.String,
+        },
     )
     exploded = rows.explode("rule")
     groups = (
@@ -501,7 +499,9 @@ def validity(judged: Sequence[Judgment], judges: str | None = None) -> pl.DataFr
         pl.Series("low", [x[0] for x in intervals], pl.Float64).fill_nan(None),
         pl.Series("high", [x[1] for x in intervals], pl.Float64).fill_nan(None),
         pl.lit(judges, pl.String).alias("judges"),
-        pl.col("cell").replace_strict({c: i for i, c in enumerate(("type", "rule", "type-rule"))}).alias("_cell"),
+        pl.col("cell")
+        .replace_strict({c: i for i, c in enumerate(("type", "rule", "type-rule"))})
+        .alias("_cell"),
         pl.col("rule").replace_strict(rule_order, default=len(RULES)).alias("_rule"),
     )
     table = table.sort("lang", "_cell", "type", "_rule", "rule", nulls_last=False)
@@ -514,11 +514,9 @@ def printed(table: pl.DataFrame) -> str:
     """The validity table as text: one line per cell."""
     lines = [f"{'lang':<5} {'cell':<45} {'n':>5} {'valid':>5} {'share':>6}  95% interval  unsure"]
     for row in table.iter_rows(named=True):
-        name = " × ".join(x for x in (row["type"], row["rule"]) if x)
+        name = " × ".join(x for x in (row["type"] or "all types", row["rule"]) if x)
         share = "–" if row["share"] is None else f"{100 * row['share']:.1f}%"
-        interval = (
-            "–" if row["low"] is None else f"{100 * row['low']:.1f}–{100 * row['high']:.1f}%"
-        )
+        interval = "–" if row["low"] is None else f"{100 * row['low']:.1f}–{100 * row['high']:.1f}%"
         lines.append(
             f"{row['lang']:<5} {name:<45} {row['n']:>5} {row['valid']:>5} {share:>6}  "
             f"{interval:<12}  {row['unsure']:>6}"
@@ -552,7 +550,9 @@ def parser(prog: str = "python -m mine.validate") -> OneLineParser:
     draw_ = commands.add_parser(
         "sample", help="a seeded sample stratified by language × type × rule, as sheets to judge"
     )
-    draw_.add_argument("--corpus", type=Path, required=True, help="a corpus written by python -m mine")
+    draw_.add_argument(
+        "--corpus", type=Path, required=True, help="a corpus written by python -m mine"
+    )
     draw_.add_argument("--lang", nargs="+", help="language folders (default: all with pairs)")
     draw_.add_argument(
         "--per-cell", type=int, default=25, help="pairs per language × type × rule (default 25)"
