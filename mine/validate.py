@@ -205,8 +205,8 @@ def sheet_rows(sample: pl.DataFrame, blind: bool, seed: int) -> tuple[pl.DataFra
         )
         key = base.select("item", "lang", "type", "rule").with_columns(empty("bad"))
         return sheet.select(SHEET_COLUMNS), key.select(KEY_COLUMNS)
-    # Blind: bad first where the seeded coin says so; the key keeps the letter of the bad one.
-    bad_first = np.random.default_rng([seed, 1]).random(sample.height) < 0.5
+    # Blind: bad first where the item's seeded coin says so; the key keeps the bad one's letter.
+    bad_first = np.array([_coin(item, seed) for item in sample.get_column("item")], dtype=bool)
     swap = pl.Series(bad_first)
 
     def pick(first: pl.Series, second: pl.Series, when: pl.Series) -> pl.Series:
@@ -226,6 +226,11 @@ def sheet_rows(sample: pl.DataFrame, blind: bool, seed: int) -> tuple[pl.DataFra
         pl.Series("bad", np.where(bad_first, "a", "b"), pl.String)
     )
     return sheet.select(BLIND_COLUMNS), key.select(KEY_COLUMNS)
+
+
+def _coin(item: str, seed: int) -> bool:
+    """A seeded coin per item (not per row: languages and draws do not share one sequence)."""
+    return hashlib.sha1(f"{seed}\t{item}".encode()).digest()[0] & 1 == 1
 
 
 def page(sheet: pl.DataFrame, lang: str, blind: bool) -> str:
@@ -344,7 +349,10 @@ def wilson(valid: int, n: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At p = 0 or 1 one bound is exactly 0 or 1; rounding would leave 0.9999999999999999.
+    low = 0.0 if valid == 0 else max(0.0, centre - half)
+    high = 1.0 if valid == n else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass(frozen=True)
