@@ -34,14 +34,13 @@ from ud_agree.schemas.corpus import (
 
 from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
-from .languages import load_unagreement_languages, load_value_sets
+from .languages import load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
 from .pairs import pairs_from_attempts, prepare_attempts, skip_table
-from .paradigms import ParadigmFrames, Paradigms
+from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
-from .rules.pairs import target_agreeing
 
 
 def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
@@ -93,29 +92,35 @@ SPILL = ".parts"  # a language's mined files, waiting for its lexicon (removed w
 
 NONCE_MEMBERS = [
     "treebank", "sent_id", "target_id", "controller_id", "target_surface", "controller_surface",
-    "agreeing",
 ]  # fmt: skip
+
+
+# An attempt at pairs: a relation's varied role and feature (§9 varies the pairs it made).
+NONCE_ATTEMPT = ["treebank", "sent_id", "target_id", "controller_id", "varied", "feature"]
 
 
 def write_nonce(
     run: LanguageRun,
     options: Options,
     lexicon: pa.Table,
+    frames: ParadigmFrames,
     originals: list[pa.Table],
+    attempts: list[pl.DataFrame],
     members: list[pl.DataFrame],
     pairs_out: pq.ParquetWriter,
     skips_out: pq.ParquetWriter,
 ) -> tuple[Counter, Counter]:
     """§9: the nonce variants of a language's pairs, after its original pairs, and their skips
-    after the original skips; (variants by type, skips per reason). Their replacements have lemmas the pairs never read: all paradigms indexed."""
+    after the original skips; (variants by type, skips per reason). `attempts`: those that made
+    the original pairs, which the variants' bad forms are decided from (§4's rules, run again)."""
     files: dict[str, list[Path]] = {}
     for job in run.jobs:
         files.setdefault(job.treebank, []).append(job.path)
-    paradigms = Paradigms(lexicon, load_value_sets().get(run.language.code))
     pairs = pl.concat([pl.DataFrame(t) for t in originals]) if originals else pl.DataFrame()
+    tried = pl.concat(attempts, how="vertical_relaxed") if attempts else pl.DataFrame()
     relations = pl.concat(members) if members else pl.DataFrame()
     table, skipped = nonce_pairs(
-        pairs, relations, files, lexicon, paradigms, options.nonce, options.seed
+        pairs, tried, relations, files, lexicon, frames, options.nonce, options.seed
     )
     pairs_out.write_table(table)
     skips_out.write_table(skipped)
@@ -163,7 +168,6 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     pair_skips: Counter = Counter()
     n_sentences = n_relations = 0
     nonce: Counter = Counter()
-    unagreement = run.language.code in load_unagreement_languages()
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
@@ -184,15 +188,15 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
         skipped: list[pl.DataFrame] = []  # the batch's files' skips (same `rel` as `batch`)
         texts: list[pa.ChunkedArray] = []  # the batch's sentences, which its attempts index
         originals: list[pa.Table] = []  # what nonce variants are made of (§9)
+        made: list[pl.DataFrame] = []  # and the attempts that made them
         members: list[pl.DataFrame] = []
 
         def write_pairs() -> None:
             if not batch:
                 return
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
-            pairs, more = pairs_from_attempts(
-                pl.concat(batch, how="vertical_relaxed"), frames, sentences
-            )
+            tried = pl.concat(batch, how="vertical_relaxed")
+            pairs, more = pairs_from_attempts(tried, frames, sentences)
             pairs_out.write_table(pairs.cast(PAIRS))
             pairs_by_type.update(pairs.column("type").to_pylist())
             skips = skip_table([*skipped, more])
@@ -203,6 +207,8 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             texts.clear()
             if options.nonce:
                 originals.append(pairs)
+                keys = pl.DataFrame(pairs).select(NONCE_ATTEMPT).unique()
+                made.append(tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
 
         for prefix in attempts:
             relations = unspill(prefix, "relations")
@@ -211,11 +217,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
             by_type.update(relations.column("type").to_pylist())
             if options.pairs and options.nonce:
-                members.append(
-                    pl.DataFrame(relations).select(
-                        *NONCE_MEMBERS, target_agreeing(unagreement).alias("target_agreeing")
-                    )
-                )
+                members.append(pl.DataFrame(relations).select(NONCE_MEMBERS))
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
             if options.pairs:
@@ -236,7 +238,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
         write_pairs()
         if options.pairs and options.nonce:
             nonce, more_skips = write_nonce(
-                run, options, lexicon, originals, members, pairs_out, skips_out
+                run, options, lexicon, frames, originals, made, members, pairs_out, skips_out
             )
             pair_skips.update(more_skips)
     return Written(n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips)
