@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ud_agree.schemas.corpus import FEATURES, RELATIONS_MINED, SENTENCES, TYPES
+from ud_agree.schemas.corpus import DROPS, FEATURES, RELATIONS_MINED, SENTENCES, TYPES
 
 from .extract import FileJob, FileResult, strict_error
 from .lexicon import COUNTS, LEXICON_UPOS
@@ -656,6 +656,7 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
     """Build the tables and counts from the well-formed sentences' rows."""
     if table is None or len(table.line) == 0:
         result.relations = RELATIONS_MINED.empty_table()
+        result.dropped = DROPS.empty_table()
         result.sentences = SENTENCES.empty_table()
         return
     surface = _surface_words(table)
@@ -669,6 +670,24 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
     result.agree.update(found.agree)
     result.disagree.update(found.disagree)
     result.relations = _relations_table(job, table, surface, words, features, found)
+    result.dropped = _drops_table(job, table, words, found)
+
+
+def _drops_table(job: FileJob, table: _Table, words: Words, found: rules.Relations) -> pa.Table:
+    """The dropped candidates (DROPS), a row each, in (sentence, target, controller) order."""
+    t, c, kind, reason = found.dropped
+    columns = [
+        _repeat(job.lang, len(t)),
+        _repeat(job.treebank, len(t)),
+        table.sent_id.take(pa.array(words.sentence[t])),
+        pa.array(TYPES, pa.string()).take(pa.array(kind)),
+        pa.array(words.id[t]),
+        pa.array(words.id[c]),
+        pa.array(rules.REASONS[1:], pa.string()).take(pa.array(reason - 1)),
+    ]
+    return pa.Table.from_arrays(
+        [column.cast(f.type) for column, f in zip(columns, DROPS, strict=True)], schema=DROPS
+    )
 
 
 @dataclass

@@ -54,6 +54,7 @@ class FileResult:
     malformed: list[tuple[int, str]] = field(default_factory=list)
     words: int = 0
     duplicate_sent_ids: int = 0
+    dropped: pa.Table | None = None  # schema DROPS: `drops` row by row
 
 
 def strict_error(job: FileJob, malformed: Malformed) -> MalformedError:

@@ -23,6 +23,7 @@ from ud_agree.errors import MachineError
 from ud_agree.hold import hold
 from ud_agree.schemas.corpus import (
     DROP_REASONS,
+    DROPS,
     LEXICON,
     PAIR_SKIPS,
     PAIRS,
@@ -53,6 +54,7 @@ def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
         spill(result.relations, prefix, "relations")
         spill(result.sentences, prefix, "sentences")
         spill(result.lexicon_counts, prefix, "lexicon")
+        spill(result.dropped, prefix, "drops")
         if vary is not None:
             attempts, skipped = prepare_attempts(
                 result.relations, result.sentences, vary, job.unagreement
@@ -61,7 +63,7 @@ def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
             spill(skipped.to_arrow(), prefix, "skips")
     except OSError as error:  # pyarrow names no file: the spill folder is where it went wrong
         raise MachineError.of(error, error.filename or prefix.parent) from None
-    result.relations = result.sentences = result.lexicon_counts = None
+    result.relations = result.sentences = result.lexicon_counts = result.dropped = None
     return result
 
 
@@ -171,8 +173,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
+        atomic_file(out_dir / "drops.parquet") as drops_file,
         pq.ParquetWriter(relations_file, RELATIONS, compression="snappy") as relations_out,
         pq.ParquetWriter(sentences_file, SENTENCES, compression="snappy") as sentences_out,
+        pq.ParquetWriter(drops_file, DROPS, compression="snappy") as drops_out,
         ExitStack() as stack,
     ):
         if options.pairs:
@@ -215,6 +219,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             sentences = unspill(prefix, "sentences")
             relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
+            drops_out.write_table(unspill(prefix, "drops"))
             by_type.update(relations.column("type").to_pylist())
             if options.pairs and options.nonce:
                 members.append(pl.DataFrame(relations).select(NONCE_MEMBERS))

@@ -359,6 +359,9 @@ def coordinated(words: Words, c: np.ndarray) -> np.ndarray:
     return conjunct_of[c]
 
 
+_NONE = np.zeros(0, np.int64)
+
+
 @dataclass
 class Relations:
     """Kept relations (sorted by target, controller) with their measures, and the candidates'
@@ -377,6 +380,13 @@ class Relations:
     drops: Counter = field(default_factory=Counter)
     agree: Counter = field(default_factory=Counter)
     disagree: Counter = field(default_factory=Counter)
+    # The dropped candidates, each with its reason (code into REASONS): `drops` row by row.
+    dropped: tuple[np.ndarray, ...] = (
+        _NONE,
+        _NONE,
+        _NONE,
+        _NONE,
+    )  # target, controller, kind, reason
 
 
 def _count(names: tuple, codes: np.ndarray) -> Counter:
@@ -396,6 +406,7 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
     agree = _count(TYPES, kind[(reason == 0) | (reason == INVALID_TYPE)])
     disagree = _count(TYPES, kind[reason == DISAGREE])
     kept = reason == 0
+    dropped = (t[~kept], c[~kept], kind[~kept], reason[~kept])
     t, c, kind, agreeing = t[kept], c[kept], kind[kept], agreeing[kept]
     relation, noun = distractor_nouns(words, features, t, c, agreeing)
     return Relations(
@@ -412,4 +423,5 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
         drops=_count(REASONS, reason[reason > 0]),
         agree=agree,
         disagree=disagree,
+        dropped=dropped,
     )

@@ -210,6 +210,18 @@ PAIR_SKIPS = pa.schema(
     ]
 )
 
+# Dropped candidates (§1.2), one row each with the first reason that applies: the manifest's
+# `drops` counts row by row, so that a user (and `mine.compare`) can ask why a pair of words is
+# no relation.
+DROPS = pa.schema(
+    [
+        *(RELATIONS.field(name) for name in RELATIONS.names[:6]),  # lang … controller_id
+        described(
+            "reason", pa.string(), "typo, disagree, no-agreeing-feature or invalid-type (§1.2)"
+        ),
+    ]
+)
+
 # Join keys: a sentence, and a relation within it (its type follows from target and controller).
 SENTENCE_KEY = ("lang", "treebank", "sent_id")
 RELATION_KEY = (*SENTENCE_KEY, "target_id", "controller_id")
