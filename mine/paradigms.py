@@ -1,14 +1,10 @@
 """The lexicon indexed for DESIGN.md §4: a lemma's paradigm cells, the bundles of each form, the
-values each UPOS attests; and the members of a relation as the §4 rules read them."""
+values each UPOS attests, as tables the §4 rules join (`rules/pairs.py`)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
 from copy import copy
-from dataclasses import dataclass
-from functools import cache, cached_property
-from typing import NamedTuple
+from functools import cached_property
 
 import polars as pl
 import pyarrow as pa
@@ -22,109 +18,14 @@ APOSTROPHES = ("'", "\u2019")
 LIST_COLUMNS = [f.lower() for f in FEATURES]  # the lexicon's and relations' columns of FEATURES
 
 
-class LexiconRow(NamedTuple):  # a tuple: built for every row of a language's paradigms
-    """One lexicon row of a (lemma, upos) paradigm."""
-
-    form: str
-    bundle: Bundle
-    feats: str | None  # other FEATS; None when unknown (such a row is never a bad form)
-    occurrences: int  # `count`, which a tuple's method owns
-    source: str
-
-
-@dataclass(frozen=True)
-class Member:
-    """The member of a relation that is varied, or the other one."""
-
-    form: str
-    lemma: str
-    upos: str
-    bundle: Bundle
-    feats: str  # other FEATS of the word in its sentence
-    surface: int
-    in_mwt: bool
-
-
-@dataclass(frozen=True)
-class BadForm:
-    """The chosen bad form (lower-cased key), its summed count and its source."""
-
-    key: str
-    count: int
-    source: str
-
-
-class Paradigms:
-    """The lexicon indexed for §4: rows per paradigm cell, bundles per (form, lemma, upos), and the
-    values each (upos, feature) attests; values compared through the language's value sets."""
-
-    def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
-        self.value_sets = value_sets or {}
-        # Rows that can be a bad form, by what §4 asks of one: (lemma, upos, bundle, other FEATS).
-        self.forms: dict[tuple[str, str, Bundle, str | None], list[LexiconRow]] = defaultdict(list)
-        self.bundles: dict[tuple[str, str, str], set[Bundle]] = defaultdict(set)
-        frame = pl.DataFrame(lexicon)
-        self.attested = {
-            (upos, slot): tuple(values)
-            for slot, name in enumerate(LIST_COLUMNS)
-            for upos, values in frame.select("upos", pl.col(name).alias("v"))
-            .explode("v")
-            .drop_nulls("v")
-            .group_by("upos")
-            .agg(pl.col("v").unique().sort())
-            .iter_rows()
-        }
-        if "typo_count" not in frame.columns:
-            frame = frame.with_columns(pl.lit(0).alias("typo_count"))
-        keys = [pl.col(n).list.sort().list.join(",").fill_null("") for n in LIST_COLUMNS]
-        columns: list[str | pl.Expr] = ["form", "lemma", "upos", pl.concat_list(keys)]
-        columns += ["feats", "count", "source"]
-        interned: dict[tuple[str, ...], Bundle] = {}
-        for form, lemma, upos, values, feats, count, source, typo in frame.select(
-            *columns, "typo_count"
-        ).iter_rows():
-            values = tuple(values)
-            if (bundle := interned.get(values)) is None:
-                bundle = interned[values] = tuple(value_set(v) for v in values)
-            # A form only ever seen as a typo is no bad form, nor is an elided one or a clitic.
-            if not (count and typo == count) and not is_elided(form):
-                row = LexiconRow(form, bundle, feats, count or 0, source)
-                self.forms[(lemma, upos, bundle, feats)].append(row)
-            self.bundles[(form.lower(), lemma, upos)].add(bundle)
-        self.expanded: dict[tuple[int, frozenset[str]], frozenset[str]] = {}
-
-    def expand(self, slot: int, values: Iterable[str]) -> frozenset[str]:
-        """The values a set stands for when compared (§1.2: Norwegian Com = {Masc, Fem})."""
-        values = frozenset(values)
-        if (slot, values) not in self.expanded:
-            sets = self.value_sets.get(FEATURES[slot], {})
-            self.expanded[(slot, values)] = frozenset(x for v in values for x in sets.get(v, (v,)))
-        return self.expanded[(slot, values)]
-
-    def meet(self, slot: int, a: Iterable[str], b: Iterable[str]) -> bool:
-        """Whether two value sets share a value, once expanded."""
-        return bool(self.expand(slot, a) & self.expand(slot, b))
-
-
-def is_elided(form: str) -> bool:
+def elided(form: pl.Expr) -> pl.Expr:
     """An elided form (*l'*) or a clitic written onto the word before (*'m*, *’s*): an
     apostrophe at either end; its spelling depends on its neighbour, so it is never varied
     nor a bad form (§4 `elision`)."""
-    return form.startswith(APOSTROPHES) or form.endswith(APOSTROPHES)
-
-
-def elided(form: pl.Expr) -> pl.Expr:
-    """`is_elided` over a column."""
     return pl.any_horizontal(
         *(form.str.starts_with(mark) for mark in APOSTROPHES),
         *(form.str.ends_with(mark) for mark in APOSTROPHES),
     )
-
-
-@cache  # a few hundred distinct strings, met hundreds of thousands of times
-def value_set(joined: str | None) -> frozenset[str]:
-    """A `,`-joined value set (a join key) as a set."""
-    return frozenset(v for v in (joined or "").split(",") if v)
 
 
 # A paradigm cell as join keys (value sets `,`-joined), as `ParadigmFrames.forms` holds them.
@@ -133,7 +34,7 @@ CELL_COLUMNS = ["lemma", "upos", *(f"cell_{n}" for n in LIST_COLUMNS), "feats"]
 
 def expanded(values: pl.Expr, feature: str, value_sets: ValueSets) -> pl.Expr:
     """A list column of one feature's values, each value replaced by those it stands for (§1.2:
-    Norwegian Com = {Masc, Fem}), as `Paradigms.expand` does for one set."""
+    Norwegian Com = {Masc, Fem})."""
     stands_for = value_sets.get(feature)
     if not stands_for:
         return values
@@ -148,7 +49,7 @@ def expanded(values: pl.Expr, feature: str, value_sets: ValueSets) -> pl.Expr:
 
 def set_key(values: pl.Expr) -> pl.Expr:
     """A sorted list of distinct values (the lexicon's and the relations' value sets) as a set's
-    join key: `,`-joined, without the empty value (`""` when none), as `value_set` reads it."""
+    join key: `,`-joined, without the empty value (`""` when none)."""
     return values.list.join(",").str.strip_chars_start(",").fill_null("")
 
 
@@ -156,8 +57,8 @@ class ParadigmFrames:
     """The lexicon indexed as tables, for the §4 rules run over columns (`rules/pairs.py`):
     the rows that can be a bad form by paradigm cell (`forms`), every bundle of each (form,
     lemma, upos) with its values expanded through the value sets (`bundles`), and the values
-    each (upos, feature) attests. The same index as `Paradigms`, without a Python object per
-    row; `narrowed` keeps the paradigms that a batch of questions reads."""
+    each (upos, feature) attests; `narrowed` keeps the paradigms that a batch of questions
+    reads."""
 
     def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets)."""
