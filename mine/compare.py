@@ -38,6 +38,7 @@ from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
 
 from .languages import load_languages
 from .lexicon import other_feats
+from .pairs import every_contrast
 from .paradigms import LIST_COLUMNS
 from .read import Sentence, read_bytes
 from .reread import sentences_at
@@ -171,7 +172,7 @@ class Corpus:
         pairs = self._read("pairs").join(keys, on=on, how="semi")
         if "variant" in pairs.columns:
             pairs = pairs.filter(pl.col("variant") == "original")
-        self.pairs = pairs.filter(pl.col("varied") == "target")
+        self.pairs = every_contrast(pairs.filter(pl.col("varied") == "target"))
         # What the miner decided for every relation and attempt it made no pair of (§1.2, §4).
         self.skips = self._read("pair_skips").join(keys, on=on, how="semi")
         drops = self._read("drops").join(keys, on=on, how="semi")

@@ -292,6 +292,7 @@ def decide(units: list[Unit], attempts: pl.DataFrame, frames: ParadigmFrames) ->
                 made[unit.seq] = {
                     **row,
                     "sent_id": unit.pair.row["sent_id"],
+                    "good_value": unit.pair.row["good_value"],  # the word's, as in its original
                     "variant": f"nonce-{unit.variant.k}",
                 }
         # The other member is the same at every try: an ambiguous one stays so.
@@ -306,12 +307,13 @@ _CHANGED |= {"o_form": pl.String, "o_lemma": pl.String}
 def _decided(
     tries: list[dict], texts: list[str], attempts: pl.DataFrame, frames: ParadigmFrames
 ) -> tuple[dict[int, dict], set[int]]:
-    """One try per unit through `pairs_from_attempts`: the pairs made (by `seq`) with the
-    pair's bad value, and the units whose other member is ambiguous for it."""
+    """One try per unit through `pairs_from_attempts` (its pair's attempts, one per feature of
+    the relation's varied role): the row (by `seq`) of the bad sentence that makes the pair's
+    contrast, and the units whose other member is ambiguous for it."""
     changed = pl.DataFrame(tries, schema={"attempt": pl.Int64, "seq": pl.Int64, **_CHANGED})
     frame = (
         changed.with_row_index("sentence")
-        .join(attempts, on="attempt", how="left", suffix="_pair")
+        .join(attempts, on="attempt", how="inner", suffix="_pair")
         .with_columns(
             pl.coalesce("form", "form_pair").alias("form"),
             pl.coalesce("lemma", "lemma_pair").alias("lemma"),
@@ -324,21 +326,46 @@ def _decided(
         )
         .with_columns(pl.col("form").str.to_lowercase().alias("key"))
     )
-    wanted = frame.select(pl.col("sent_id"), pl.col("pair_bad_value").alias("bad_value"))
-    frame = frame.select(attempts.drop("attempt", "pair_bad_value").columns)
+    wanted = frame.select(
+        "sent_id",
+        (pl.col("pair_feature") + "=" + pl.col("pair_bad_value")).alias("contrast"),
+    ).unique()
+    frame = frame.select(attempts.drop("attempt", "pair_feature", "pair_bad_value").columns)
     table, skipped = pairs_from_attempts(frame, frames, pl.Series("text", texts, pl.String))
-    pairs = pl.DataFrame(table).join(wanted, on=["sent_id", "bad_value"], how="semi")
-    found = {int(row["sent_id"]): row for row in pairs.iter_rows(named=True)}
+    # The row whose bad sentence makes the pair's contrast, as its `feature` or in `also`.
+    contrasts = pl.concat_list(pl.col("feature") + "=" + pl.col("bad_value"), "also")
+    rows = (
+        pl.DataFrame(table)
+        .with_columns(contrasts.alias("contrast"))
+        .explode("contrast")
+        .join(wanted, on=["sent_id", "contrast"], how="inner")
+    )
+    found = {int(row["sent_id"]): _as_pair(row) for row in rows.iter_rows(named=True)}
     ambiguous = set()
     if skipped.height:
-        blocked = skipped.filter(pl.col("reason").str.starts_with("ambiguous-")).join(
-            wanted, on=["sent_id", "bad_value"], how="semi"
+        blocked = skipped.filter(pl.col("reason").str.starts_with("ambiguous-")).select(
+            "sent_id", (pl.col("feature") + "=" + pl.col("bad_value")).alias("contrast")
         )
-        ambiguous = {int(s) for s in blocked["sent_id"]}
+        ambiguous = {int(s) for s in blocked.join(wanted, on=["sent_id", "contrast"])["sent_id"]}
     return found, ambiguous
 
 
-PAIR_KEY = ["treebank", "sent_id", "target_id", "controller_id", "varied", "feature"]
+def _as_pair(row: dict) -> dict:
+    """A variant's row under its pair's contrast (`contrast`): where the variant's bad sentence
+    makes it only in `also` (another contrast came first there), the two swap."""
+    contrast = row.pop("contrast")
+    own = f"{row['feature']}={row['bad_value']}"
+    if contrast == own:
+        return row
+    others = sorted(
+        {own, *row["also"]} - {contrast},
+        key=lambda c: (FEATURES.index(c.partition("=")[0]), c.partition("=")[2]),
+    )
+    feature, _, value = contrast.partition("=")
+    return {**row, "feature": feature, "bad_value": value, "also": others}
+
+
+ROLE_KEY = ["treebank", "sent_id", "target_id", "controller_id", "varied"]
 NONCE_BATCH = 50_000  # variants decided together: few engine calls, bounded memory
 
 
@@ -365,10 +392,14 @@ def nonce_pairs(
     # In the pairs' order: variants come out in a reproducible order.
     located = pairs.join(members, on=on, maintain_order="left", how="left")
     located = located.with_row_index("attempt").with_columns(pl.col("attempt").cast(pl.Int64))
-    # Per pair, its attempt, which stands for every bad value: the pair's own is asked.
-    tried = located.select(*PAIR_KEY, "attempt", pl.col("bad_value").alias("pair_bad_value")).join(
-        attempts, on=PAIR_KEY, how="left", maintain_order="left"
-    )
+    # Per pair, the attempts of its relation's varied role (every feature and bad value, as for
+    # its original); the pair's own contrast is the one asked for.
+    tried = located.select(
+        *ROLE_KEY,
+        "attempt",
+        pl.col("feature").alias("pair_feature"),
+        pl.col("bad_value").alias("pair_bad_value"),
+    ).join(attempts, on=ROLE_KEY, how="inner")
     by_sentence: dict[tuple[str, str], list[Pair]] = defaultdict(list)
     for row in located.iter_rows(named=True):
         target, controller = row.pop("target_surface"), row.pop("controller_surface")
