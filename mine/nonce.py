@@ -292,7 +292,6 @@ def decide(units: list[Unit], attempts: pl.DataFrame, frames: ParadigmFrames) ->
                 made[unit.seq] = {
                     **row,
                     "sent_id": unit.pair.row["sent_id"],
-                    "good_value": unit.pair.row["good_value"],  # the word's, as in its original
                     "variant": f"nonce-{unit.variant.k}",
                 }
         # The other member is the same at every try: an ambiguous one stays so.
@@ -300,6 +299,7 @@ def decide(units: list[Unit], attempts: pl.DataFrame, frames: ParadigmFrames) ->
     return made
 
 
+_RANK = {feature: rank for rank, feature in enumerate(FEATURES)}
 _CHANGED = {"form": pl.String, "lemma": pl.String, "start": pl.Int32}
 _CHANGED |= {"o_form": pl.String, "o_lemma": pl.String}
 
@@ -308,8 +308,8 @@ def _decided(
     tries: list[dict], texts: list[str], attempts: pl.DataFrame, frames: ParadigmFrames
 ) -> tuple[dict[int, dict], set[int]]:
     """One try per unit through `pairs_from_attempts` (its pair's attempts, one per feature of
-    the relation's varied role): the row (by `seq`) of the bad sentence that makes the pair's
-    contrast, and the units whose other member is ambiguous for it."""
+    the relation's varied role): the row (by `seq`) of the pair's contrast, if the variant makes
+    it, and the units whose other member is ambiguous for it."""
     changed = pl.DataFrame(tries, schema={"attempt": pl.Int64, "seq": pl.Int64, **_CHANGED})
     frame = (
         changed.with_row_index("sentence")
@@ -331,16 +331,25 @@ def _decided(
         (pl.col("pair_feature") + "=" + pl.col("pair_bad_value")).alias("contrast"),
     ).unique()
     frame = frame.select(attempts.drop("attempt", "pair_feature", "pair_bad_value").columns)
-    table, skipped = pairs_from_attempts(frame, frames, pl.Series("text", texts, pl.String))
-    # The row whose bad sentence makes the pair's contrast, as its `feature` or in `also`.
-    contrasts = pl.concat_list(pl.col("feature") + "=" + pl.col("bad_value"), "also")
-    rows = (
-        pl.DataFrame(table)
-        .with_columns(contrasts.alias("contrast"))
-        .explode("contrast")
-        .join(wanted, on=["sent_id", "contrast"], how="inner")
+    table, skipped = pairs_from_attempts(
+        frame, frames, pl.Series("text", texts, pl.String), fold=False
     )
-    found = {int(row["sent_id"]): _as_pair(row) for row in rows.iter_rows(named=True)}
+    # The pair's own contrast (its bad form, count, source, `derived`), and in `also` the other
+    # contrasts that give the same bad sentence, in F's order (§4.1), as its original has them.
+    made = pl.DataFrame(table).with_columns(
+        (pl.col("feature") + "=" + pl.col("bad_value")).alias("contrast"),
+        pl.col("feature").replace_strict(_RANK, return_dtype=pl.Int8).alias("rank"),
+    )
+    same = made.group_by("sent_id", "sentence_bad").agg(
+        pl.col("contrast").sort_by("rank", "bad_value").alias("same")
+    )
+    rows = made.join(wanted, on=["sent_id", "contrast"], how="semi").join(
+        same, on=["sent_id", "sentence_bad"]
+    )
+    found = {}
+    for row in rows.drop("rank").iter_rows(named=True):
+        contrast, alike = row.pop("contrast"), row.pop("same")
+        found[int(row["sent_id"])] = {**row, "also": [c for c in alike if c != contrast]}
     ambiguous = set()
     if skipped.height:
         blocked = skipped.filter(pl.col("reason").str.starts_with("ambiguous-")).select(
@@ -348,21 +357,6 @@ def _decided(
         )
         ambiguous = {int(s) for s in blocked.join(wanted, on=["sent_id", "contrast"])["sent_id"]}
     return found, ambiguous
-
-
-def _as_pair(row: dict) -> dict:
-    """A variant's row under its pair's contrast (`contrast`): where the variant's bad sentence
-    makes it only in `also` (another contrast came first there), the two swap."""
-    contrast = row.pop("contrast")
-    own = f"{row['feature']}={row['bad_value']}"
-    if contrast == own:
-        return row
-    others = sorted(
-        {own, *row["also"]} - {contrast},
-        key=lambda c: (FEATURES.index(c.partition("=")[0]), c.partition("=")[2]),
-    )
-    feature, _, value = contrast.partition("=")
-    return {**row, "feature": feature, "bad_value": value, "also": others}
 
 
 ROLE_KEY = ["treebank", "sent_id", "target_id", "controller_id", "varied"]

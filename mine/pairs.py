@@ -97,10 +97,12 @@ def skip_table(parts: list[pl.DataFrame]) -> pa.Table:
 
 
 def pairs_from_attempts(
-    attempts: pl.DataFrame, frames: ParadigmFrames, texts: pl.Series
+    attempts: pl.DataFrame, frames: ParadigmFrames, texts: pl.Series, fold: bool = True
 ) -> tuple[pa.Table, pl.DataFrame]:
     """The pairs of prepared attempts, and a row (SKIPPED columns) per skip for want of a usable
-    bad form (`texts`: the sentences' texts, indexed by the attempts' `sentence`)."""
+    bad form (`texts`: the sentences' texts, indexed by the attempts' `sentence`). `fold`: one
+    row per bad sentence (§4.1); without it, a row per contrast (nonce variants fold their own,
+    keyed on their original's contrast)."""
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame()
@@ -168,7 +170,7 @@ def pairs_from_attempts(
         .alias("derived"),
         pl.lit("original").alias("variant"),
     )
-    table = one_row_per_bad_sentence(table)
+    table = one_row_per_bad_sentence(table) if fold else table
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed")
 
 
