@@ -163,6 +163,7 @@ def pairs_from_attempts(
 # What the choice of a bad form depends on besides the bad value (the word asked about), and what
 # the other member's ambiguity depends on (value sets as `,`-joined strings: join keys).
 _WORD = [
+    "treebank",  # §4.1: the sentence's own treebank's forms first
     "key",
     "lemma",
     "upos",
@@ -189,16 +190,29 @@ def _wanted_cell() -> list[pl.Expr]:
 
 def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
     """Per word asked about (`asked`) and bad value to try: the bad form's key, count and source,
-    or why there is none (`outcome`; null: `no-form`)."""
-    # Each other value that the lexicon attests for the word's UPOS is one bad value to try.
-    questions = (
+    or why there is none (`outcome`: `rare-value`, `syncretic`; null: `no-form`)."""
+    # Each other value that the lexicon attests for the word's UPOS is one bad value to try;
+    # a rare one (§4.1: the Greek article's archaic dative) is tried to be skipped.
+    tried = (
         asked.join(frames.attested, on=["upos", "feature"])
         .explode("bad_value")
         .filter(~pl.col("values").list.contains(pl.col("bad_value")))
-        .with_row_index("qid")
+        .join(frames.rare, on=["upos", "feature", "bad_value"], how="left")
     )
+    rare = pl.col("rare").fill_null(False)
+    questions = tried.filter(~rare).with_row_index("qid")
     answers = bad_forms_of(questions.with_columns(_wanted_cell()), frames)
-    return questions.select("asked", "bad_value", "qid").join(answers, on="qid", how="left")
+    found = questions.select("asked", "bad_value", "qid").join(answers, on="qid", how="left")
+    skipped = tried.filter(rare).select(
+        "asked",
+        "bad_value",
+        pl.lit(None, pl.UInt32).alias("qid"),
+        pl.lit(None, pl.String).alias("bad_key"),
+        pl.lit(None, pl.Int64).alias("bad_count"),
+        pl.lit(None, pl.String).alias("bad_source"),
+        pl.lit("rare-value").alias("outcome"),
+    )
+    return pl.concat([found, skipped.cast(found.schema)])
 
 
 def _ambiguity(tries: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:

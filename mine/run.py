@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -125,7 +126,11 @@ def write_nonce(
 def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) -> dict:
     """Build a language's lexicon, stream its files' tables (and their pairs) into its Parquet
     files, then write its lexicon and its manifest."""
-    counts = [unspill(part(options, run, index), "lexicon") for index in range(len(run.jobs))]
+    # Each file's counts know its treebank: §4.1 takes the sentence's own treebank's forms first.
+    counts = [
+        with_treebank(unspill(part(options, run, index), "lexicon"), job.treebank)
+        for index, job in enumerate(run.jobs)
+    ]
     lexicon = build_lexicon(run.language.key, pa.concat_tables(counts), run.unimorph, mapping)
     out_dir = options.out / run.language.key
     written = write_tables(run, options, lexicon, out_dir)
@@ -137,6 +142,12 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     manifest = language_manifest(run, options, lexicon, written)
     write_json(manifest, out_dir / "manifest.json")
     return manifest
+
+
+def with_treebank(counts: pa.Table, treebank: str) -> pa.Table:
+    """A file's lexicon counts with its treebank as a column."""
+    column = pa.array([treebank], pa.string()).take(pa.array(np.zeros(counts.num_rows, np.int64)))
+    return counts.append_column("treebank", column)
 
 
 @dataclass

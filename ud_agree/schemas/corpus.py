@@ -129,7 +129,8 @@ LEXICON = pa.schema(
         described(
             "feats",
             pa.string(),
-            "other FEATS, `Name=Value|…` sorted (no layered features, no Typo); UniMorph: its tags"
+            "other FEATS, `Name=Value|…` sorted (layered features such as `Number[psor]` kept, no"
+            " Typo); UniMorph: its tags"
             " mapped, completed from the treebank where a tag set is silent; null when unknown",
         ),
         described(
@@ -191,6 +192,7 @@ SKIP_REASONS = (
     "duplicate-sent-id",
     "missing-sentence",
     "no-nonce",
+    "rare-value",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
