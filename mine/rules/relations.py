@@ -94,7 +94,7 @@ class Features:
     participle: np.ndarray  # VerbForm=Part
     has_value: np.ndarray  # some value in F (the lexicon's entry condition, §2)
     lists: list[pa.Array]  # per feature of F: the values as written, sorted
-    person3: np.ndarray  # Person 3 among the values (§4 implicit third person)
+    person3: np.ndarray  # Person is 3, one value (§4 implicit third person)
     case_key: np.ndarray  # str: Case as a configuration key (§4.1, `set_key`)
     verbform_key: np.ndarray  # str: VerbForm as a configuration key
 
@@ -120,7 +120,7 @@ class Features:
             has_value[i] = bundle.has_value()
             finite_[i] = is_finite(bundle.verbform, bundle.mood, bundle.person)
             participle[i] = bundle.verbform == {"Part"}
-            person3[i] = "3" in bundle.person
+            person3[i] = bundle.person == {"3"}
             case_key[i], verbform_key[i] = set_key(bundle.case), set_key(bundle.verbform)
         widest = max(len(b) for b in bits)
         dtype: type = object
@@ -330,16 +330,17 @@ def agreement_rates(
 ) -> tuple[Counter, Counter]:
     """§4.1: per configuration, the candidates whose members both carry its feature (§1.2's
     comparison), and those of them that agree. A NOUN controller without Person of a subject-verb
-    target with Person counts as Person 3 (§4's implicit third person)."""
+    target with Person 3 counts as Person 3 where §4's implicit third person applies (so it
+    agrees: a target of another Person is no evidence, as in `rules.pairs.implicit_person`)."""
     ft, fc = words.feats[t], words.feats[c]
     mt, mc = features.compared[:, ft], features.compared[:, fc]
     carried = (mt != 0) & (mc != 0)
     agrees = carried & ((mt & mc) != 0)
     person = FEATURES.index("Person")
     implicit = (kind == SUBJECT_VERB) & (words.upos[c] == NOUN) & (mc[person] == 0)
-    implicit &= mt[person] != 0
+    implicit &= features.person3[ft]
     carried[person] |= implicit
-    agrees[person] |= implicit & features.person3[ft]
+    agrees[person] |= implicit
     # Keys per distinct FEATS string first (few), then per candidate.
     cases, case_of = np.unique(features.case_key.astype(str), return_inverse=True)
     verbforms, verbform_of = np.unique(features.verbform_key.astype(str), return_inverse=True)
