@@ -393,7 +393,7 @@ def configuration() -> list[pl.Expr]:
         .then(case.list.join(","))
         .otherwise(pl.lit(NO_VALUE))
         .alias("controller_case"),
-        "target_upos",
+        pl.col("target_upos"),
         verbform.fill_null(NO_VALUE).alias("target_verbform"),
-        "order",
+        pl.col("order"),
     ]

@@ -235,7 +235,7 @@ AGREEMENT = pa.schema(
             "n",
             pa.int64(),
             "§1.1 candidates (Typo words left out) whose members both carry the feature (a NOUN "
-            "subject without Person as Person 3)",
+            "subject without Person counts as Person 3 against a verb with Person 3)",
         ),
         described("agree", pa.int64(), "of those, the candidates whose values intersect"),
         described("rate", pa.float64(), "agree / n"),
