@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS, ROLES
 
-from .certainty import CONFIGURATION, decide
+from .certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, decide
 from .languages import ValueSets
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
@@ -24,6 +24,7 @@ from .rules.pairs import (
     bad_forms_of,
     breaks_elision,
     capitalised_like,
+    implicit_person,
     of_feature,
     relation_skip_reason,
     target_agreeing,
@@ -106,13 +107,14 @@ def pairs_from_attempts(
 ) -> tuple[pa.Table, pl.DataFrame, Counter]:
     """The pairs of prepared attempts, a row (SKIPPED columns) per skip for want of a usable
     bad form or of certain agreement (`rates`: the language's AGREEMENT rows, §4.1; None: not
-    checked), and the pairs per `agreement_flag` (`texts`: the sentences' texts, indexed by the
-    attempts' `sentence`)."""
+    checked), and the pairs written per agreement flag of `derived` (`texts`: the sentences'
+    texts, indexed by the attempts' `sentence`)."""
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
     # §4.1: is agreement in the feature certain in the relation's configuration? The flag
-    # (null, `backed-off`, `agreement-unmeasured`) stays with each attempt up to its pair.
+    # (null, `backed-off`, `agreement-unmeasured`) stays with each attempt up to its pair's
+    # `derived`.
     if rates is None:
         attempts = attempts.with_columns(pl.lit(None, pl.String).alias("agreement_flag"))
     else:
@@ -173,10 +175,68 @@ def pairs_from_attempts(
         "start",
         (pl.col("start") + pl.col("form").str.len_chars()).alias("end_good"),
         (pl.col("start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
+        pl.lit([], pl.List(pl.String)).alias("also"),
+        pl.col("derived")
+        .list.concat(
+            pl.when(pl.col("bad_source") == "unimorph")
+            .then(pl.lit(["unimorph-form"]))
+            .otherwise(pl.lit([], pl.List(pl.String)))
+        )
+        # §4.1: decided at a coarser level of the back-off, or unmeasured.
+        .list.concat(pl.concat_list(pl.col("agreement_flag")).list.drop_nulls())
+        .list.unique()
+        .list.sort()
+        .alias("derived"),
         pl.lit("original").alias("variant"),
     )
-    flags = Counter(pairs.get_column("agreement_flag").drop_nulls().to_list())
+    table = one_row_per_bad_sentence(table)
+    derived = table.get_column("derived").explode().drop_nulls()
+    flags = Counter(derived.filter(derived.is_in([BACKED_OFF, UNMEASURED])).to_list())
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), flags
+
+
+def every_contrast(pairs: pl.DataFrame) -> pl.DataFrame:
+    """Pairs as one row per contrast they make: each row again for each `also` entry, with that
+    `feature` and `bad_value` (a reader asking for a contrast finds its folded pair)."""
+    if "also" not in pairs.columns:
+        return pairs
+    folded = (
+        pairs.filter(pl.col("also").list.len() > 0)
+        .explode("also")
+        .with_columns(
+            pl.col("also").str.split_exact("=", 1).struct.rename_fields(["feature", "bad_value"])
+        )
+        .drop("feature", "bad_value")
+        .unnest("also")
+        .with_columns(pl.lit([], pl.List(pl.String)).alias("also"))
+    )
+    return pl.concat([pairs, folded.select(pairs.columns)])
+
+
+_FEATURE_RANK = {feature: rank for rank, feature in enumerate(FEATURES)}
+
+
+def one_row_per_bad_sentence(pairs: pl.DataFrame) -> pl.DataFrame:
+    """§4.1: pairs (in the relations' order) that give the same bad sentence are one row, the
+    first contrast in F's order (*has* → *have*: Number before Person), the others in `also`
+    as `Feature=Value`; rows stay in their order."""
+    if pairs.height == 0:
+        return pairs
+    key = ["lang", "treebank", "sent_id", "variant", "sentence_bad"]
+    member = ["lang", "treebank", "sent_id", "variant", "target_id", "controller_id", "varied"]
+    ranked = pairs.with_row_index("_row").with_columns(
+        pl.struct(member).rle_id().alias("_member"),
+        pl.col("feature").replace_strict(_FEATURE_RANK, return_dtype=pl.Int8).alias("_rank"),
+    )
+    ranked = ranked.sort("_member", "_rank", "bad_value").with_columns(
+        pl.int_range(pl.len()).over(key).alias("_nth"),
+        pl.concat_str("feature", pl.lit("="), "bad_value").alias("_contrast"),
+    )
+    others = ranked.group_by(key, maintain_order=True).agg(
+        pl.col("_contrast").slice(1).alias("_others")
+    )
+    kept = ranked.filter(pl.col("_nth") == 0).join(others, on=key, nulls_equal=True)
+    return kept.sort("_row").with_columns(pl.col("_others").alias("also")).select(pairs.columns)
 
 
 # What the choice of a bad form depends on besides the bad value (the word asked about), and what
@@ -270,6 +330,7 @@ def _attempts(
                 (unagreeing(unagreement) if role == "target" else pl.lit(False)).alias(
                     "unagreeing"
                 ),
+                (implicit_person() if role == "target" else pl.lit(False)).alias("implicit"),
             )
         )
     frame = pl.concat(frames).rename({"features": "feature"}).explode("feature")
@@ -314,7 +375,19 @@ def _attempts(
         "in_mwt",
         "coordinated",
         "duplicate",
+        derived_by_attempt().alias("derived"),
     )
+
+
+def derived_by_attempt() -> pl.Expr:
+    """What beyond §4's plain rule an attempt needs (§3 `derived`), as far as its relation
+    tells: the implicit third person, a part of a transparent multiword token."""
+    return pl.concat_list(
+        pl.when(pl.col("implicit") & (pl.col("feature") == "Person")).then(
+            pl.lit("implicit-person")
+        ),
+        pl.when(pl.col("mwt_offset").is_not_null()).then(pl.lit("transparent-token")),
+    ).list.drop_nulls()
 
 
 @dataclass

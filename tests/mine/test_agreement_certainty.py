@@ -153,7 +153,10 @@ def test_small_configuration_backs_off_to_a_coarser_level(tmp_path):
     # The verb-first relations are decided one level up, the plural sentence without Case (alone
     # in its configuration) at (type, feature): all their subject-verb pairs are flagged.
     made = pairs.filter(pl.col("sent_id").is_in(["s23", "s24", "s25", "s26"]))
-    assert made.filter(pl.col("type") == "subject-verb").height == 4
+    flagged = made.filter(pl.col("type") == "subject-verb")
+    assert flagged.height == 4
+    assert flagged["derived"].list.contains("backed-off").all()
+    assert not pairs.filter(pl.col("sent_id") == "s1")["derived"].list.contains("backed-off").any()
     assert manifest["agreement"]["pairs_backed_off"] == 4
 
 
@@ -162,6 +165,7 @@ def test_too_few_candidates_leave_agreement_unmeasured_and_pairs_made(tmp_path):
     assert number_pairs(pairs, ["s1", "s2"]) == 2  # *dort* → *dorment* and back
     assert "uncertain-agreement" not in set(skips["reason"])
     assert manifest["agreement"]["pairs_unmeasured"] == pairs.height > 0
+    assert pairs["derived"].list.contains("agreement-unmeasured").all()
     assert manifest["agreement"]["pairs_backed_off"] == 0
 
 
