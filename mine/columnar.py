@@ -668,6 +668,8 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
     result.drops.update(found.drops)
     result.agree.update(found.agree)
     result.disagree.update(found.disagree)
+    result.rated.update(found.rated)
+    result.rated_agree.update(found.rated_agree)
     result.relations = _relations_table(job, table, surface, words, features, found)
 
 

@@ -23,6 +23,7 @@ from ud_agree.atomic import atomic_file, write_json, write_parquet
 from ud_agree.errors import MachineError
 from ud_agree.hold import hold
 from ud_agree.schemas.corpus import (
+    AGREEMENT,
     DROP_REASONS,
     LEXICON,
     PAIR_SKIPS,
@@ -33,6 +34,7 @@ from ud_agree.schemas.corpus import (
     TYPES,
 )
 
+from . import certainty
 from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
 from .languages import load_unagreement_languages, load_value_sets
@@ -160,12 +162,27 @@ class Written:
     pairs_by_type: Counter
     nonce_by_type: Counter
     pair_skips: Counter
+    rates: pl.DataFrame  # AGREEMENT rows (§4.1)
+    agreement_flags: Counter  # pairs per `agreement_flag`
+
+
+def language_rates(run: LanguageRun) -> pl.DataFrame:
+    """§4.1: the language's agreement rates, from its files' counts (AGREEMENT rows)."""
+    rated: Counter = Counter()
+    rated_agree: Counter = Counter()
+    for result in run.results.values():
+        rated.update(result.rated)
+        rated_agree.update(result.rated_agree)
+    return certainty.rate_table(run.language.key, rated, rated_agree)
 
 
 def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir: Path) -> Written:
     """Stream the spilled files' relations and sentences into the language's tables, and their
     pairs (and nonce variants) into `pairs.parquet`, a batch of files at a time."""
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
+    rates = language_rates(run)
+    write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
+    flags: Counter = Counter()
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
         frames = ParadigmFrames(lexicon, value_sets)
@@ -201,9 +218,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             if not batch:
                 return
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
-            pairs, more = pairs_from_attempts(
-                pl.concat(batch, how="vertical_relaxed"), frames, sentences
+            pairs, more, flagged = pairs_from_attempts(
+                pl.concat(batch, how="vertical_relaxed"), frames, sentences, rates
             )
+            flags.update(flagged)
             pairs_out.write_table(pairs.cast(PAIRS))
             pairs_by_type.update(pairs.column("type").to_pylist())
             skips = skip_table([*skipped, more])
@@ -250,7 +268,9 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 run, options, lexicon, originals, members, pairs_out, skips_out
             )
             pair_skips.update(more_skips)
-    return Written(n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips)
+    return Written(
+        n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips, rates, flags
+    )
 
 
 def language_manifest(
@@ -311,6 +331,11 @@ def language_manifest(
             "nonce_pairs": sum(written.nonce_by_type.values()),
             "nonce_pairs_by_type": {t: written.nonce_by_type.get(t, 0) for t in TYPES},
             "pair_skips": {reason: written.pair_skips.get(reason, 0) for reason in SKIP_REASONS},
+        },
+        "agreement": {
+            **certainty.summary(written.rates),
+            "pairs_backed_off": written.agreement_flags.get(certainty.BACKED_OFF, 0),
+            "pairs_unmeasured": written.agreement_flags.get(certainty.UNMEASURED, 0),
         },
         "malformed": malformed,
     }
