@@ -268,7 +268,12 @@ class Unit:
         return changed
 
 
-def decide(units: list[Unit], attempts: pl.DataFrame, frames: ParadigmFrames) -> dict[int, dict]:
+def decide(
+    units: list[Unit],
+    attempts: pl.DataFrame,
+    frames: ParadigmFrames,
+    rates: pl.DataFrame | None = None,
+) -> dict[int, dict]:
     """The variants of `units` whose varied word has a bad form under §4 — decided by the
     miner's own rules (`pairs_from_attempts`) on the pairs' attempts with the variants' words,
     all units' n-th draws at once —, as pairs rows by `seq`."""
@@ -285,7 +290,7 @@ def decide(units: list[Unit], attempts: pl.DataFrame, frames: ParadigmFrames) ->
             asked.append(unit)
         if not tries:
             break
-        found, ambiguous = _decided(tries, texts, attempts, frames)
+        found, ambiguous = _decided(tries, texts, attempts, frames, rates)
         for unit in asked:
             row = found.get(unit.seq)
             if row is not None:
@@ -305,7 +310,11 @@ _CHANGED |= {"o_form": pl.String, "o_lemma": pl.String}
 
 
 def _decided(
-    tries: list[dict], texts: list[str], attempts: pl.DataFrame, frames: ParadigmFrames
+    tries: list[dict],
+    texts: list[str],
+    attempts: pl.DataFrame,
+    frames: ParadigmFrames,
+    rates: pl.DataFrame | None,
 ) -> tuple[dict[int, dict], set[int]]:
     """One try per unit through `pairs_from_attempts` (its pair's attempts, one per feature of
     the relation's varied role): the row (by `seq`) of the pair's contrast, if the variant makes
@@ -331,9 +340,8 @@ def _decided(
         (pl.col("pair_feature") + "=" + pl.col("pair_bad_value")).alias("contrast"),
     ).unique()
     frame = frame.select(attempts.drop("attempt", "pair_feature", "pair_bad_value").columns)
-    table, skipped = pairs_from_attempts(
-        frame, frames, pl.Series("text", texts, pl.String), fold=False
-    )
+    texts_series = pl.Series("text", texts, pl.String)
+    table, skipped, _ = pairs_from_attempts(frame, frames, texts_series, rates, fold=False)
     # The pair's own contrast (its bad form, count, source, `derived`), and in `also` the other
     # contrasts that give the same bad sentence, in F's order (§4.1), as its original has them.
     made = pl.DataFrame(table).with_columns(
@@ -372,10 +380,12 @@ def nonce_pairs(
     frames: ParadigmFrames,
     count: int,
     seed: int,
+    rates: pl.DataFrame | None = None,
 ) -> tuple[pa.Table, pa.Table]:
     """`count` nonce variants of every original pair, reading the pairs' sentences from the
     treebanks' files (`files`: treebank → its CoNLL-U files); `attempts`: the miner's attempts
-    that made the pairs (`prepare_attempts`), which the variants' are made from; a `no-nonce`
+    that made the pairs (`prepare_attempts`), which the variants' are made from, with the
+    language's agreement rates (`rates`, §4.1) as for the originals; a `no-nonce`
     row (PAIR_SKIPS) per variant that failed, in the order of the variants."""
     failed: list[dict] = []
     if not count or not pairs.height:
@@ -416,12 +426,12 @@ def nonce_pairs(
                         units.append(Unit(seq, pair, variant))
                         seq += 1
                 if len(units) >= NONCE_BATCH:
-                    made |= decide(units, tried, frames)
+                    made |= decide(units, tried, frames, rates)
                     failed += [
                         _no_nonce(u.pair.row, u.variant.k) for u in units if u.seq not in made
                     ]
                     units = []
-    made |= decide(units, tried, frames)
+    made |= decide(units, tried, frames, rates)
     failed += [_no_nonce(u.pair.row, u.variant.k) for u in units if u.seq not in made]
     # Sentences not found in the files.
     failed += [

@@ -19,7 +19,15 @@ MARKER = re.compile(r"(<!-- columns:(\w+) -->\n)(.*?)(<!-- /columns -->)", re.S)
 
 def schemas() -> dict[str, pa.Schema]:
     """The documented tables by name."""
-    from .schemas.corpus import DROPS, LEXICON, PAIR_SKIPS, PAIRS, RELATIONS, SENTENCES
+    from .schemas.corpus import (
+        AGREEMENT,
+        DROPS,
+        LEXICON,
+        PAIR_SKIPS,
+        PAIRS,
+        RELATIONS,
+        SENTENCES,
+    )
     from .schemas.results import RESULTS
 
     return {
@@ -29,6 +37,7 @@ def schemas() -> dict[str, pa.Schema]:
         "pairs": PAIRS,
         "pair_skips": PAIR_SKIPS,
         "drops": DROPS,
+        "agreement": AGREEMENT,
         "results": RESULTS,
     }
 

@@ -10,7 +10,13 @@ import polars as pl
 
 from ud_agree.schemas.corpus import FEATURES
 
-from ..paradigms import CELL_COLUMNS, LIST_COLUMNS, ParadigmFrames, elided, expanded
+from ..paradigms import (
+    CELL_COLUMNS,
+    LIST_COLUMNS,
+    ParadigmFrames,
+    elided,
+    expanded,
+)
 
 
 def transparent_offsets(token: str, forms: Sequence[str]) -> list[int] | None:
@@ -50,6 +56,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         "key",
         "lemma",
         "upos",
+        pl.col("feats").alias("w_feats"),
         pl.col("k_agreeing").str.split(",").alias("agreeing"),
         *(
             expanded(value_list(f"k_{name}"), feature, frames.value_sets).alias(f"w_{name}")
@@ -57,8 +64,13 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         ),
     )
     # A spelling with a bundle that meets the word's values on every agreeing feature could be
-    # correct (syncretism), and so could the word's own spelling.
-    could_agree = pl.all_horizontal(
+    # correct (syncretism), and so could the word's own spelling; only its rows with the word's
+    # own other FEATS (or unknown ones) are read: a subjunctive *remain* tagged 3sg does not make
+    # indicative *remains* → *remain* correct (§4.1).
+    same_feats = pl.col("b_attested") & (
+        pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("w_feats"))
+    )
+    could_agree = same_feats & pl.all_horizontal(
         ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     )
