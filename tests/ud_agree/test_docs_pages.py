@@ -86,7 +86,7 @@ def test_readme_quick_start_runs_as_written_and_its_set_up_is_two_commands(tmp_p
     (set_up,) = blocks(readme, "## Set-up (fresh clone)")
     assert [line.split("#")[0].strip() for line in set_up.text.splitlines()] == [
         "bash demo.sh",
-        "python -m pytest -n 2 -q",
+        ".venv/bin/python -m pytest -n 2 -q -rs",
     ]
     assert len(readme.read_text(encoding="utf-8").splitlines()) <= 150
     if not MODELS.is_dir():
