@@ -81,6 +81,12 @@ class LanguageRun:
 
 def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRun], list[str]]:
     """Languages to mine (and those already current), from the UD folder and options."""
+    missing = [str(root) for root in options.unimorph_dirs if not root.is_dir()]
+    if missing:  # a typo would quietly mine a UD-only lexicon, and other pairs
+        raise UsageError(
+            f"--unimorph-dir {missing[0]}: no such folder (a UniMorph root holds <iso639-3>/ "
+            "folders, e.g. data/sample/unimorph)"
+        )
     languages = load_languages()
     treebanks = find_treebanks(options.ud_dir, languages)
     if not treebanks:
