@@ -5,6 +5,7 @@ with `mkdocs build --strict` (a broken link or API reference fails it)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -107,3 +108,48 @@ def test_site_builds_strictly(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "site" / "reference" / "index.html").is_file()
+
+
+# A commit hash (7-40 hex digits, at least one letter and one digit: not a year, not a word) and
+# an issue or pull-request number: the project's history, which a reader of the site does not have.
+COMMIT = re.compile(
+    r"(?<![0-9A-Za-z_-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![0-9A-Za-z_-])"
+)
+ISSUE = re.compile(r"\b(?:issues?|PR|pull request)\s*#?\d+|(?<![\w&/])#\d+\b", re.I)
+
+
+def history_mentions(text: str) -> list[str]:
+    """The commit hashes and issue numbers a text names."""
+    return [m.group() for pattern in (COMMIT, ISSUE) for m in pattern.finditer(text)]
+
+
+def test_history_mentions_are_found_where_they_are_and_only_there():
+    assert history_mentions("main's miner at 5bd6a14; see `0a1b2c3d4e5f` (issue 35, #12)") == [
+        "5bd6a14",
+        "0a1b2c3d4e5f",
+        "issue 35",
+        "#12",
+    ]
+    quiet = "ID '2147483648' is 2^31 or more; a defaced token; sha256 " + "ab12" * 16
+    assert history_mentions(quiet) == []
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(DOCS)))
+def test_pages_speak_of_the_project_not_its_history(page):
+    assert history_mentions(page.read_text(encoding="utf-8")) == [], page
+
+
+def test_readme_names_each_page_as_its_title_does():
+    rows = re.findall(r"^\| \[([^]]+)\]\((docs/[^)]+)\)", (ROOT / "README.md").read_text(), re.M)
+    assert len(rows) >= 10
+    for name, path in rows:
+        title = (ROOT / path).read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+        assert title.startswith(name), (name, title)
+
+
+def test_getting_started_lists_every_subcommand():
+    from ud_agree.cli import COMMANDS as SUBCOMMANDS
+
+    text = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    (listed,) = re.findall(r"`ud-agree \{([a-z,]+)\} …`", text)
+    assert listed.split(",") == list(SUBCOMMANDS)
