@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ud_agree.formats.pairs_table import LATER_COLUMNS, completed
 from ud_agree.schemas.corpus import LEXICON as LEXICON_SCHEMA
 from ud_agree.schemas.corpus import PAIRS as PAIRS_SCHEMA
 from ud_agree.schemas.corpus import RELATIONS as RELATIONS_SCHEMA
@@ -54,11 +55,8 @@ def read_table(path: Path, required: list[str]) -> pl.DataFrame:
 
 def read_pairs(path: Path) -> pl.DataFrame:
     """The pairs table; one mined before nonce variants (§9) holds original pairs only."""
-    required = [c for c in PAIRS_SCHEMA.names if c != "variant"]
-    table = read_table(path, required)
-    if "variant" not in table.columns:
-        table = table.with_columns(pl.lit("original").alias("variant"))
-    return table
+    required = [c for c in PAIRS_SCHEMA.names if c not in LATER_COLUMNS]
+    return completed(read_table(path, required))
 
 
 def language_folder(corpus: str, lang: str) -> Path:

@@ -38,6 +38,7 @@ from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
 
 from .languages import load_languages, load_participle_languages, load_value_sets
 from .lexicon import other_feats
+from .pairs import every_contrast
 from .paradigms import APOSTROPHES, LIST_COLUMNS, Member, Paradigms
 from .read import Sentence, read_bytes
 from .reread import sentences_at, words_of
@@ -183,7 +184,7 @@ class Corpus:
         pairs = self._read("pairs").join(keys, on=on, how="semi")
         if "variant" in pairs.columns:
             pairs = pairs.filter(pl.col("variant") == "original")
-        self.pairs = pairs.filter(pl.col("varied") == "target")
+        self.pairs = every_contrast(pairs.filter(pl.col("varied") == "target"))
         skips_path = folder / "pair_skips.parquet"
         self.skips = (
             self._read("pair_skips").join(keys, on=on, how="semi") if skips_path.is_file() else None

@@ -22,6 +22,7 @@ from .rules.pairs import (
     bad_forms_of,
     breaks_elision,
     capitalised_like,
+    implicit_person,
     of_feature,
     relation_skip_reason,
     target_agreeing,
@@ -155,9 +156,64 @@ def pairs_from_attempts(
         "start",
         (pl.col("start") + pl.col("form").str.len_chars()).alias("end_good"),
         (pl.col("start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
+        pl.lit([], pl.List(pl.String)).alias("also"),
+        pl.col("derived")
+        .list.concat(
+            pl.when(pl.col("bad_source") == "unimorph")
+            .then(pl.lit(["unimorph-form"]))
+            .otherwise(pl.lit([], pl.List(pl.String)))
+        )
+        .list.unique()
+        .list.sort()
+        .alias("derived"),
         pl.lit("original").alias("variant"),
     )
+    table = one_row_per_bad_sentence(table)
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed")
+
+
+def every_contrast(pairs: pl.DataFrame) -> pl.DataFrame:
+    """Pairs as one row per contrast they make: each row again for each `also` entry, with that
+    `feature` and `bad_value` (a reader asking for a contrast finds its folded pair)."""
+    if "also" not in pairs.columns:
+        return pairs
+    folded = (
+        pairs.filter(pl.col("also").list.len() > 0)
+        .explode("also")
+        .with_columns(
+            pl.col("also").str.split_exact("=", 1).struct.rename_fields(["feature", "bad_value"])
+        )
+        .drop("feature", "bad_value")
+        .unnest("also")
+        .with_columns(pl.lit([], pl.List(pl.String)).alias("also"))
+    )
+    return pl.concat([pairs, folded.select(pairs.columns)])
+
+
+_FEATURE_RANK = {feature: rank for rank, feature in enumerate(FEATURES)}
+
+
+def one_row_per_bad_sentence(pairs: pl.DataFrame) -> pl.DataFrame:
+    """§4.1: pairs (in the relations' order) that give the same bad sentence are one row, the
+    first contrast in F's order (*has* → *have*: Number before Person), the others in `also`
+    as `Feature=Value`; rows stay in their order."""
+    if pairs.height == 0:
+        return pairs
+    key = ["lang", "treebank", "sent_id", "variant", "sentence_bad"]
+    member = ["lang", "treebank", "sent_id", "variant", "target_id", "controller_id", "varied"]
+    ranked = pairs.with_row_index("_row").with_columns(
+        pl.struct(member).rle_id().alias("_member"),
+        pl.col("feature").replace_strict(_FEATURE_RANK, return_dtype=pl.Int8).alias("_rank"),
+    )
+    ranked = ranked.sort("_member", "_rank", "bad_value").with_columns(
+        pl.int_range(pl.len()).over(key).alias("_nth"),
+        pl.concat_str("feature", pl.lit("="), "bad_value").alias("_contrast"),
+    )
+    others = ranked.group_by(key, maintain_order=True).agg(
+        pl.col("_contrast").slice(1).alias("_others")
+    )
+    kept = ranked.filter(pl.col("_nth") == 0).join(others, on=key, nulls_equal=True)
+    return kept.sort("_row").with_columns(pl.col("_others").alias("also")).select(pairs.columns)
 
 
 # What the choice of a bad form depends on besides the bad value (the word asked about), and what
@@ -250,6 +306,7 @@ def _attempts(
                 (unagreeing(unagreement) if role == "target" else pl.lit(False)).alias(
                     "unagreeing"
                 ),
+                (implicit_person() if role == "target" else pl.lit(False)).alias("implicit"),
             )
         )
     frame = pl.concat(frames).rename({"features": "feature"}).explode("feature")
@@ -294,7 +351,19 @@ def _attempts(
         "in_mwt",
         "coordinated",
         "duplicate",
+        derived_by_attempt().alias("derived"),
     )
+
+
+def derived_by_attempt() -> pl.Expr:
+    """What beyond §4's plain rule an attempt needs (§3 `derived`), as far as its relation
+    tells: the implicit third person, a part of a transparent multiword token."""
+    return pl.concat_list(
+        pl.when(pl.col("implicit") & (pl.col("feature") == "Person")).then(
+            pl.lit("implicit-person")
+        ),
+        pl.when(pl.col("mwt_offset").is_not_null()).then(pl.lit("transparent-token")),
+    ).list.drop_nulls()
 
 
 @dataclass

@@ -36,6 +36,10 @@ COMMANDS = {
         "ud_agree.mine.compare",
         "class a MultiBLiMP file's rows by what a mined corpus makes of them",
     ),
+    "validate": (
+        "ud_agree.mine.validate",
+        "draw pairs for people to judge, and score judged sheets (validity)",
+    ),
     "cluster": (
         "ud_agree.evaluate.cluster",
         "run sharded evaluations on a Ray cluster and merge them",

@@ -139,6 +139,7 @@ TOOLS = {
     "merge": "evaluate.merge",
     "export": "mine.export",
     "compare": "mine.compare",
+    "validate": "mine.validate",
     "cluster": "evaluate.cluster",
 }
 

@@ -1,7 +1,7 @@
 """One HTML page over a results folder: figures, summary tables, baseline, context control, manifests.
 
-Usage: ``python -m evaluate.report RESULTS [--out report/]`` writes ``report/index.html``
-with the figures (PNG + CSV) beside it.
+Usage: ``python -m evaluate.report RESULTS [--out report/] [--validity validity.parquet]`` writes
+``report/index.html`` with the figures (PNG + CSV) beside it.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from .summary import (
     rule_accuracy,
     with_ties,
 )
+from .validity import read_validity, with_validity
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -741,6 +742,16 @@ def _figures(tables: dict[str, pl.DataFrame]) -> list[str]:
     return out
 
 
+def _validity_note(table: pl.DataFrame) -> list[str]:
+    if "validity" not in table.columns:
+        return []
+    return [
+        "<p><code>validity</code>: the share of the cell's pairs that people judged valid, with "
+        "its Wilson 95% interval and the number judged (<code>python -m mine.validate score</code>,"
+        " docs/validity.md); – where none was judged.</p>"
+    ]
+
+
 def render(
     frame: pl.DataFrame,
     manifests: list[dict[str, Any]],
@@ -762,6 +773,7 @@ def render(
         *_rules(frame),
         *_controls(frame),
         "<h3>Per language and agreement type</h3>",
+        *_validity_note(summaries["lang_type"]),
         html_table(summaries["lang_type"]),
         *_heat_maps(heat_maps),
         *_figures(tables),
@@ -773,11 +785,15 @@ def render(
 
 
 def build_report(
-    results: str | Path, out_dir: str | Path = "report", warn: Callable[[str], None] | None = None
+    results: str | Path,
+    out_dir: str | Path = "report",
+    warn: Callable[[str], None] | None = None,
+    validity: str | Path | None = None,
 ) -> Path:
     """Write index.html, figures (PNG + CSV) and summary.csv for `results` into `out_dir`; runs
     whose chunks do not hold what their manifests say are left out, named on the page and to
-    `warn`."""
+    `warn`. With `validity` (a scored validity.parquet) each language × type row shows it."""
+    judged = None if validity is None else read_validity(validity)
     checked = check_runs(results)
     if not checked.files:
         if checked.left_out:
@@ -794,6 +810,8 @@ def build_report(
     tables = all_figures(frame, out)
     heat_maps, flags = write_heat_maps(frame, out)
     summaries = summary_tables(frame, tables)
+    if judged is not None:
+        summaries["lang_type"] = with_validity(summaries["lang_type"], judged)
     write_csv(summaries["lang_type"], out / "summary.csv")
     manifests = load_manifests(results, {f.parent for f in checked.files})
     page = render(
@@ -809,12 +827,20 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
         "results", help=f"results folder written by {tool_command(prog, 'evaluate')} (any level)"
     )
     parser.add_argument("--out", default="report", help="output folder (default: report/)")
+    parser.add_argument(
+        "--validity",
+        help="a validity.parquet from python -m mine.validate score: the judged validity of the "
+        "pairs beside each language × type row",
+    )
     args = parser.parse_args(argv)
 
     def body() -> int:
         try:
             index = build_report(
-                args.results, args.out, lambda line: print(f"warning: {line}", file=sys.stderr)
+                args.results,
+                args.out,
+                lambda line: print(f"warning: {line}", file=sys.stderr),
+                args.validity,
             )
         except FileNotFoundError as error:
             raise UserError(str(error)) from None

@@ -81,6 +81,8 @@ def pairs_table() -> pl.DataFrame:
                 "start": start,
                 "end_good": start + len(gf),
                 "end_bad": start + len(bf),
+                "also": [],
+                "derived": [],
                 "variant": "original",
             }
         )

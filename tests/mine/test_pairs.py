@@ -237,9 +237,9 @@ def test_person_gives_one_pair_per_other_attested_value(tmp_path):
     )
     pairs, _ = mine_pairs(tmp_path, il, forms)
     rows = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
-    assert sorted(rows.select("bad_value", "sentence_bad").iter_rows()) == [
-        ("1", "il dors"),
-        ("2", "il dors"),
+    # *dors* is 1sg and 2sg: one bad sentence, one row (§4.1), the other value in `also`.
+    assert rows.select("bad_value", "sentence_bad", "also").rows() == [
+        ("1", "il dors", ["Person=2"])
     ]
 
 

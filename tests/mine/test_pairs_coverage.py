@@ -34,12 +34,14 @@ def test_noun_subject_counts_as_third_person_for_pairs_only(tmp_path):
     pairs, skips, _ = mine_with_skips(tmp_path, ANSWER_IS, *BE, lang="English")
     assert rows(pairs, "s1", "feature", "good_value", "bad_value", "sentence_bad") == {
         ("Person", "3", "1", "The answer am right"),
-        ("Person", "3", "2", "The answer are right"),
         # *are* is also Sing (Person 2): without the subject's implicit Person it could agree
-        # on Number alone and would be refused as syncretic.
+        # on Number alone and would be refused as syncretic. One bad sentence, one row (§4.1):
+        # Number first, Person 2 in `also`.
         ("Number", "Sing", "Plur", "The answer are right"),
     }
     assert rows(skips, "s1", "feature") == set()
+    also = pairs.filter(pl.col("sent_id") == "s1").select("bad_form", pl.col("also").list.join(","))
+    assert set(also.iter_rows()) == {("am", ""), ("are", "Person=2")}
     # The relation itself is unchanged: Person is no agreeing feature (relations, class average).
     relations = pl.read_parquet(tmp_path / "corpus" / "en" / "relations.parquet")
     (relation,) = relations.filter(pl.col("sent_id") == "s1").iter_rows(named=True)

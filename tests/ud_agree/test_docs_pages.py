@@ -21,6 +21,7 @@ CHECKED_BY = {
     "evaluating/reports.md": "tests/ud_agree/test_docs_recipes.py",
     "reproducing.md": "tests/ud_agree/test_docs_rules.py",
     "reference/index.md": "tests/ud_agree/test_public_api.py",
+    "validity.md": "tests/ud_agree/test_docs_validity.py",
 }
 
 

@@ -28,12 +28,24 @@ def read_pairs(path: str | Path) -> pl.DataFrame:
         pairs = pl.read_parquet(path)
     except (pl.exceptions.PolarsError, OSError) as error:
         raise ExportError(f"{path}: not a readable Parquet file ({error})") from None
-    missing = [c for c in PAIR_COLUMNS if c not in pairs.columns and c != "variant"]
+    missing = [c for c in PAIR_COLUMNS if c not in pairs.columns and c not in LATER_COLUMNS]
     if missing:
         raise ExportError(f"{path}: not a pairs table (no column {missing[0]!r})")
-    if "variant" not in pairs.columns:  # mined before nonce variants (§9): original pairs only
-        pairs = pairs.with_columns(pl.lit("original").alias("variant"))
-    return pairs
+    return completed(pairs)
+
+
+# Columns a pairs table mined by an earlier version lacks, with what such a table means.
+LATER_COLUMNS = {
+    "variant": pl.lit("original"),  # before nonce variants (§9): original pairs only
+    "also": pl.lit([], pl.List(pl.String)),  # before one row per bad sentence (§4.1)
+    "derived": pl.lit([], pl.List(pl.String)),  # unrecorded: read as the plain rule
+}
+
+
+def completed(pairs: pl.DataFrame) -> pl.DataFrame:
+    """A pairs table with the columns that earlier versions lacked (LATER_COLUMNS) filled."""
+    absent = [value.alias(name) for name, value in LATER_COLUMNS.items() if name not in pairs]
+    return pairs.with_columns(absent) if absent else pairs
 
 
 def pairs_by_language(path: str | Path) -> dict[str, pl.DataFrame]:

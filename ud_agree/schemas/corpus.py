@@ -169,6 +169,18 @@ PAIRS = pa.schema(
         described("end_good", pa.int32(), "end offset of the varied word in sentence_good"),
         described("end_bad", pa.int32(), "end offset of the bad form in sentence_bad"),
         described(
+            "also",
+            pa.list_(pa.string()),
+            "other `Feature=Value` contrasts the same bad sentence makes (one row per bad "
+            "sentence: `feature`/`bad_value` are the first in Number, Gender, Case, Person order)",
+        ),
+        described(
+            "derived",
+            pa.list_(pa.string()),
+            "what beyond the plain rule the pair needed (implicit-person, transparent-token, "
+            "unimorph-form, antecedent, unmarked-cell, backed-off, agreement-unmeasured), sorted",
+        ),
+        described(
             "variant",
             pa.string(),
             "original (§4), or nonce-1 … nonce-K (§9: content words replaced); part of the pair key",
