@@ -829,7 +829,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
     parser.add_argument("--out", default="report", help="output folder (default: report/)")
     parser.add_argument(
         "--validity",
-        help="a validity.parquet from python -m mine.validate score: the judged validity of the "
+        help=f"a validity.parquet from {tool_command(prog, 'validate')} score: the judged validity "
+        "of the "
         "pairs beside each language × type row",
     )
     args = parser.parse_args(argv)

@@ -69,7 +69,14 @@ def test_every_parser_takes_options_only_as_spelled_in_full(monkeypatch, capsys)
     for command in COMMANDS:
         help_of(command, capsys)
     assert {parser.prog for parser in seen} >= {f"ud-agree {c}" for c in COMMANDS}
-    assert [p.prog for p in seen if p.allow_abbrev] == []
+    subcommands = [
+        sub
+        for parser in seen
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for sub in action.choices.values()
+    ]
+    assert [p.prog for p in [*seen, *subcommands] if p.allow_abbrev] == []
 
 
 def test_an_abbreviated_option_is_refused_and_the_full_one_named(capsys):
