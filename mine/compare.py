@@ -49,7 +49,7 @@ from .rules.pairs import ambiguous, breaks_elision, choose_bad_form, relation_sk
 # MultiBLiMP's columns the comparison reads.
 NEEDED = (
     *("head", "head_idx", "child", "child_idx", "swap_head", "metadata", "phenomenon"),
-    *("grammatical_feature", "ungrammatical_feature", "lang"),
+    *("grammatical_feature", "ungrammatical_feature", "lang", "sen", "wrong_sen"),
 )
 FEATURE_OF_MARK = {mark: feature for feature, mark in FEATURE_MARK.items()}
 # The classes where ud-agree makes MultiBLiMP's contrast (same target, subject, feature and bad

@@ -10,6 +10,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 
 class UserError(Exception):
@@ -72,6 +73,12 @@ class OneLineParser(argparse.ArgumentParser):
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def add_argument(self, *names: Any, **kwargs: Any) -> argparse.Action:
+        """As argparse's; `--out` refuses an empty path (Path('') is the working directory)."""
+        if "--out" in names:
+            kwargs["type"] = not_empty(kwargs.get("type") or str)
+        return super().add_argument(*names, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"error: {message}{self.suggestion(message)} (see {self.prog} --help)\n")
@@ -148,3 +155,15 @@ def tool_command(prog: str, command: str) -> str:
     """How a help text run as `prog` names another tool: `ud-agree mine` where it was itself run
     as a `ud-agree` subcommand, else `python -m mine`."""
     return f"ud-agree {command}" if prog.startswith("ud-agree") else f"python -m {TOOLS[command]}"
+
+
+def not_empty(convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse `type` that refuses an empty or blank value, then converts it."""
+
+    def checked(text: str) -> Any:
+        if not text.strip():
+            raise argparse.ArgumentTypeError("an empty path; name a folder or file")
+        return convert(text)
+
+    checked.__name__ = getattr(convert, "__name__", "value")
+    return checked
