@@ -417,6 +417,24 @@ def suite_cases() -> list[Case]:
             scored(1),
         ),  # type: ignore[arg-type]
         Case("blimp/list-row", "suite", S("b.jsonl", jsonl([1, 2], B1)), 0, "b.jsonl:1", scored(1)),
+        # JSON that json.loads itself refuses with other errors than JSONDecodeError, or that
+        # decodes into a string no UTF-8 writer can write
+        *(
+            Case(f"blimp/{name}", "suite", S("b.jsonl", jsonl(B1, line)), 0, "b.jsonl:2", scored(1))
+            for name, line in (
+                (
+                    "lone-surrogate",
+                    '{"sentence_good": "Le chat \\ud800 dort .", '
+                    '"sentence_bad": "Le chat dorment .", "UID": "sv"}',
+                ),
+                (
+                    "5000-digit-number",
+                    '{"sentence_good": "a b", "sentence_bad": "a c", "pairID": ' + "9" * 5000 + "}",
+                ),
+                ("100000-deep-nesting", "[" * 100_000 + "]" * 100_000),
+            )
+        ),
+        Case("out/empty", "suite", S("b.jsonl", jsonl(B1), "--out", ""), 2, "--out"),
         Case("blimp/top-level-array", "suite", S("b.jsonl", json.dumps([B1, B2])), 2, ""),
         Case(
             "blimp/identical",
