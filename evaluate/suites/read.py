@@ -81,7 +81,10 @@ def detect_format(path: Path) -> str:
             return "table"
         return _format_of_columns(list(first) if isinstance(first, dict) else [])
     delimiter = "\t" if container(path) == "tsv" else ","
-    return _format_of_columns(next(csv.reader([head], delimiter=delimiter), []))
+    try:
+        return _format_of_columns(next(csv.reader([head], delimiter=delimiter), []))
+    except csv.Error:  # binary junk (a compressed file): the reader reports its lines
+        return "table"
 
 
 def _format_of_columns(columns: Iterable[str]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import io
 import json
 import os
@@ -627,6 +628,20 @@ def suite_cases() -> list[Case]:
         Case("clams/binary", "suite", S("c.txt", bytes(range(256)) * 4), 2, ""),
         # MultiBLiMP TSV
         Case("multiblimp/header-only", "suite", S("m.tsv", tsv()), 2, "nothing to score"),
+        Case(
+            "multiblimp/damaged-gz",
+            "suite",
+            S("m.tsv.gz", gzip.compress(tsv(T1, T2).encode())[:40]),
+            2,
+            "nothing to score",
+        ),
+        Case(
+            "multiblimp/carriage-return-in-header",
+            "suite",
+            S("m.tsv", "sen\rx\twrong_sen\n" + T1 + "\n"),
+            2,
+            "nothing to score",
+        ),
         Case(
             "multiblimp/missing-column", "suite", S("m.tsv", "sen\tphenomenon\nx\ty\n"), 2, "--good"
         ),

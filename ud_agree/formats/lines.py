@@ -147,10 +147,14 @@ def delimited_rows(
     blank = (("" if isinstance(t, Undecodable) else t) + "\n" for t in lines)
     reader = csv.reader(blank, delimiter=delimiter)
     header: list[str] = []
-    for fields in reader:
-        if any(f.strip() for f in fields):
-            header = unique_names(fields)
-            break
+    try:
+        for fields in reader:
+            if any(f.strip() for f in fields):
+                header = unique_names(fields)
+                break
+    except csv.Error as error:  # a carriage return or NUL in the header: no columns to read
+        problems.add(reader.line_num or 1, f"unreadable header ({error})")
+        return [], iter(())
     start = reader.line_num
 
     def rows() -> Iterator[tuple[int, dict]]:
