@@ -154,3 +154,22 @@ def test_getting_started_lists_every_subcommand():
     text = (DOCS / "getting-started.md").read_text(encoding="utf-8")
     (listed,) = re.findall(r"`ud-agree \{([a-z,]+)\} …`", text)
     assert listed.split(",") == list(SUBCOMMANDS)
+
+
+def test_demo_installs_into_its_own_environment_only():
+    script = (ROOT / "demo.sh").read_text(encoding="utf-8")
+    assert subprocess.run(["bash", "-n", str(ROOT / "demo.sh")]).returncode == 0
+    commands = [line.split("#")[0].strip() for line in script.splitlines()]
+    assert "py=.venv/bin/python" in commands
+    assert '"${PYTHON:-python3}" -m venv .venv' in commands
+    python_calls = [c for c in commands if re.search(r"(^|\s)(python3?|\"\$py\"|pip3?)\s", c)]
+    # Every tool, pip included, runs from .venv; only the venv itself is made by another Python.
+    assert all(c.startswith('"$py" -m ') or "-m venv .venv" in c for c in python_calls), (
+        python_calls
+    )
+    assert any("pip install" in c for c in python_calls)
+    assert "/.venv/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    ci_commands = [line for line in ci.splitlines() if not line.startswith("#")]
+    assert "python -m pip install --quiet -e '.[dev]'" in ci_commands  # CI's own Python
+    assert not any(".venv" in line for line in ci_commands)
