@@ -111,8 +111,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m mine") -> int:
 
 
 def _run(options: Options) -> int:
-    from .plan import release_root
+    from .plan import check_unimorph_dirs, release_root
     from .run import mine_languages
+
+    check_unimorph_dirs(options.unimorph_dirs)
     from .summary import summary
 
     def warn(message: str) -> None:

@@ -150,6 +150,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
 
     def body() -> int:
         if args.pairs is None:
+            from .plan import check_unimorph_dirs
+
+            check_unimorph_dirs(args.unimorph_dir)
             args.pairs = mine_first(args.ud_dir, args.lang, args.unimorph_dir, args.corpus)
         if args.format in FOLDERS:
             from ud_agree.formats import hf, lm_eval
