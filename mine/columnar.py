@@ -668,6 +668,8 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
     result.drops.update(found.drops)
     result.agree.update(found.agree)
     result.disagree.update(found.disagree)
+    result.rated.update(found.rated)
+    result.rated_agree.update(found.rated_agree)
     result.relations = _relations_table(job, table, surface, words, features, found)
 
 
@@ -872,25 +874,34 @@ def _count_lexicon(
     chosen, start = chosen[named], start[named]
     if len(chosen) == 0:
         return
+    # §4.1: a token whose MISC corrects it (`CorrectForm=`, a key read whole) is no candidate.
+    misc = rows.strings(9, words[chosen])
     keys = pa.table(
         {
             "form": rows.strings(1, words[chosen]),
             "lemma": rows.strings(2, words[chosen]),
             "upos": pa.array(upos[chosen]),
             "feats": pa.array(feats_code[chosen]),
+            "corrected": pc.match_substring_regex(misc, _CORRECTED),
         }
     )
-    counted = keys.group_by(["form", "lemma", "upos", "feats"]).aggregate([([], "count_all")])
+    counted = keys.group_by(["form", "lemma", "upos", "feats", "corrected"]).aggregate(
+        [([], "count_all")]
+    )
     result.lexicon_counts = pa.Table.from_arrays(
         [
             counted["form"],
             counted["lemma"],
             pa.array(_UPOS_NAMES[counted["upos"].to_numpy()], pa.string()),
             pa.array(feats.strings, pa.string()).take(counted["feats"]),
+            counted["corrected"],
             counted["count_all"],
         ],
         schema=COUNTS,
     )
+
+
+_CORRECTED = r"(^|\|)CorrectForm="
 
 
 def _repeat(value: str, n: int) -> pa.Array:

@@ -51,6 +51,10 @@ class FileResult:
     drops: Counter = field(default_factory=Counter)
     agree: Counter = field(default_factory=Counter)
     disagree: Counter = field(default_factory=Counter)
+    # §4.1: per configuration (`rules.relations.Configuration`), candidates carrying its
+    # feature, and those agreeing.
+    rated: Counter = field(default_factory=Counter)
+    rated_agree: Counter = field(default_factory=Counter)
     malformed: list[tuple[int, str]] = field(default_factory=list)
     words: int = 0
     duplicate_sent_ids: int = 0

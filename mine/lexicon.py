@@ -27,18 +27,20 @@ BundleKey = tuple[Values, Values, Values, Values]
 
 
 def count_ud_words(counts: Counter, sentence: Sentence) -> None:
-    """Add one sentence's words to counts keyed (form, lemma, upos, FEATS); filtered in ud_entries."""
+    """Add one sentence's words to counts keyed (form, lemma, upos, FEATS); filtered in ud_entries
+    (MISC is not read here: no word counts as `corrected`)."""
     counts.update(zip(sentence.forms, sentence.lemmas, sentence.upos, sentence.feats, strict=True))
 
 
 def other_feats(feats: str) -> str:
-    """FEATS beyond the four of F, `Name=Value|…` sorted; layered features and Typo left out."""
+    """FEATS beyond the four of F, `Name=Value|…` sorted; Typo left out, layered features such as
+    `Number[psor]` kept (§4.1: *leur* → *sa* changes the possessor's number)."""
     if not feats or feats == "_":
         return ""
     kept = []
     for item in feats.split("|"):
         name, _, value = item.partition("=")
-        if value and name not in _SKIPPED_FEATS and "[" not in name:
+        if value and name not in _SKIPPED_FEATS:
             kept.append(item)
     return "|".join(sorted(kept))
 
@@ -46,32 +48,55 @@ def other_feats(feats: str) -> str:
 _SKIPPED_FEATS = frozenset({*FEATURES, "Typo"})
 
 
-# A file's UD words counted (mine.columnar), summed over a language's files by build_lexicon.
+def is_marked(feats: str) -> bool:
+    """Whether FEATS mark a token as no plain word of the language (§4.1: `Typo=Yes`,
+    `Foreign=Yes`, `Abbr=Yes`, any `Style`): its form is no bad-form candidate."""
+    for item in feats.split("|"):
+        name, _, value = item.partition("=")
+        if (name == "Style" and value) or item in _MARKS:
+            return True
+    return False
+
+
+_MARKS = frozenset({"Typo=Yes", "Foreign=Yes", "Abbr=Yes"})
+
+
+# A file's UD words counted (mine.columnar), summed over a language's files by build_lexicon
+# (which may be given a `treebank` column besides: the file's treebank).
 COUNTS = pa.schema(
     [
         ("form", pa.string()),
         ("lemma", pa.string()),
         ("upos", pa.string()),
         ("feats", pa.string()),  # FEATS as written
+        ("corrected", pa.bool_()),  # MISC holds a `CorrectForm` key
         ("count", pa.int64()),
     ]
 )
 
 
 def count_table(counts: Counter) -> pa.Table:
-    """(form, lemma, upos, FEATS) → occurrences as a table of COUNTS."""
+    """(form, lemma, upos, FEATS) → occurrences as a table of COUNTS (none `corrected`)."""
     columns = list(zip(*counts, strict=True)) if counts else [(), (), (), ()]
     arrays = [pa.array(column, pa.string()) for column in columns]
+    corrected = pa.array([False] * len(counts), pa.bool_())
     return pa.Table.from_arrays(
-        [*arrays, pa.array(list(counts.values()), pa.int64())], schema=COUNTS
+        [*arrays, corrected, pa.array(list(counts.values()), pa.int64())], schema=COUNTS
     )
 
 
 def ud_entries(counts: pa.Table) -> pl.DataFrame:
     """UD word counts (COUNTS, of any number of files) → one row per (form, lemma, upos, bundle,
-    other FEATS) with its `count` and `typo_count` (how many were `Typo=Yes` words); words of
+    other FEATS) with its `count`, `typo_count` (how many were `Typo=Yes` words), `clean_count`
+    (how many were unmarked: `is_marked` or `corrected` words are not) and `treebanks` (sorted,
+    where it was seen unmarked; from the counts' `treebank` column, empty without one); words of
     other UPOS, form `_`, or no value in F left out. Each distinct FEATS is parsed once."""
-    frame = pl.DataFrame(counts).filter(
+    frame = pl.DataFrame(counts)
+    if "corrected" not in frame.columns:
+        frame = frame.with_columns(pl.lit(False).alias("corrected"))
+    if "treebank" not in frame.columns:
+        frame = frame.with_columns(pl.lit(None, pl.String).alias("treebank"))
+    frame = frame.filter(
         pl.col("upos").is_in(list(LEXICON_UPOS))
         & (pl.col("form") != "_")
         & (pl.col("feats") != "_")
@@ -81,18 +106,28 @@ def ud_entries(counts: pa.Table) -> pl.DataFrame:
         bundle = parse_feats(feats)
         if bundle.has_value():
             values = tuple(tuple(sorted(v)) for v in bundle.values())
-            parsed.append((feats, _bundle_string(values), other_feats(feats), bundle.typo))
+            marked = is_marked(feats)
+            parsed.append((feats, _bundle_string(values), other_feats(feats), bundle.typo, marked))
     bundles = pl.DataFrame(
         parsed,
-        schema={"feats": pl.String, "bundle": pl.String, "other": pl.String, "typo": pl.Boolean},
+        schema={
+            "feats": pl.String,
+            "bundle": pl.String,
+            "other": pl.String,
+            "typo": pl.Boolean,
+            "marked": pl.Boolean,
+        },
         orient="row",
     )
+    clean = ~pl.col("marked") & ~pl.col("corrected")
     return (
         frame.join(bundles, on="feats")
         .group_by("form", "lemma", "upos", "bundle", "other")
         .agg(
             pl.col("count").sum(),
             pl.col("count").filter(pl.col("typo")).sum().alias("typo_count"),
+            pl.col("count").filter(clean).sum().alias("clean_count"),
+            pl.col("treebank").filter(clean).drop_nulls().unique().sort().alias("treebanks"),
         )
         .rename({"other": "feats"})
     )
@@ -305,7 +340,7 @@ def build_lexicon(
     (`ud_counts`: COUNTS, or a Counter keyed (form, lemma, upos, FEATS))."""
     key = list(LEXICON_KEY)
     counts = ud_counts if isinstance(ud_counts, pa.Table) else count_table(ud_counts)
-    ud = ud_entries(counts).select(*key, "count", "typo_count")
+    ud = ud_entries(counts).select(*key, "count", "typo_count", "clean_count", "treebanks")
     frames = [unimorph_frame(path, mapping) for path in unimorph_paths]
     if frames:
         unimorph = completed_feats(pl.concat(frames).unique(), ud).drop("tags").unique()
@@ -332,11 +367,17 @@ def build_lexicon(
         feats="feats",
         count=pl.col("count").fill_null(0),
         typo_count=pl.col("typo_count").fill_null(0),
+        clean_count=pl.col("clean_count").fill_null(0),
+        treebanks=pl.col("treebanks").fill_null(pl.lit([], pl.List(pl.String))),
         source=pl.when(in_ud & in_unimorph)
         .then(pl.lit("both"))
         .when(in_ud)
         .then(pl.lit("ud"))
         .otherwise(pl.lit("unimorph")),
     )
-    # `typo_count` stays in memory: the pair builder never takes a form seen only as a typo.
-    return table.to_arrow().select([*LEXICON.names, "typo_count"])
+    # In memory only (§4.1's attestation, for the pair builder): `typo_count`, `clean_count`
+    # (unmarked tokens: a form seen only marked is no bad form) and `treebanks` (where seen so).
+    return table.to_arrow().select([*LEXICON.names, *ATTESTATION])
+
+
+ATTESTATION = ("typo_count", "clean_count", "treebanks")

@@ -68,7 +68,7 @@ def is_current(out_dir: Path, print_: str) -> bool:
         earlier = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    tables = ("relations", "sentences", "lexicon", "pairs", "pair_skips")
+    tables = ("relations", "sentences", "lexicon", "pairs", "pair_skips", "agreement")
     names = [f"{table}.parquet" for table in tables]
     return earlier.get("fingerprint") == print_ and all((out_dir / n).exists() for n in names)
 

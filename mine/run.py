@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -22,6 +23,7 @@ from ud_agree.atomic import atomic_file, write_json, write_parquet
 from ud_agree.errors import MachineError
 from ud_agree.hold import hold
 from ud_agree.schemas.corpus import (
+    AGREEMENT,
     DROP_REASONS,
     LEXICON,
     PAIR_SKIPS,
@@ -32,6 +34,7 @@ from ud_agree.schemas.corpus import (
     TYPES,
 )
 
+from . import certainty
 from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
 from .languages import load_unagreement_languages, load_value_sets
@@ -125,7 +128,11 @@ def write_nonce(
 def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) -> dict:
     """Build a language's lexicon, stream its files' tables (and their pairs) into its Parquet
     files, then write its lexicon and its manifest."""
-    counts = [unspill(part(options, run, index), "lexicon") for index in range(len(run.jobs))]
+    # Each file's counts know its treebank: §4.1 takes the sentence's own treebank's forms first.
+    counts = [
+        with_treebank(unspill(part(options, run, index), "lexicon"), job.treebank)
+        for index, job in enumerate(run.jobs)
+    ]
     lexicon = build_lexicon(run.language.key, pa.concat_tables(counts), run.unimorph, mapping)
     out_dir = options.out / run.language.key
     written = write_tables(run, options, lexicon, out_dir)
@@ -139,6 +146,12 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     return manifest
 
 
+def with_treebank(counts: pa.Table, treebank: str) -> pa.Table:
+    """A file's lexicon counts with its treebank as a column."""
+    column = pa.array([treebank], pa.string()).take(pa.array(np.zeros(counts.num_rows, np.int64)))
+    return counts.append_column("treebank", column)
+
+
 @dataclass
 class Written:
     """What a language's tables hold, for its manifest."""
@@ -149,12 +162,27 @@ class Written:
     pairs_by_type: Counter
     nonce_by_type: Counter
     pair_skips: Counter
+    rates: pl.DataFrame  # AGREEMENT rows (§4.1)
+    agreement_flags: Counter  # pairs per `agreement_flag`
+
+
+def language_rates(run: LanguageRun) -> pl.DataFrame:
+    """§4.1: the language's agreement rates, from its files' counts (AGREEMENT rows)."""
+    rated: Counter = Counter()
+    rated_agree: Counter = Counter()
+    for result in run.results.values():
+        rated.update(result.rated)
+        rated_agree.update(result.rated_agree)
+    return certainty.rate_table(run.language.key, rated, rated_agree)
 
 
 def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir: Path) -> Written:
     """Stream the spilled files' relations and sentences into the language's tables, and their
     pairs (and nonce variants) into `pairs.parquet`, a batch of files at a time."""
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
+    rates = language_rates(run)
+    write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
+    flags: Counter = Counter()
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
         frames = ParadigmFrames(lexicon, value_sets)
@@ -190,9 +218,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             if not batch:
                 return
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
-            pairs, more = pairs_from_attempts(
-                pl.concat(batch, how="vertical_relaxed"), frames, sentences
+            pairs, more, flagged = pairs_from_attempts(
+                pl.concat(batch, how="vertical_relaxed"), frames, sentences, rates
             )
+            flags.update(flagged)
             pairs_out.write_table(pairs.cast(PAIRS))
             pairs_by_type.update(pairs.column("type").to_pylist())
             skips = skip_table([*skipped, more])
@@ -239,7 +268,9 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 run, options, lexicon, originals, members, pairs_out, skips_out
             )
             pair_skips.update(more_skips)
-    return Written(n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips)
+    return Written(
+        n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips, rates, flags
+    )
 
 
 def language_manifest(
@@ -300,6 +331,11 @@ def language_manifest(
             "nonce_pairs": sum(written.nonce_by_type.values()),
             "nonce_pairs_by_type": {t: written.nonce_by_type.get(t, 0) for t in TYPES},
             "pair_skips": {reason: written.pair_skips.get(reason, 0) for reason in SKIP_REASONS},
+        },
+        "agreement": {
+            **certainty.summary(written.rates),
+            "pairs_backed_off": written.agreement_flags.get(certainty.BACKED_OFF, 0),
+            "pairs_unmeasured": written.agreement_flags.get(certainty.UNMEASURED, 0),
         },
         "malformed": malformed,
     }

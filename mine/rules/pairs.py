@@ -22,6 +22,7 @@ from ..paradigms import (
     Paradigms,
     elided,
     expanded,
+    script_of,
 )
 
 
@@ -86,17 +87,23 @@ def ambiguous(paradigms: Paradigms, other: Member, slot: int, value: str) -> boo
     return any(paradigms.meet(slot, b[slot], (value,)) for b in known)
 
 
-# The same two rules over columns: one question a row (`qid`), every question of a batch of a
-# language's attempts at once; `tests/mine/test_pairs_reference.py` holds them equal to the
-# functions above (the same pairs and skip counts) on real treebanks.
+# The same two rules over columns, with §4.1's attestation (which the functions above lack): one
+# question a row (`qid`), every question of a batch of a language's attempts at once.
 
 
 def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
-    """`choose_bad_form` for each question: the word (`key`, `lemma`, `upos`, `feats`, its value
-    sets `k_<feature>`, `k_agreeing`) and the cell wanted (`cell_<feature>`). Per question whose
-    cell holds a form, `bad_key`, `bad_count`, `bad_source`, or `outcome` 'syncretic'; the
-    others (`no-form`) are left out."""
-    found = questions.select("qid", *CELL_COLUMNS).join(frames.forms, on=CELL_COLUMNS)
+    """The bad form of each question (§4, §4.1): the word (`key`, `lemma`, `upos`, `feats`, its
+    value sets `k_<feature>`, `k_agreeing`, its sentence's `treebank`) and the cell wanted
+    (`cell_<feature>`). Per question whose cell holds a form, `bad_key`, `bad_count`,
+    `bad_source`, or `outcome` 'syncretic'; the others (`no-form`) are left out."""
+    found = (
+        questions.select("qid", *CELL_COLUMNS, "treebank", script_of(questions["key"]))
+        .join(frames.forms, on=[*CELL_COLUMNS, "script"])
+        # The sentence's own treebank's forms of the cell, where it has one (its spelling and
+        # annotation are the sentence's); the others' and UniMorph's only where it has none.
+        .with_columns(pl.col("treebanks").list.contains(pl.col("treebank")).alias("own"))
+        .filter(pl.col("own") | ~pl.col("own").any().over("qid"))
+    )
     sources = pl.col("source")
     spellings = found.group_by("qid", "bad_key").agg(
         pl.col("bad_count").sum(),
@@ -110,6 +117,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         "key",
         "lemma",
         "upos",
+        pl.col("feats").alias("w_feats"),
         pl.col("k_agreeing").str.split(",").alias("agreeing"),
         *(
             expanded(value_list(f"k_{name}"), feature, frames.value_sets).alias(f"w_{name}")
@@ -117,8 +125,13 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         ),
     )
     # A spelling with a bundle that meets the word's values on every agreeing feature could be
-    # correct (syncretism), and so could the word's own spelling.
-    could_agree = pl.all_horizontal(
+    # correct (syncretism), and so could the word's own spelling; only its rows with the word's
+    # own other FEATS (or unknown ones) are read: a subjunctive *remain* tagged 3sg does not make
+    # indicative *remains* → *remain* correct (§4.1).
+    same_feats = pl.col("b_attested") & (
+        pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("w_feats"))
+    )
+    could_agree = same_feats & pl.all_horizontal(
         ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     )

@@ -129,7 +129,8 @@ LEXICON = pa.schema(
         described(
             "feats",
             pa.string(),
-            "other FEATS, `Name=Value|…` sorted (no layered features, no Typo); UniMorph: its tags"
+            "other FEATS, `Name=Value|…` sorted (layered features such as `Number[psor]` kept, no"
+            " Typo); UniMorph: its tags"
             " mapped, completed from the treebank where a tag set is silent; null when unknown",
         ),
         described(
@@ -203,6 +204,8 @@ SKIP_REASONS = (
     "duplicate-sent-id",
     "missing-sentence",
     "no-nonce",
+    "rare-value",
+    "uncertain-agreement",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
@@ -219,6 +222,43 @@ PAIR_SKIPS = pa.schema(
         ),
         PAIRS.field("variant"),
         described("reason", pa.string(), "why there is no pair (§4; listed in docs/mining.md)"),
+    ]
+)
+
+# §4.1 Does agreement hold here? One row per (type, feature, configuration) at every level of the
+# back-off: the configuration's columns that a level drops are null.
+AGREEMENT = pa.schema(
+    [
+        described("lang", pa.string(), "language key"),
+        described("type", pa.string(), "agreement type (§1.1)"),
+        described("feature", pa.string(), "the feature compared"),
+        described(
+            "controller_case",
+            pa.string(),
+            "the controller's Case (several values `,`-joined, `_` for none); null where "
+            "backed off",
+        ),
+        described("target_upos", pa.string(), "the target's UPOS; null where backed off"),
+        described(
+            "target_verbform",
+            pa.string(),
+            "the target's VerbForm (`,`-joined, `_` for none); null where backed off",
+        ),
+        described("order", pa.string(), "target-first or controller-first; null where backed off"),
+        described(
+            "n",
+            pa.int64(),
+            "§1.1 candidates (Typo words left out) whose members both carry the feature (a NOUN "
+            "subject without Person counts as Person 3 against a verb with Person 3)",
+        ),
+        described("agree", pa.int64(), "of those, the candidates whose values intersect"),
+        described("rate", pa.float64(), "agree / n"),
+        described(
+            "certain",
+            pa.bool_(),
+            "(agree + 1) / (n + 2) >= 0.90: pairs varying the feature are made here; null "
+            "where n < 20 (the next level decides)",
+        ),
     ]
 )
 
