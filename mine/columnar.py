@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ud_agree.schemas.corpus import FEATURES, RELATIONS_MINED, SENTENCES, TYPES
+from ud_agree.schemas.corpus import DROPS, FEATURES, RELATIONS_MINED, SENTENCES, TYPES
 from ud_agree.surface import misc_spacing, surface_text
 
 from .extract import FileJob, FileResult, strict_error
@@ -657,6 +657,7 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
     """Build the tables and counts from the well-formed sentences' rows."""
     if table is None or len(table.line) == 0:
         result.relations = RELATIONS_MINED.empty_table()
+        result.dropped = DROPS.empty_table()
         result.sentences = SENTENCES.empty_table()
         return
     surface = _surface_words(table)
@@ -673,7 +674,27 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
     result.drops.update(found.drops)
     result.agree.update(found.agree)
     result.disagree.update(found.disagree)
+    result.rated.update(found.rated)
+    result.rated_agree.update(found.rated_agree)
     result.relations = _relations_table(job, table, surface, words, features, found)
+    result.dropped = _drops_table(job, table, words, found)
+
+
+def _drops_table(job: FileJob, table: _Table, words: Words, found: rules.Relations) -> pa.Table:
+    """The dropped candidates (DROPS), a row each, in (sentence, target, controller) order."""
+    t, c, kind, reason = found.dropped
+    columns = [
+        _repeat(job.lang, len(t)),
+        _repeat(job.treebank, len(t)),
+        table.sent_id.take(pa.array(words.sentence[t])),
+        pa.array(TYPES, pa.string()).take(pa.array(kind)),
+        pa.array(words.id[t]),
+        pa.array(words.id[c]),
+        pa.array(rules.REASONS[1:], pa.string()).take(pa.array(reason - 1)),
+    ]
+    return pa.Table.from_arrays(
+        [column.cast(f.type) for column, f in zip(columns, DROPS, strict=True)], schema=DROPS
+    )
 
 
 @dataclass
@@ -915,25 +936,34 @@ def _count_lexicon(
     chosen, start = chosen[named], start[named]
     if len(chosen) == 0:
         return
+    # §4.1: a token whose MISC corrects it (`CorrectForm=`, a key read whole) is no candidate.
+    misc = rows.strings(9, words[chosen])
     keys = pa.table(
         {
             "form": rows.strings(1, words[chosen]),
             "lemma": rows.strings(2, words[chosen]),
             "upos": pa.array(upos[chosen]),
             "feats": pa.array(feats_code[chosen]),
+            "corrected": pc.match_substring_regex(misc, _CORRECTED),
         }
     )
-    counted = keys.group_by(["form", "lemma", "upos", "feats"]).aggregate([([], "count_all")])
+    counted = keys.group_by(["form", "lemma", "upos", "feats", "corrected"]).aggregate(
+        [([], "count_all")]
+    )
     result.lexicon_counts = pa.Table.from_arrays(
         [
             counted["form"],
             counted["lemma"],
             pa.array(_UPOS_NAMES[counted["upos"].to_numpy()], pa.string()),
             pa.array(feats.strings, pa.string()).take(counted["feats"]),
+            counted["corrected"],
             counted["count_all"],
         ],
         schema=COUNTS,
     )
+
+
+_CORRECTED = r"(^|\|)CorrectForm="
 
 
 def _repeat(value: str, n: int) -> pa.Array:

@@ -6,13 +6,14 @@ A row is joined on treebank, `sent_id` and the target's and subject's word ids (
 `head_idx` and `child_idx` + 1: 0-based positions after it dropped multiword-token lines). Its
 class is the first that applies: `not-in-corpus`; `multiblimp-wrong-word` / `words-differ` (the
 ids name other words than MultiBLiMP's); for a relation the corpus does not keep, its §1.2 drop
-reason (re-derived for the sentence) or `not-candidate:<why>` (the §1.1 condition that fails);
-`same-pair` / `other-form` (ud-agree has the pair, with MultiBLiMP's bad form or another);
-`other-value` (ud-agree varies the feature to another value only); the §4 skip reason of that
-bad value (read from `pair_skips.parquet`, else re-derived), `wrong-form-changes-feats` where it
+reason (read from `drops.parquet`) or `not-candidate` (no §1.1 candidate; `detail`: the two
+words' annotation); `same-pair` / `other-form` (ud-agree has the pair, with MultiBLiMP's bad form
+or another); `other-value` (ud-agree varies the feature to another value only); the §4 skip
+reason of that bad value (read from `pair_skips.parquet`), `wrong-form-changes-feats` where it
 is `no-form` and MultiBLiMP's form changes another feature; `target-lacks-feature` /
-`controller-lacks-feature`; `bad-value-unattested`. docs/multiblimp.md lists them. The miner never
-imports torch or transformers.
+`controller-lacks-feature`; `bad-value-unattested`. Every class reads what the miner decided;
+none runs its rules again. docs/multiblimp.md lists them. The miner never imports torch or
+transformers.
 """
 
 from __future__ import annotations
@@ -28,41 +29,38 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
 from ud_agree.atomic import write_bytes, write_parquet
-from ud_agree.errors import OneLineParser, UserError, run_main
+from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 from ud_agree.formats.multiblimp import FEATURE_MARK
 from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
 
-from .languages import load_languages, load_participle_languages, load_value_sets
+from .languages import load_languages
 from .lexicon import other_feats
 from .pairs import every_contrast
-from .paradigms import APOSTROPHES, LIST_COLUMNS, Member, Paradigms
+from .paradigms import LIST_COLUMNS
 from .read import Sentence, read_bytes
-from .reread import sentences_at, words_of
+from .reread import sentences_at
 from .resources import read_rows
-from .rules import relations as rules
-from .rules.pairs import ambiguous, breaks_elision, choose_bad_form, relation_skip_reason
 
 # MultiBLiMP's columns the comparison reads.
 NEEDED = (
     *("head", "head_idx", "child", "child_idx", "swap_head", "metadata", "phenomenon"),
-    *("grammatical_feature", "ungrammatical_feature", "lang"),
+    *("grammatical_feature", "ungrammatical_feature", "lang", "sen", "wrong_sen"),
 )
 FEATURE_OF_MARK = {mark: feature for feature, mark in FEATURE_MARK.items()}
 # The classes where ud-agree makes MultiBLiMP's contrast (same target, subject, feature and bad
 # value).
 COVERED = ("same-pair", "other-form")
 SAME_FEATURE = (*COVERED, "other-value")  # the same contrast, perhaps towards another value
-NOT_CANDIDATE = "not-candidate:"  # then the §1.1 condition that fails: `propn-subject`, …
-# Every class a row can get but `not-candidate:<why>`; none is a catch-all.
+NOT_CANDIDATE = "not-candidate"  # neither kept nor dropped: no §1.1 candidate
+# Every class a row can get; none is a catch-all.
 CLASSES = (
     *("not-in-corpus", "words-differ", "multiblimp-wrong-word", *SAME_FEATURE),
     *SKIP_REASONS,
     *("wrong-form-changes-feats", "target-lacks-feature"),
-    *("controller-lacks-feature", "bad-value-unattested", *DROP_REASONS),
+    *("controller-lacks-feature", "bad-value-unattested", *DROP_REASONS, NOT_CANDIDATE),
 )
 
 
@@ -167,28 +165,17 @@ class Corpus:
             raise CompareError(f"{folder}: no readable manifest.json ({error})") from None
         options = self.manifest.get("options") or {}
         self.ud_dir = ud_dir or Path(options.get("ud_dir", "."))
-        self.valid_types = frozenset(options.get("valid_types") or rules.TYPES)
-        code = next(
-            (lang.code for lang in load_languages() if lang.key == self.manifest.get("lang")), ""
-        )
-        self.code = code
-        self.value_sets = load_value_sets().get(code, {})
-        self.participle_agreement = code in load_participle_languages()
         on = ["treebank", "sent_id"]
         self.sentences = self._read("sentences").join(keys, on=on, how="semi")
-        self.duplicates = set(
-            self.sentences.filter(pl.struct(on).is_duplicated()).select(on).iter_rows()
-        )
         self.sentences = self.sentences.unique(on, keep="first", maintain_order=True)
         self.relations = self._read("relations").join(keys, on=on, how="semi")
         pairs = self._read("pairs").join(keys, on=on, how="semi")
         if "variant" in pairs.columns:
             pairs = pairs.filter(pl.col("variant") == "original")
         self.pairs = every_contrast(pairs.filter(pl.col("varied") == "target"))
-        skips_path = folder / "pair_skips.parquet"
-        self.skips = (
-            self._read("pair_skips").join(keys, on=on, how="semi") if skips_path.is_file() else None
-        )
+        # What the miner decided for every relation and attempt it made no pair of (§1.2, §4).
+        self.skips = self._read("pair_skips").join(keys, on=on, how="semi")
+        drops = self._read("drops").join(keys, on=on, how="semi")
         places = self.sentences.select("file", "line").iter_rows()
         self.parsed = sentences_at(self.ud_dir, places)
         # Rows by key, for a lookup per MultiBLiMP row.
@@ -197,31 +184,21 @@ class Corpus:
             for tb, sid, file, line in self.sentences.select(*on, "file", "line").iter_rows()
         }
         self.kept = {_key(r): r for r in self.relations.iter_rows(named=True)}
+        self.dropped = {_key(r): r for r in drops.iter_rows(named=True)}
         self.pairs_of = _grouped(self.pairs)
-        self.skips_of = (
-            None
-            if self.skips is None
-            else _grouped(self.skips.filter(pl.col("varied") == "target"))
-        )
+        self.skips_of = _grouped(self.skips.filter(pl.col("varied") == "target"))
 
     def _read(self, name: str) -> pl.DataFrame:
         path = self.folder / f"{name}.parquet"
+        if not path.is_file():
+            raise CompareError(
+                f"{path}: missing; the comparison reads what the miner decided "
+                "(mine the corpus again with this version, with pairs)"
+            )
         try:
             return pl.read_parquet(path)
         except (OSError, pl.exceptions.PolarsError) as error:
             raise CompareError(f"{path}: not a readable table ({error})") from None
-
-    @cached_property
-    def paradigms(self) -> Paradigms:
-        """The lexicon indexed for §4, narrowed to the lemmas of the relations asked about."""
-        lemmas = pl.concat(
-            [
-                self.relations.select(pl.col("target_lemma").alias("lemma")),
-                self.relations.select(pl.col("controller_lemma").alias("lemma")),
-            ]
-        ).unique()
-        lexicon = self._read("lexicon").join(lemmas, on="lemma", how="semi")
-        return Paradigms(lexicon.to_arrow(), self.value_sets)
 
     @cached_property
     def lexicon(self) -> pl.DataFrame:
@@ -268,7 +245,7 @@ def classify(contrast: Contrast, corpus: Corpus) -> Verdict:
     key = (contrast.treebank, contrast.sent_id, contrast.target_id, contrast.controller_id)
     relation = corpus.kept.get(key)
     if relation is None:
-        return _not_kept(sentence, t, c, corpus)
+        return _not_kept(sentence, t, c, corpus.dropped.get(key))
     return _kept(contrast, relation, sentence, t, corpus)
 
 
@@ -293,7 +270,9 @@ def _kept(
         # MultiBLiMP's own form may change another feature (Greek past → non-past): say so.
         changed = _changed_feats(contrast, relation, sentence, t, corpus)
         return Verdict("other-form", changed and f"MultiBLiMP's {changed}", ud_bad_form=form)
-    reason = _skip_reason(contrast, relation, sentence, t, corpus, feature_key)
+    skips = corpus.skips_of.get(feature_key, [])
+    found = [r for r in skips if r["bad_value"] in (None, contrast.bad_value)]
+    reason = str(found[0]["reason"]) if found else None  # None: the miner never tried it
     if reason == "no-form":
         changed = _changed_feats(contrast, relation, sentence, t, corpus)
         if changed:
@@ -311,92 +290,8 @@ def _kept(
     return _no_attempt(contrast, relation, corpus)
 
 
-def _skip_reason(
-    contrast: Contrast,
-    relation: dict,
-    sentence: Sentence,
-    t: int,
-    corpus: Corpus,
-    feature_key: tuple,
-) -> str | None:
-    """Why the miner made no pair for this bad value: read from `pair_skips`, else the §4 rules
-    run again for it (None: the miner never tried it)."""
-    if corpus.skips_of is not None:
-        skips = corpus.skips_of.get(feature_key, [])
-        found = [r for r in skips if r["bad_value"] in (None, contrast.bad_value)]
-        return str(found[0]["reason"]) if found else None
-    return _rederived_skip(contrast, relation, sentence, t, corpus)
-
-
 def _bundle(relation: dict, role: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(relation[f"{role}_{name}"] or ()) for name in LIST_COLUMNS)
-
-
-def _rederived_skip(
-    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: Corpus
-) -> str | None:
-    """§4's rules for one (relation, target, feature, bad value), for a corpus mined before
-    `pair_skips` existed; None where the miner would not try the value."""
-    agreeing = list(relation["agreeing"] or ())
-    if contrast.feature not in agreeing:
-        return None
-    slot = FEATURES.index(contrast.feature)
-    values = sorted(_bundle(relation, "target")[slot])
-    key = (contrast.treebank, contrast.sent_id)
-    attempt = pl.DataFrame(
-        {
-            "values": [values],
-            "lemma": [relation["target_lemma"]],
-            "in_mwt": [bool(relation["in_mwt_target"])],
-            "coordinated": [bool(relation["coordinated"])],
-            "form": [relation["target_form"]],
-            "duplicate": [key in corpus.duplicates],
-            "sentence": [0],
-            "unagreeing": [False],  # a corpus without pair_skips: mined before the rule
-        },
-        schema_overrides={"values": pl.List(pl.String)},
-    )
-    reason = attempt.select(relation_skip_reason()).item()
-    if reason:
-        return str(reason)
-    paradigms = corpus.paradigms
-    if contrast.bad_value not in paradigms.attested.get((relation["target_upos"], slot), ()):
-        return None
-    word = _member(relation, "target", sentence.feats[t])
-    slots = tuple(FEATURES.index(f) for f in agreeing)
-    chosen = choose_bad_form(paradigms, word, slot, contrast.bad_value, slots)
-    if isinstance(chosen, str):
-        return chosen
-    other = _member(relation, "controller", "")
-    if ambiguous(paradigms, other, slot, contrast.bad_value):
-        return "ambiguous-controller"
-    surface = relation["target_surface"]
-    words, space_after = sentence.words, sentence.space_after
-    after_elided = surface > 0 and words[surface - 1].endswith(APOSTROPHES)
-    after_elided = after_elided and not space_after[surface - 1]
-    elision = pl.DataFrame(
-        {
-            "after_elided": [after_elided],
-            "bound": [False],  # every word of a multiword token was skipped (in-mwt) then
-            "form": [word.form],
-            "bad_form": [chosen.key],
-        }
-    ).select(breaks_elision())
-    if elision.item():
-        return "elision"
-    raise AssertionError(f"§4 makes a pair the corpus lacks: {contrast}")  # a miner bug
-
-
-def _member(relation: dict, role: str, raw_feats: str) -> Member:
-    return Member(
-        relation[f"{role}_form"],
-        relation[f"{role}_lemma"],
-        relation[f"{role}_upos"],
-        _bundle(relation, role),
-        other_feats(raw_feats),
-        relation[f"{role}_surface"],
-        bool(relation[f"in_mwt_{role}"]),
-    )
 
 
 def _readings(contrast: Contrast, relation: dict, corpus: Corpus) -> pl.DataFrame:
@@ -469,73 +364,25 @@ def _no_attempt(contrast: Contrast, relation: dict, corpus: Corpus) -> Verdict:
     )
 
 
-def _not_kept(sentence: Sentence, t: int, c: int, corpus: Corpus) -> Verdict:
-    """A relation the corpus does not hold: the §1.2 drop reason of the candidate, or the §1.1
-    condition that keeps it from being one."""
-    words, features = words_of(sentence, corpus.value_sets)
-    facts = rules.Facts(corpus.valid_types, corpus.participle_agreement)
-    targets, controllers, kinds = rules.candidates(words, features, facts)
-    found = np.flatnonzero((targets == t) & (controllers == c))
-    if len(found) == 0:
-        return Verdict(_why_not_candidate(sentence, t, c, words, features, facts))
-    i = found[:1]
-    agreeing, disagrees = rules.agreement(words, features, targets[i], controllers[i])
-    code = rules.drop_reasons(
-        words,
-        features,
-        targets[i],
-        controllers[i],
-        kinds[i],
-        agreeing,
-        disagrees,
-        facts.valid_types,
-    )[0]
-    reason = rules.REASONS[int(code)]
-    if reason is None:
-        raise AssertionError(f"a kept relation the corpus lacks: {sentence.sent_id} {t} {c}")
-    detail = f"{sentence.feats[t]} / {sentence.feats[c]}"
-    if reason == "invalid-type":
-        detail = rules.TYPES[int(kinds[i][0])]
-    return Verdict(reason, detail)
+def _not_kept(sentence: Sentence, t: int, c: int, dropped: dict | None) -> Verdict:
+    """A relation the corpus does not hold: the §1.2 reason the miner dropped the candidate for
+    (`drops.parquet`), or `not-candidate`, with the two words' annotation to say why."""
+    if dropped is None:
+        return Verdict(
+            NOT_CANDIDATE, f"target {_annotation(sentence, t)}; subject {_annotation(sentence, c)}"
+        )
+    if dropped["reason"] == "invalid-type":
+        return Verdict("invalid-type", dropped["type"])
+    return Verdict(dropped["reason"], f"{sentence.feats[t]} / {sentence.feats[c]}")
 
 
-def _why_not_candidate(
-    sentence: Sentence,
-    t: int,
-    c: int,
-    words: rules.Words,
-    features: rules.Features,
-    facts: rules.Facts,
-) -> str:
-    """The first §1.1 condition that (target, subject) fails, in the table's order of checks."""
-    c_upos, t_upos = sentence.upos[c], sentence.upos[t]
-    deprel, t_deprel = sentence.deprels[c], sentence.deprels[t].split(":")[0]
-    if c_upos == "PROPN":
-        return NOT_CANDIDATE + "propn-subject"
-    if c_upos not in ("NOUN", "PRON"):
-        return f"{NOT_CANDIDATE}subject-upos-{c_upos}"
-    if deprel.split(":")[0] != "nsubj":
-        return f"{NOT_CANDIDATE}subject-deprel-{deprel}"
-    if t_upos not in ("VERB", "AUX", "ADJ"):
-        return f"{NOT_CANDIDATE}target-upos-{t_upos}"
-    dependent_of = "head" if t_upos == "AUX" and t_deprel in ("aux", "cop") else "target"
-    governor = words.head[t] if dependent_of == "head" else t
-    if words.head[c] != governor:
-        return f"{NOT_CANDIDATE}subject-not-of-{dependent_of}"
-    outer = rules.outer_subjects(words)
-    head_has_outer = bool(np.any(outer & (words.head == governor)))
-    if deprel == "nsubj:outer" and not (t_deprel == "cop" and dependent_of == "head"):
-        return NOT_CANDIDATE + "nsubj-outer"
-    if t_deprel == "cop" and dependent_of == "head" and head_has_outer and deprel != "nsubj:outer":
-        return NOT_CANDIDATE + "cop-takes-outer-subject"
-    if t_upos == "ADJ":
-        return NOT_CANDIDATE + "predicative-subject"  # reached only if the rules disagree with §1.1
-    if not rules.verb_form_allowed(
-        words, features, np.array([t]), np.array([c]), facts.participle_agreement
-    )[0]:
-        verbform = _feats_dict(sentence.feats[t]).get("VerbForm", "none")
-        return f"{NOT_CANDIDATE}non-finite-verb-{verbform}"
-    raise AssertionError(f"§1.1 keeps a candidate the rules drop: {sentence.sent_id} {t} {c}")
+def _annotation(sentence: Sentence, index: int) -> str:
+    """A word as §1.1 reads it: form, UPOS, deprel and head, FEATS."""
+    head = sentence.heads[index]
+    return (
+        f"{sentence.forms[index]} {sentence.upos[index]} {sentence.deprels[index]}→{head} "
+        f"{sentence.feats[index]}"
+    )
 
 
 def compare(path: Path, corpus_dir: Path, ud_dir: Path | None = None) -> pl.DataFrame:
@@ -638,11 +485,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.compare"
     parser = OneLineParser(
         prog=prog,
         description="Class every row of a MultiBLiMP TSV by what a mined corpus makes of its "
-        "contrast (DESIGN.md §4), and print the classes per phenomenon.",
+        "contrast (docs/multiblimp.md), and print the classes per phenomenon.",
     )
     parser.add_argument("multiblimp", type=Path, help="a MultiBLiMP data.tsv (plain or .xz)")
     parser.add_argument(
-        "--corpus", type=Path, required=True, help="a corpus folder written by python -m mine"
+        "--corpus",
+        type=Path,
+        required=True,
+        help=f"a corpus folder written by {tool_command(prog, 'mine')}",
     )
     parser.add_argument(
         "--ud-dir",

@@ -51,9 +51,14 @@ class FileResult:
     drops: Counter = field(default_factory=Counter)
     agree: Counter = field(default_factory=Counter)
     disagree: Counter = field(default_factory=Counter)
+    # §4.1: per configuration (`rules.relations.Configuration`), candidates carrying its
+    # feature, and those agreeing.
+    rated: Counter = field(default_factory=Counter)
+    rated_agree: Counter = field(default_factory=Counter)
     malformed: list[tuple[int, str]] = field(default_factory=list)
     words: int = 0
     duplicate_sent_ids: int = 0
+    dropped: pa.Table | None = None  # schema DROPS: `drops` row by row
     # Multiword tokens as written, lower-cased (§4.1: a rebuilt token must be one of the
     # language's): gathered as the file is read, so that pairs need no second read.
     tokens: frozenset[str] = frozenset()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import lzma
+import zlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -13,7 +15,7 @@ import pyarrow as pa
 from ud_agree.schemas.corpus import FEATURES, LEXICON
 
 from .features import parse_feats
-from .read import Sentence, decode, read_bytes
+from .read import Sentence, UnreadableError, decode, read_bytes
 from .resources import read_rows
 
 LEXICON_UPOS = frozenset({"NOUN", "PRON", "DET", "ADJ", "VERB", "AUX"})
@@ -25,18 +27,20 @@ BundleKey = tuple[Values, Values, Values, Values]
 
 
 def count_ud_words(counts: Counter, sentence: Sentence) -> None:
-    """Add one sentence's words to counts keyed (form, lemma, upos, FEATS); filtered in ud_entries."""
+    """Add one sentence's words to counts keyed (form, lemma, upos, FEATS); filtered in ud_entries
+    (MISC is not read here: no word counts as `corrected`)."""
     counts.update(zip(sentence.forms, sentence.lemmas, sentence.upos, sentence.feats, strict=True))
 
 
 def other_feats(feats: str) -> str:
-    """FEATS beyond the four of F, `Name=Value|…` sorted; layered features and Typo left out."""
+    """FEATS beyond the four of F, `Name=Value|…` sorted; Typo left out, layered features such as
+    `Number[psor]` kept (§4.1: *leur* → *sa* changes the possessor's number)."""
     if not feats or feats == "_":
         return ""
     kept = []
     for item in feats.split("|"):
         name, _, value = item.partition("=")
-        if value and name not in _SKIPPED_FEATS and "[" not in name:
+        if value and name not in _SKIPPED_FEATS:
             kept.append(item)
     return "|".join(sorted(kept))
 
@@ -44,32 +48,55 @@ def other_feats(feats: str) -> str:
 _SKIPPED_FEATS = frozenset({*FEATURES, "Typo"})
 
 
-# A file's UD words counted (mine.columnar), summed over a language's files by build_lexicon.
+def is_marked(feats: str) -> bool:
+    """Whether FEATS mark a token as no plain word of the language (§4.1: `Typo=Yes`,
+    `Foreign=Yes`, `Abbr=Yes`, any `Style`): its form is no bad-form candidate."""
+    for item in feats.split("|"):
+        name, _, value = item.partition("=")
+        if (name == "Style" and value) or item in _MARKS:
+            return True
+    return False
+
+
+_MARKS = frozenset({"Typo=Yes", "Foreign=Yes", "Abbr=Yes"})
+
+
+# A file's UD words counted (mine.columnar), summed over a language's files by build_lexicon
+# (which may be given a `treebank` column besides: the file's treebank).
 COUNTS = pa.schema(
     [
         ("form", pa.string()),
         ("lemma", pa.string()),
         ("upos", pa.string()),
         ("feats", pa.string()),  # FEATS as written
+        ("corrected", pa.bool_()),  # MISC holds a `CorrectForm` key
         ("count", pa.int64()),
     ]
 )
 
 
 def count_table(counts: Counter) -> pa.Table:
-    """(form, lemma, upos, FEATS) → occurrences as a table of COUNTS."""
+    """(form, lemma, upos, FEATS) → occurrences as a table of COUNTS (none `corrected`)."""
     columns = list(zip(*counts, strict=True)) if counts else [(), (), (), ()]
     arrays = [pa.array(column, pa.string()) for column in columns]
+    corrected = pa.array([False] * len(counts), pa.bool_())
     return pa.Table.from_arrays(
-        [*arrays, pa.array(list(counts.values()), pa.int64())], schema=COUNTS
+        [*arrays, corrected, pa.array(list(counts.values()), pa.int64())], schema=COUNTS
     )
 
 
 def ud_entries(counts: pa.Table) -> pl.DataFrame:
     """UD word counts (COUNTS, of any number of files) → one row per (form, lemma, upos, bundle,
-    other FEATS) with its `count` and `typo_count` (how many were `Typo=Yes` words); words of
+    other FEATS) with its `count`, `typo_count` (how many were `Typo=Yes` words), `clean_count`
+    (how many were unmarked: `is_marked` or `corrected` words are not) and `treebanks` (sorted,
+    where it was seen unmarked; from the counts' `treebank` column, empty without one); words of
     other UPOS, form `_`, or no value in F left out. Each distinct FEATS is parsed once."""
-    frame = pl.DataFrame(counts).filter(
+    frame = pl.DataFrame(counts)
+    if "corrected" not in frame.columns:
+        frame = frame.with_columns(pl.lit(False).alias("corrected"))
+    if "treebank" not in frame.columns:
+        frame = frame.with_columns(pl.lit(None, pl.String).alias("treebank"))
+    frame = frame.filter(
         pl.col("upos").is_in(list(LEXICON_UPOS))
         & (pl.col("form") != "_")
         & (pl.col("feats") != "_")
@@ -79,18 +106,28 @@ def ud_entries(counts: pa.Table) -> pl.DataFrame:
         bundle = parse_feats(feats)
         if bundle.has_value():
             values = tuple(tuple(sorted(v)) for v in bundle.values())
-            parsed.append((feats, _bundle_string(values), other_feats(feats), bundle.typo))
+            marked = is_marked(feats)
+            parsed.append((feats, _bundle_string(values), other_feats(feats), bundle.typo, marked))
     bundles = pl.DataFrame(
         parsed,
-        schema={"feats": pl.String, "bundle": pl.String, "other": pl.String, "typo": pl.Boolean},
+        schema={
+            "feats": pl.String,
+            "bundle": pl.String,
+            "other": pl.String,
+            "typo": pl.Boolean,
+            "marked": pl.Boolean,
+        },
         orient="row",
     )
+    clean = ~pl.col("marked") & ~pl.col("corrected")
     return (
         frame.join(bundles, on="feats")
         .group_by("form", "lemma", "upos", "bundle", "other")
         .agg(
             pl.col("count").sum(),
             pl.col("count").filter(pl.col("typo")).sum().alias("typo_count"),
+            pl.col("count").filter(clean).sum().alias("clean_count"),
+            pl.col("treebank").filter(clean).drop_nulls().unique().sort().alias("treebanks"),
         )
         .rename({"other": "feats"})
     )
@@ -183,10 +220,33 @@ def _bundle_string(bundle: Iterable[Values]) -> str:
     return "|".join(",".join(values) for values in bundle)
 
 
+def unimorph_text(path: Path) -> str:
+    """A UniMorph file's text; one that cannot be read or decompressed, or that is not UTF-8
+    (a paradigm file always is: a bad byte means a damaged or converted copy), is an
+    UnreadableError naming the file and line (exit 2)."""
+    try:
+        text, valid = decode(read_bytes(path))
+    except (EOFError, lzma.LZMAError, zlib.error, OSError, ValueError) as error:
+        # gzip's BadGzipFile is an OSError; bz2's damaged stream raises OSError or ValueError.
+        raise UnreadableError(f"{path}: cannot read this UniMorph file: {error}") from None
+    if not valid:
+        line = next(n for n, s in enumerate(text.split("\n"), 1) if _undecodable(s))
+        raise UnreadableError(
+            f"{path}:{line}: not valid UTF-8 (UniMorph files are UTF-8: re-download it, or "
+            "convert it, e.g. iconv -f latin1 -t utf-8)"
+        )
+    return text
+
+
+def _undecodable(line: str) -> bool:
+    """Whether a line decoded with surrogateescape holds a byte that was not UTF-8."""
+    return any("\udc80" <= c <= "\udcff" for c in line)
+
+
 def unimorph_frame(path: Path, mapping: UniMorphMap) -> pl.DataFrame:
     """(form, lemma, upos, bundle string, feats) of a UniMorph file's usable lines; blank and odd
     lines skipped."""
-    text, _ = decode(read_bytes(path))
+    text = unimorph_text(path)
     lines = pl.Series("line", [text]).str.split("\n").explode().str.split("\t")
     entries = (
         pl.DataFrame({"fields": lines})
@@ -280,7 +340,7 @@ def build_lexicon(
     (`ud_counts`: COUNTS, or a Counter keyed (form, lemma, upos, FEATS))."""
     key = list(LEXICON_KEY)
     counts = ud_counts if isinstance(ud_counts, pa.Table) else count_table(ud_counts)
-    ud = ud_entries(counts).select(*key, "count", "typo_count")
+    ud = ud_entries(counts).select(*key, "count", "typo_count", "clean_count", "treebanks")
     frames = [unimorph_frame(path, mapping) for path in unimorph_paths]
     if frames:
         unimorph = completed_feats(pl.concat(frames).unique(), ud).drop("tags").unique()
@@ -307,11 +367,17 @@ def build_lexicon(
         feats="feats",
         count=pl.col("count").fill_null(0),
         typo_count=pl.col("typo_count").fill_null(0),
+        clean_count=pl.col("clean_count").fill_null(0),
+        treebanks=pl.col("treebanks").fill_null(pl.lit([], pl.List(pl.String))),
         source=pl.when(in_ud & in_unimorph)
         .then(pl.lit("both"))
         .when(in_ud)
         .then(pl.lit("ud"))
         .otherwise(pl.lit("unimorph")),
     )
-    # `typo_count` stays in memory: the pair builder never takes a form seen only as a typo.
-    return table.to_arrow().select([*LEXICON.names, "typo_count"])
+    # In memory only (§4.1's attestation, for the pair builder): `typo_count`, `clean_count`
+    # (unmarked tokens: a form seen only marked is no bad form) and `treebanks` (where seen so).
+    return table.to_arrow().select([*LEXICON.names, *ATTESTATION])
+
+
+ATTESTATION = ("typo_count", "clean_count", "treebanks")

@@ -27,10 +27,10 @@ from ud_agree.surface import surface_text
 
 from .features import parse_feats
 from .lexicon import other_feats
-from .paradigms import APOSTROPHES, BadForm, Bundle, Member, Paradigms, elided
+from .pairs import pairs_from_attempts
+from .paradigms import APOSTROPHES, Bundle, ParadigmFrames, elided
 from .read import Sentence, parse, read_bytes, stem
-from .rules.pairs import VOWELS, ambiguous
-from .rules.pairs import choose_bad_form as bad_form_of
+from .rules.pairs import VOWELS
 
 CONTENT_UPOS = ("NOUN", "PROPN", "ADJ", "VERB", "ADV")
 MAX_DRAWS = 20  # §9: a varied word's replacement is drawn at most this often
@@ -168,10 +168,10 @@ def stream(
 
 
 class Variant:
-    """Variant k of a sentence (§9): each content word's stream of draws (kept, so that a pair
-    varying that word replays it rather than seeding it again), the replacements every pair of
-    the variant shares (each word's first usable draw; a word with none stays), and the text
-    with them."""
+    """Variant k of a sentence (§9): each content word's draws (kept, so that a pair varying
+    that word replays them rather than seeding it again), the replacements every pair of the
+    variant shares (each word's first usable draw; a word with none stays), and the text with
+    them."""
 
     def __init__(
         self,
@@ -187,7 +187,7 @@ class Variant:
         self.shared = {}
         for surface, word in words.items():
             if word.upos in CONTENT_UPOS:
-                first = next(self.draws_for(surface), None)
+                first = self.draw(surface, 0)
                 if first is not None:
                     self.shared[surface] = first
         replaced = {
@@ -208,17 +208,19 @@ class Variant:
         )
         return [start for start, _ in spans]
 
-    def draws_for(self, surface: int) -> Iterator[Filler]:
-        """The word's usable draws (`stream`), drawn once and replayed after."""
+    def draw(self, surface: int, n: int) -> Filler | None:
+        """The word's n-th usable draw (`stream`), drawn once and replayed after; None past
+        its last."""
         if surface not in self._streams:
             seeded = partial(draws, self.seed, *self.key, self.k, surface)
             self._streams[surface] = ([], stream(self.pool, self.words[surface], seeded))
         seen, live = self._streams[surface]
-        for filler in seen:
-            yield filler
-        for filler in live:
+        while len(seen) <= n:
+            filler = next(live, None)
+            if filler is None:
+                return None
             seen.append(filler)
-            yield filler
+        return seen[n]
 
 
 @dataclass(frozen=True)
@@ -228,125 +230,193 @@ class Pair:
     row: dict
     varied: int  # surface index of the varied word
     other: int  # surface index of the other member
-    slots: tuple[int, ...]  # §4's A for the varied word, as FEATURES indices
+    attempt: int  # its attempt (the miner's, `prepare_attempts`), by index
 
 
-def nonce_variant(pair: Pair, variant: Variant, paradigms: Paradigms) -> dict | None:
-    """Variant k of a pair (§9), or None when no replacement of the varied word has a bad form."""
-    row = pair.row
-    slot = FEATURES.index(row["feature"])
-    value = row["bad_value"]
-    varied, other = variant.words.get(pair.varied), variant.words.get(pair.other)
-    # The other member inside a multiword token stays, as the original pair judged it.
-    if other is not None:
-        other_filler = variant.shared.get(pair.other)
-        other_member = Member(
-            other_filler.form if other_filler else other.form,
-            other_filler.lemma if other_filler else other.lemma,
-            other.upos,
-            other.bundle,
-            other.feats,
-            other.surface,
-            False,
-        )
-        if ambiguous(paradigms, other_member, slot, value):
+@dataclass
+class Unit:
+    """Variant k of one pair, tried draw after draw (`try_number`: the draw asked next)."""
+
+    seq: int  # its place in the variants' order
+    pair: Pair
+    variant: Variant
+    try_number: int = 0
+
+    def attempt(self) -> dict | None:
+        """What the variant changes in its pair's attempt for its next try — the varied word's
+        replacement and its place in the variant's text, the other member's replacement —, or
+        None when no try is left (§9: at most MAX_DRAWS draws)."""
+        pair, variant, n = self.pair, self.variant, self.try_number
+        self.try_number += 1
+        varied = variant.words.get(pair.varied)
+        changed: dict = {"form": None, "lemma": None, "text": variant.text}
+        if varied is not None and varied.upos in CONTENT_UPOS:
+            filler = variant.draw(pair.varied, n)
+            if filler is None:
+                return None
+            good = capitalised_like(filler.form, varied.form)
+            start, end = variant.spans[pair.varied]
+            changed |= {"form": good, "lemma": filler.lemma, "start": start}
+            changed["text"] = variant.text[:start] + good + variant.text[end:]
+        elif n > 0:  # a DET or PRON member, or a word inside a token, stays: one try
             return None
-    if varied is None:
-        return _kept_in_token(pair, variant)
-    if varied.upos in CONTENT_UPOS:
-        options: Iterator[Filler] = variant.draws_for(pair.varied)
-    else:  # a DET or PRON member stays, and so does its bad form (§4 on the same word)
-        options = iter([Filler(varied.lemma, varied.form)])
-    for filler in options:
-        member = Member(
-            filler.form, filler.lemma, varied.upos, varied.bundle, varied.feats, pair.varied, False
+        elif varied is not None:
+            changed["start"] = variant.spans[pair.varied][0]
+        else:  # inside a transparent multiword token (§4): its part of the token, which stays
+            within = pair.row["start"] - variant.original_starts[pair.varied]
+            changed["start"] = variant.spans[pair.varied][0] + within
+        # The other member as the variant has it (one inside a multiword token stays).
+        other = variant.shared.get(pair.other) if pair.other in variant.words else None
+        changed["o_form"] = other.form if other else None
+        changed["o_lemma"] = other.lemma if other else None
+        return changed
+
+
+def decide(
+    units: list[Unit],
+    attempts: pl.DataFrame,
+    frames: ParadigmFrames,
+    rates: pl.DataFrame | None = None,
+) -> dict[int, dict]:
+    """The variants of `units` whose varied word has a bad form under §4 — decided by the
+    miner's own rules (`pairs_from_attempts`) on the pairs' attempts with the variants' words,
+    all units' n-th draws at once —, as pairs rows by `seq`."""
+    made: dict[int, dict] = {}
+    pending = units
+    while pending:
+        tries, texts, asked = [], [], []
+        for unit in pending:
+            changed = unit.attempt()
+            if changed is None:
+                continue
+            texts.append(changed.pop("text"))
+            tries.append({"attempt": unit.pair.attempt, "seq": unit.seq, **changed})
+            asked.append(unit)
+        if not tries:
+            break
+        found, ambiguous = _decided(tries, texts, attempts, frames, rates)
+        for unit in asked:
+            row = found.get(unit.seq)
+            if row is not None:
+                made[unit.seq] = {
+                    **row,
+                    "sent_id": unit.pair.row["sent_id"],
+                    "variant": f"nonce-{unit.variant.k}",
+                }
+        # The other member is the same at every try: an ambiguous one stays so.
+        pending = [u for u in asked if u.seq not in made and u.seq not in ambiguous]
+    return made
+
+
+_RANK = {feature: rank for rank, feature in enumerate(FEATURES)}
+_CHANGED = {"form": pl.String, "lemma": pl.String, "start": pl.Int32}
+_CHANGED |= {"o_form": pl.String, "o_lemma": pl.String}
+
+
+def _decided(
+    tries: list[dict],
+    texts: list[str],
+    attempts: pl.DataFrame,
+    frames: ParadigmFrames,
+    rates: pl.DataFrame | None,
+) -> tuple[dict[int, dict], set[int]]:
+    """One try per unit through `pairs_from_attempts` (its pair's attempts, one per feature of
+    the relation's varied role): the row (by `seq`) of the pair's contrast, if the variant makes
+    it, and the units whose other member is ambiguous for it."""
+    changed = pl.DataFrame(tries, schema={"attempt": pl.Int64, "seq": pl.Int64, **_CHANGED})
+    frame = (
+        changed.with_row_index("sentence")
+        .join(attempts, on="attempt", how="inner", suffix="_pair")
+        .with_columns(
+            pl.coalesce("form", "form_pair").alias("form"),
+            pl.coalesce("lemma", "lemma_pair").alias("lemma"),
+            pl.coalesce(pl.col("o_form").str.to_lowercase(), "o_key").alias("o_key"),
+            pl.coalesce("o_lemma", "o_lemma_pair").alias("o_lemma"),
+            pl.col("sentence").cast(pl.Int64),
+            # A unit's own key through the engine: its sentence is its own.
+            pl.col("seq").alias("rel"),
+            pl.col("seq").cast(pl.String).alias("sent_id"),
         )
-        found = bad_form_of(paradigms, member, slot, value, pair.slots)
-        if not isinstance(found, BadForm):
-            continue
-        good = capitalised_like(filler.form, varied.form)
-        bad = capitalised_like(found.key, good)
-        if varied.after_elided and sound(good) != sound(bad):
-            continue  # the pair would break elision, not agreement (§4's `elision`)
-        return _row(pair, variant, filler, good, bad, found)
-    return None
+        .with_columns(pl.col("form").str.to_lowercase().alias("key"))
+    )
+    wanted = frame.select(
+        "sent_id",
+        (pl.col("pair_feature") + "=" + pl.col("pair_bad_value")).alias("contrast"),
+    ).unique()
+    frame = frame.select(attempts.drop("attempt", "pair_feature", "pair_bad_value").columns)
+    texts_series = pl.Series("text", texts, pl.String)
+    table, skipped, _ = pairs_from_attempts(frame, frames, texts_series, rates, fold=False)
+    # The pair's own contrast (its bad form, count, source, `derived`), and in `also` the other
+    # contrasts that give the same bad sentence, in F's order (§4.1), as its original has them.
+    made = pl.DataFrame(table).with_columns(
+        (pl.col("feature") + "=" + pl.col("bad_value")).alias("contrast"),
+        pl.col("feature").replace_strict(_RANK, return_dtype=pl.Int8).alias("rank"),
+    )
+    same = made.group_by("sent_id", "sentence_bad").agg(
+        pl.col("contrast").sort_by("rank", "bad_value").alias("same")
+    )
+    rows = made.join(wanted, on=["sent_id", "contrast"], how="semi").join(
+        same, on=["sent_id", "sentence_bad"]
+    )
+    found = {}
+    for row in rows.drop("rank").iter_rows(named=True):
+        contrast, alike = row.pop("contrast"), row.pop("same")
+        found[int(row["sent_id"])] = {**row, "also": [c for c in alike if c != contrast]}
+    ambiguous = set()
+    if skipped.height:
+        blocked = skipped.filter(pl.col("reason").str.starts_with("ambiguous-")).select(
+            "sent_id", (pl.col("feature") + "=" + pl.col("bad_value")).alias("contrast")
+        )
+        ambiguous = {int(s) for s in blocked.join(wanted, on=["sent_id", "contrast"])["sent_id"]}
+    return found, ambiguous
 
 
-def _kept_in_token(pair: Pair, variant: Variant) -> dict:
-    """The variant of a pair whose varied word lies inside a transparent multiword token (§4):
-    the token is no word of its own, so it stays (§9), and the pair's own bad form replaces the
-    word's part of it (*isn't* → *aren't*) in the variant's text."""
-    row = pair.row
-    start = variant.spans[pair.varied][0] + row["start"] - variant.original_starts[pair.varied]
-    end = start + row["end_good"] - row["start"]
-    text = variant.text
-    return {
-        **row,
-        "sentence_good": text,
-        "sentence_bad": text[:start] + row["bad_form"] + text[end:],
-        "start": start,
-        "end_good": end,
-        "end_bad": start + len(row["bad_form"]),
-        "variant": f"nonce-{variant.k}",
-    }
-
-
-def _row(pair: Pair, variant: Variant, filler: Filler, good: str, bad: str, found: BadForm) -> dict:
-    """The pairs row of a variant: the nonce good sentence and the bad one beside it."""
-    # The variant's text with the varied word's own replacement (it may be a later draw).
-    start, end = variant.spans[pair.varied]
-    text = variant.text[:start] + good + variant.text[end:]
-    end = start + len(good)
-    return {
-        **pair.row,
-        "lemma": filler.lemma,
-        "good_form": good,
-        "bad_form": bad,
-        "bad_count": found.count,
-        "bad_source": found.source,
-        "sentence_good": text,
-        "sentence_bad": text[:start] + bad + text[end:],
-        "start": start,
-        "end_good": end,
-        "end_bad": start + len(bad),
-        "variant": f"nonce-{variant.k}",
-    }
+ROLE_KEY = ["treebank", "sent_id", "target_id", "controller_id", "varied"]
+NONCE_BATCH = 50_000  # variants decided together: few engine calls, bounded memory
 
 
 def nonce_pairs(
     pairs: pl.DataFrame,
+    attempts: pl.DataFrame,
     relations: pl.DataFrame,
     files: dict[str, list[Path]],
     lexicon: pa.Table,
-    paradigms: Paradigms,
+    frames: ParadigmFrames,
     count: int,
     seed: int,
+    rates: pl.DataFrame | None = None,
 ) -> tuple[pa.Table, pa.Table]:
     """`count` nonce variants of every original pair, reading the pairs' sentences from the
-    treebanks' files (`files`: treebank → its CoNLL-U files); a `no-nonce` row (PAIR_SKIPS) per
-    variant that failed, in the order of the variants."""
+    treebanks' files (`files`: treebank → its CoNLL-U files); `attempts`: the miner's attempts
+    that made the pairs (`prepare_attempts`), which the variants' are made from, with the
+    language's agreement rates (`rates`, §4.1) as for the originals; a `no-nonce`
+    row (PAIR_SKIPS) per variant that failed, in the order of the variants."""
     failed: list[dict] = []
     if not count or not pairs.height:
         return PAIRS.empty_table(), PAIR_SKIPS.empty_table()
     pool = filler_pool(lexicon)
-    members = relations.select(
-        "treebank", "sent_id", "target_id", "controller_id", "target_surface",
-        "controller_surface", "agreeing", "target_agreeing",
-    ).unique(["treebank", "sent_id", "target_id", "controller_id"])  # fmt: skip
+    on = ["treebank", "sent_id", "target_id", "controller_id"]
+    members = relations.select(*on, "target_surface", "controller_surface").unique(on)
     # In the pairs' order: variants come out in a reproducible order.
-    located = pairs.join(
-        members, on=["treebank", "sent_id", "target_id", "controller_id"], maintain_order="left"
-    )
+    located = pairs.join(members, on=on, maintain_order="left", how="left")
+    located = located.with_row_index("attempt").with_columns(pl.col("attempt").cast(pl.Int64))
+    # Per pair, the attempts of its relation's varied role (every feature and bad value, as for
+    # its original); the pair's own contrast is the one asked for.
+    tried = located.select(
+        *ROLE_KEY,
+        "attempt",
+        pl.col("feature").alias("pair_feature"),
+        pl.col("bad_value").alias("pair_bad_value"),
+    ).join(attempts, on=ROLE_KEY, how="inner")
     by_sentence: dict[tuple[str, str], list[Pair]] = defaultdict(list)
     for row in located.iter_rows(named=True):
         target, controller = row.pop("target_surface"), row.pop("controller_surface")
-        agreeing, target_agreeing = row.pop("agreeing"), row.pop("target_agreeing")
-        if row["varied"] == "target":  # with the implicit third person (§4)
-            agreeing = target_agreeing
+        attempt = row.pop("attempt")
         varied, other = (target, controller) if row["varied"] == "target" else (controller, target)
-        slots = tuple(FEATURES.index(f) for f in agreeing)
-        by_sentence[(row["treebank"], row["sent_id"])].append(Pair(row, varied, other, slots))
-    rows = []
+        by_sentence[(row["treebank"], row["sent_id"])].append(Pair(row, varied, other, attempt))
+    made: dict[int, dict] = {}
+    units: list[Unit] = []
+    seq = 0
     for treebank, paths in files.items():
         for path in paths:
             for sentence in parse(read_bytes(path), stem(path)):
@@ -357,18 +427,24 @@ def nonce_pairs(
                 for k in range(1, count + 1):
                     variant = Variant(pool, sentence, words, seed, key, k)
                     for pair in by_sentence.pop(key) if k == count else by_sentence[key]:
-                        made = nonce_variant(pair, variant, paradigms)
-                        if made is None:
-                            failed.append(_no_nonce(pair.row, k))
-                        else:
-                            rows.append(made)
+                        units.append(Unit(seq, pair, variant))
+                        seq += 1
+                if len(units) >= NONCE_BATCH:
+                    made |= decide(units, tried, frames, rates)
+                    failed += [
+                        _no_nonce(u.pair.row, u.variant.k) for u in units if u.seq not in made
+                    ]
+                    units = []
+    made |= decide(units, tried, frames, rates)
+    failed += [_no_nonce(u.pair.row, u.variant.k) for u in units if u.seq not in made]
     # Sentences not found in the files.
     failed += [
         _no_nonce(p.row, k) for v in by_sentence.values() for k in range(1, count + 1) for p in v
     ]
     skipped = pa.Table.from_pylist(failed, PAIR_SKIPS)
-    if not rows:
+    if not made:
         return PAIRS.empty_table(), skipped
+    rows = [made[s] for s in sorted(made)]
     frame = pl.DataFrame(rows, infer_schema_length=None)
     return frame.select(PAIRS.names).to_arrow().cast(PAIRS), skipped
 

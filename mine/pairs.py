@@ -5,6 +5,7 @@ language's attempts (joins: each distinct word asked about is decided once per b
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,6 +15,7 @@ import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS, ROLES
 
+from .certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, decide
 from .languages import ValueSets
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
@@ -29,6 +31,7 @@ from .rules.pairs import (
     target_features,
     unagreeing,
 )
+from .rules.relations import NO_VALUE
 from .written import NO_SURFACE, WrittenSurface, write_surface
 
 VARY_CHOICES = {"target": ("target",), "controller": ("controller",), "both": ROLES[::-1]}
@@ -50,7 +53,7 @@ def build_pairs(
     frames = lexicon if isinstance(lexicon, ParadigmFrames) else ParadigmFrames(lexicon, value_sets)
     attempts, skipped = prepare_attempts(relations, sentences, vary, unagreement)
     texts = pl.Series("text", sentences.column("text"))
-    pairs, more = pairs_from_attempts(attempts, frames, texts)
+    pairs, more, _ = pairs_from_attempts(attempts, frames, texts)
     return pairs, skip_table([skipped, more])
 
 
@@ -101,15 +104,32 @@ def pairs_from_attempts(
     attempts: pl.DataFrame,
     frames: ParadigmFrames,
     texts: pl.Series,
+    rates: pl.DataFrame | None = None,
+    fold: bool = True,
     surface: WrittenSurface | None = None,
     tokens: pl.Series | None = None,
-) -> tuple[pa.Table, pl.DataFrame]:
-    """The pairs of prepared attempts, and a row (SKIPPED columns) per skip for want of a usable
-    bad form (`texts`: the sentences' texts, indexed by the attempts' `sentence`), written as the
-    language writes it (`surface`; `tokens`: its multiword tokens, lower-cased, §4.1)."""
+) -> tuple[pa.Table, pl.DataFrame, Counter]:
+    """The pairs of prepared attempts, a row (SKIPPED columns) per skip for want of a usable
+    bad form or of certain agreement (`rates`: the language's AGREEMENT rows, §4.1; None: not
+    checked), and the pairs written per agreement flag of `derived` (`texts`: the sentences'
+    texts, indexed by the attempts' `sentence`). `fold`: one row per bad sentence (§4.1);
+    without it, a row per contrast (nonce variants fold their own, keyed on their original's
+    contrast). The bad sentence is written as the language writes it (`surface`; `tokens`: its
+    multiword tokens, lower-cased, §4.1)."""
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
-        return PAIRS.empty_table(), pl.DataFrame()
+        return PAIRS.empty_table(), pl.DataFrame(), Counter()
+    # §4.1: is agreement in the feature certain in the relation's configuration? The flag
+    # (null, `backed-off`, `agreement-unmeasured`) stays with each attempt up to its pair's
+    # `derived`.
+    if rates is None:
+        attempts = attempts.with_columns(pl.lit(None, pl.String).alias("agreement_flag"))
+    else:
+        attempts = decide(attempts, rates)
+        skipped.append(skipped_rows(attempts.filter(~pl.col("certain")), "uncertain-agreement"))
+        attempts = attempts.filter(pl.col("certain")).drop("certain")
+        if attempts.height == 0:
+            return PAIRS.empty_table(), pl.concat(skipped), Counter()
     # Only the paradigms of the words varied and of the other members are read.
     frames = frames.narrowed(
         pl.concat(
@@ -173,13 +193,17 @@ def pairs_from_attempts(
             .then(pl.lit(["unimorph-form"]))
             .otherwise(pl.lit([], pl.List(pl.String)))
         )
+        # §4.1: decided at a coarser level of the back-off, or unmeasured.
+        .list.concat(pl.concat_list(pl.col("agreement_flag")).list.drop_nulls())
         .list.unique()
         .list.sort()
         .alias("derived"),
         pl.lit("original").alias("variant"),
     )
-    table = one_row_per_bad_sentence(table)
-    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed")
+    table = one_row_per_bad_sentence(table) if fold else table
+    derived = table.get_column("derived").explode().drop_nulls()
+    flags = Counter(derived.filter(derived.is_in([BACKED_OFF, UNMEASURED])).to_list())
+    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), flags
 
 
 def every_contrast(pairs: pl.DataFrame) -> pl.DataFrame:
@@ -229,6 +253,7 @@ def one_row_per_bad_sentence(pairs: pl.DataFrame) -> pl.DataFrame:
 # What the choice of a bad form depends on besides the bad value (the word asked about), and what
 # the other member's ambiguity depends on (value sets as `,`-joined strings: join keys).
 _WORD = [
+    "treebank",  # §4.1: the sentence's own treebank's forms first
     "key",
     "lemma",
     "upos",
@@ -255,16 +280,29 @@ def _wanted_cell() -> list[pl.Expr]:
 
 def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
     """Per word asked about (`asked`) and bad value to try: the bad form's key, count and source,
-    or why there is none (`outcome`; null: `no-form`)."""
-    # Each other value that the lexicon attests for the word's UPOS is one bad value to try.
-    questions = (
+    or why there is none (`outcome`: `rare-value`, `syncretic`; null: `no-form`)."""
+    # Each other value that the lexicon attests for the word's UPOS is one bad value to try;
+    # a rare one (§4.1: the Greek article's archaic dative) is tried to be skipped.
+    tried = (
         asked.join(frames.attested, on=["upos", "feature"])
         .explode("bad_value")
         .filter(~pl.col("values").list.contains(pl.col("bad_value")))
-        .with_row_index("qid")
+        .join(frames.rare, on=["upos", "feature", "bad_value"], how="left")
     )
+    rare = pl.col("rare").fill_null(False)
+    questions = tried.filter(~rare).with_row_index("qid")
     answers = bad_forms_of(questions.with_columns(_wanted_cell()), frames)
-    return questions.select("asked", "bad_value", "qid").join(answers, on="qid", how="left")
+    found = questions.select("asked", "bad_value", "qid").join(answers, on="qid", how="left")
+    skipped = tried.filter(rare).select(
+        "asked",
+        "bad_value",
+        pl.lit(None, pl.UInt32).alias("qid"),
+        pl.lit(None, pl.String).alias("bad_key"),
+        pl.lit(None, pl.Int64).alias("bad_count"),
+        pl.lit(None, pl.String).alias("bad_source"),
+        pl.lit("rare-value").alias("outcome"),
+    )
+    return pl.concat([found, skipped.cast(found.schema)])
 
 
 def _ambiguity(tries: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
@@ -311,6 +349,7 @@ def _attempts(
                 pl.col("coordinated").fill_null(False),
                 pl.col("duplicate").fill_null(False),
                 "sentence",
+                *configuration(),
                 agreeing.alias("agreeing"),
                 features.alias("features"),
                 (unagreeing(unagreement) if role == "target" else pl.lit(False)).alias(
@@ -480,5 +519,27 @@ def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
 # What an attempt holds after the rules about its relation (the spilled table's columns).
 ATTEMPT_COLUMNS = [
     "rel", "lang", "treebank", "sent_id", "type", "target_id", "controller_id", "varied",
-    "role_rank", "form", "lemma", "upos", "feature",
+    "role_rank", "form", "lemma", "upos", "feature", *CONFIGURATION,
 ]  # fmt: skip
+
+
+def configuration() -> list[pl.Expr]:
+    """A relation's configuration of §4.1 (`mine.certainty`), keyed as the rates are
+    (`rules.relations.set_key`): the controller's Case, the target's upos and VerbForm, order."""
+    case = pl.col("controller_case")
+    verbform = (
+        pl.col("target_feats")
+        .str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
+        .str.split(",")
+        .list.sort()
+        .list.join(",")
+    )
+    return [
+        pl.when(case.list.len() > 0)
+        .then(case.list.join(","))
+        .otherwise(pl.lit(NO_VALUE))
+        .alias("controller_case"),
+        pl.col("target_upos"),
+        verbform.fill_null(NO_VALUE).alias("target_verbform"),
+        pl.col("order"),
+    ]

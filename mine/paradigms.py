@@ -1,14 +1,10 @@
 """The lexicon indexed for DESIGN.md §4: a lemma's paradigm cells, the bundles of each form, the
-values each UPOS attests; and the members of a relation as the §4 rules read them."""
+values each UPOS attests, as tables the §4 rules join (`rules/pairs.py`)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
 from copy import copy
-from dataclasses import dataclass
-from functools import cache, cached_property
-from typing import NamedTuple
+from functools import cached_property
 
 import polars as pl
 import pyarrow as pa
@@ -22,109 +18,14 @@ APOSTROPHES = ("'", "\u2019")
 LIST_COLUMNS = [f.lower() for f in FEATURES]  # the lexicon's and relations' columns of FEATURES
 
 
-class LexiconRow(NamedTuple):  # a tuple: built for every row of a language's paradigms
-    """One lexicon row of a (lemma, upos) paradigm."""
-
-    form: str
-    bundle: Bundle
-    feats: str | None  # other FEATS; None when unknown (such a row is never a bad form)
-    occurrences: int  # `count`, which a tuple's method owns
-    source: str
-
-
-@dataclass(frozen=True)
-class Member:
-    """The member of a relation that is varied, or the other one."""
-
-    form: str
-    lemma: str
-    upos: str
-    bundle: Bundle
-    feats: str  # other FEATS of the word in its sentence
-    surface: int
-    in_mwt: bool
-
-
-@dataclass(frozen=True)
-class BadForm:
-    """The chosen bad form (lower-cased key), its summed count and its source."""
-
-    key: str
-    count: int
-    source: str
-
-
-class Paradigms:
-    """The lexicon indexed for §4: rows per paradigm cell, bundles per (form, lemma, upos), and the
-    values each (upos, feature) attests; values compared through the language's value sets."""
-
-    def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
-        self.value_sets = value_sets or {}
-        # Rows that can be a bad form, by what §4 asks of one: (lemma, upos, bundle, other FEATS).
-        self.forms: dict[tuple[str, str, Bundle, str | None], list[LexiconRow]] = defaultdict(list)
-        self.bundles: dict[tuple[str, str, str], set[Bundle]] = defaultdict(set)
-        frame = pl.DataFrame(lexicon)
-        self.attested = {
-            (upos, slot): tuple(values)
-            for slot, name in enumerate(LIST_COLUMNS)
-            for upos, values in frame.select("upos", pl.col(name).alias("v"))
-            .explode("v")
-            .drop_nulls("v")
-            .group_by("upos")
-            .agg(pl.col("v").unique().sort())
-            .iter_rows()
-        }
-        if "typo_count" not in frame.columns:
-            frame = frame.with_columns(pl.lit(0).alias("typo_count"))
-        keys = [pl.col(n).list.sort().list.join(",").fill_null("") for n in LIST_COLUMNS]
-        columns: list[str | pl.Expr] = ["form", "lemma", "upos", pl.concat_list(keys)]
-        columns += ["feats", "count", "source"]
-        interned: dict[tuple[str, ...], Bundle] = {}
-        for form, lemma, upos, values, feats, count, source, typo in frame.select(
-            *columns, "typo_count"
-        ).iter_rows():
-            values = tuple(values)
-            if (bundle := interned.get(values)) is None:
-                bundle = interned[values] = tuple(value_set(v) for v in values)
-            # A form only ever seen as a typo is no bad form, nor is an elided one or a clitic.
-            if not (count and typo == count) and not is_elided(form):
-                row = LexiconRow(form, bundle, feats, count or 0, source)
-                self.forms[(lemma, upos, bundle, feats)].append(row)
-            self.bundles[(form.lower(), lemma, upos)].add(bundle)
-        self.expanded: dict[tuple[int, frozenset[str]], frozenset[str]] = {}
-
-    def expand(self, slot: int, values: Iterable[str]) -> frozenset[str]:
-        """The values a set stands for when compared (§1.2: Norwegian Com = {Masc, Fem})."""
-        values = frozenset(values)
-        if (slot, values) not in self.expanded:
-            sets = self.value_sets.get(FEATURES[slot], {})
-            self.expanded[(slot, values)] = frozenset(x for v in values for x in sets.get(v, (v,)))
-        return self.expanded[(slot, values)]
-
-    def meet(self, slot: int, a: Iterable[str], b: Iterable[str]) -> bool:
-        """Whether two value sets share a value, once expanded."""
-        return bool(self.expand(slot, a) & self.expand(slot, b))
-
-
-def is_elided(form: str) -> bool:
+def elided(form: pl.Expr) -> pl.Expr:
     """An elided form (*l'*) or a clitic written onto the word before (*'m*, *’s*): an
     apostrophe at either end; its spelling depends on its neighbour, so it is never varied
     nor a bad form (§4 `elision`)."""
-    return form.startswith(APOSTROPHES) or form.endswith(APOSTROPHES)
-
-
-def elided(form: pl.Expr) -> pl.Expr:
-    """`is_elided` over a column."""
     return pl.any_horizontal(
         *(form.str.starts_with(mark) for mark in APOSTROPHES),
         *(form.str.ends_with(mark) for mark in APOSTROPHES),
     )
-
-
-@cache  # a few hundred distinct strings, met hundreds of thousands of times
-def value_set(joined: str | None) -> frozenset[str]:
-    """A `,`-joined value set (a join key) as a set."""
-    return frozenset(v for v in (joined or "").split(",") if v)
 
 
 # A paradigm cell as join keys (value sets `,`-joined), as `ParadigmFrames.forms` holds them.
@@ -133,7 +34,7 @@ CELL_COLUMNS = ["lemma", "upos", *(f"cell_{n}" for n in LIST_COLUMNS), "feats"]
 
 def expanded(values: pl.Expr, feature: str, value_sets: ValueSets) -> pl.Expr:
     """A list column of one feature's values, each value replaced by those it stands for (§1.2:
-    Norwegian Com = {Masc, Fem}), as `Paradigms.expand` does for one set."""
+    Norwegian Com = {Masc, Fem})."""
     stands_for = value_sets.get(feature)
     if not stands_for:
         return values
@@ -148,24 +49,117 @@ def expanded(values: pl.Expr, feature: str, value_sets: ValueSets) -> pl.Expr:
 
 def set_key(values: pl.Expr) -> pl.Expr:
     """A sorted list of distinct values (the lexicon's and the relations' value sets) as a set's
-    join key: `,`-joined, without the empty value (`""` when none), as `value_set` reads it."""
+    join key: `,`-joined, without the empty value (`""` when none)."""
     return values.list.join(",").str.strip_chars_start(",").fill_null("")
+
+
+# §4.1 attestation: a UD row counts for the pair rules when its bundle holds this share of its
+# (form, lemma, upos)'s tokens; a bad value when it holds this share of the language's tokens of
+# the upos that carry the feature.
+ATTESTED_SHARE = 0.05
+RARE_SHARE = 0.01
+
+# Unicode scripts a bad form may be written in (one of them, as the word varied is); Japanese
+# and Korean mix their scripts within a word, so theirs count as one.
+SCRIPTS = {
+    name: rf"\p{{{name}}}"
+    for name in (
+        "Latin", "Greek", "Cyrillic", "Armenian", "Georgian", "Hebrew", "Arabic", "Syriac",
+        "Thaana", "Nko", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil",
+        "Telugu", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Tibetan", "Myanmar",
+        "Khmer", "Ethiopic", "Cherokee", "Mongolian", "Coptic", "Gothic", "Glagolitic", "Runic",
+        "Ogham", "Old_Italic", "Tifinagh", "Canadian_Aboriginal", "Old_Turkic", "Cuneiform",
+    )
+} | {"CJK": r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\x{30FC}"}  # fmt: skip
+# Marks written inside a word between letters: apostrophes, hyphens, the Catalan middle dot,
+# and the zero-width (non-)joiners of Persian and Indic spelling.
+JOINERS = "'\u2019\u02bc\\-\u2010\u00b7\u200c\u200d"
+
+
+def script_of(forms: pl.Series) -> pl.Series:
+    """Per form, the one script (a key of SCRIPTS) it is written in — letters and marks of that
+    script, with JOINERS only between letters; null for anything else (digits, brackets,
+    slashes, two scripts)."""
+    first = forms.str.slice(0, 1)
+    initials = first.unique().drop_nulls()
+    # The script of each distinct first letter (few), then each form checked against it alone.
+    named = {
+        letter: name
+        for name, letters in SCRIPTS.items()
+        for letter in initials.filter(initials.str.contains(f"^[{letters}]$")).to_list()
+    }
+    candidate = first.replace_strict(named, default=None, return_dtype=pl.String)
+    frame = pl.DataFrame({"form": forms, "script": candidate})
+    whole = pl.lit(False)
+    for name in frame.get_column("script").unique().drop_nulls().to_list():
+        letter = f"[{SCRIPTS[name]}\\p{{M}}]"
+        written = pl.col("form").str.contains(f"^{letter}+(?:[{JOINERS}]{letter}+)*$")
+        whole = pl.when(pl.col("script") == name).then(written).otherwise(whole)
+    return frame.select(
+        pl.when(whole.fill_null(False)).then(pl.col("script")).alias("script")
+    ).to_series()
+
+
+def attested_rows(per_bundle: bool = False) -> pl.Expr:
+    """Whether each lexicon row counts for the pair rules (§4.1): a UniMorph row always; a UD row
+    when it holds ATTESTED_SHARE of its (form lower-cased, lemma, upos)'s tokens — the row
+    itself, other FEATS included (a bad form fills a cell with them), or, `per_bundle`, all its
+    rows with its bundle (the ambiguity rule reads bundles alone)."""
+    count = pl.col("count").fill_null(0)
+    word = [pl.col("form").str.to_lowercase(), "lemma", "upos"]
+    cell = [*word, *(set_key(pl.col(n)) for n in LIST_COLUMNS)]
+    share = count.sum().over(cell) if per_bundle else count
+    return (pl.col("source") != "ud") | (share >= ATTESTED_SHARE * count.sum().over(word))
+
+
+def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:
+    """(upos, feature, bad_value) of each value that holds less than RARE_SHARE of the
+    language's UD tokens of the upos carrying the feature (§4.1 `rare-value`); where no UD
+    token of the upos carries the feature, no value of it is rare (nothing to measure)."""
+    ud = lexicon.filter(pl.col("count").fill_null(0) > 0)
+    carrying = pl.concat(
+        ud.select("upos", pl.lit(feature).alias("feature"), pl.col(name).alias("v"), "count")
+        for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+    ).filter(pl.col("v").list.len() > 0)
+    totals = carrying.group_by("upos", "feature").agg(pl.col("count").sum().alias("total"))
+    tokens = (
+        carrying.explode("v")
+        .group_by("upos", "feature", "v")
+        .agg(pl.col("count").sum().alias("tokens"))
+    )
+    values = pl.concat(
+        lexicon.select("upos", pl.lit(feature).alias("feature"), pl.col(name).alias("v"))
+        for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+    )
+    return (
+        values.explode("v")
+        .drop_nulls("v")
+        .unique()
+        .join(totals, on=["upos", "feature"])
+        .join(tokens, on=["upos", "feature", "v"], how="left")
+        .filter(pl.col("tokens").fill_null(0) < RARE_SHARE * pl.col("total"))
+        .select("upos", "feature", pl.col("v").alias("bad_value"), pl.lit(True).alias("rare"))
+    )
 
 
 class ParadigmFrames:
     """The lexicon indexed as tables, for the §4 rules run over columns (`rules/pairs.py`):
     the rows that can be a bad form by paradigm cell (`forms`), every bundle of each (form,
     lemma, upos) with its values expanded through the value sets (`bundles`), and the values
-    each (upos, feature) attests. The same index as `Paradigms`, without a Python object per
-    row; `narrowed` keeps the paradigms that a batch of questions reads."""
+    each (upos, feature) attests, with the rare ones (`rare`). Only rows attested as §4.1 asks
+    are read; `narrowed` keeps the paradigms that a batch of questions reads."""
 
     def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
-        """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets)."""
+        """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets; without its
+        in-memory attestation columns, every token counts as unmarked, of no treebank)."""
         self.value_sets = value_sets or {}
         frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))
-        self.lexicon = frame
+        if "clean_count" not in frame.columns:
+            frame = frame.with_columns(pl.col("count").fill_null(0).alias("clean_count"))
+        if "treebanks" not in frame.columns:
+            frame = frame.with_columns(pl.lit([], pl.List(pl.String)).alias("treebanks"))
         self.attested = (
             pl.concat(
                 frame.select("upos", pl.lit(feature).alias("feature"), pl.col(name).alias("v"))
@@ -177,6 +171,11 @@ class ParadigmFrames:
             .group_by("upos", "feature")
             .agg(pl.col("v").sort().alias("bad_value"))
         )
+        self.rare = rare_values(frame)
+        frame = frame.with_columns(attested_rows().alias("attested")).filter(
+            attested_rows(per_bundle=True)
+        )
+        self.lexicon = frame.with_columns(script_of(frame.get_column("form").str.to_lowercase()))
 
     def narrowed(self, lemmas: pl.DataFrame) -> ParadigmFrames:
         """The index of the paradigms of `lemmas` (lemma, upos) only; the values attested stay
@@ -189,23 +188,32 @@ class ParadigmFrames:
 
     @cached_property
     def forms(self) -> pl.DataFrame:
-        """Rows that can be a bad form, by paradigm cell (lemma, upos, set keys, other FEATS)."""
-        # A form only ever seen as a typo is no bad form, nor is an elided one or a clitic.
+        """Rows that can be a bad form, by paradigm cell (lemma, upos, set keys, other FEATS),
+        with the script they are written in and the treebanks where they were seen unmarked."""
+        # §4.1: a form seen only marked (a typo, foreign, an abbreviation, a style, corrected) is
+        # no bad form, nor one out of its script, nor an elided one or a clitic.
         count = pl.col("count").fill_null(0)
-        usable = ~((count > 0) & (pl.col("typo_count") == count)) & ~elided(pl.col("form"))
+        clean = (count == 0) | (pl.col("clean_count") > 0)
+        usable = (
+            pl.col("attested") & clean & pl.col("script").is_not_null() & ~elided(pl.col("form"))
+        )
         return self.lexicon.filter(usable & pl.col("feats").is_not_null()).select(
             "lemma",
             "upos",
             *(set_key(pl.col(name)).alias(f"cell_{name}") for name in LIST_COLUMNS),
             "feats",
             pl.col("form").str.to_lowercase().alias("bad_key"),
-            count.alias("bad_count"),
+            pl.when(count > 0).then(pl.col("clean_count")).otherwise(0).alias("bad_count"),
             "source",
+            "script",
+            "treebanks",
         )
 
     @cached_property
     def bundles(self) -> pl.DataFrame:
-        """Every bundle of each (lower-cased form, lemma, upos), values expanded (§1.2)."""
+        """Every bundle of each (lower-cased form, lemma, upos) attested as §4.1 asks, values
+        expanded (§1.2), with the row's other FEATS (`b_feats`) and whether the row itself is
+        attested (`b_attested`; the ambiguity rule reads the bundle's rows together)."""
         return self.lexicon.select(
             pl.col("form").str.to_lowercase().alias("form_key"),
             "lemma",
@@ -214,4 +222,6 @@ class ParadigmFrames:
                 expanded(pl.col(name), feature, self.value_sets).alias(f"b_{name}")
                 for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
             ),
+            pl.col("feats").alias("b_feats"),
+            pl.col("attested").alias("b_attested"),
         )

@@ -29,6 +29,17 @@ from .lexicon import unimorph_files
 from .options import Options
 
 
+def check_unimorph_dirs(roots: list[Path]) -> None:
+    """`--unimorph-dir` values that are not folders are a UsageError: a typo would quietly mine a
+    UD-only lexicon, and other pairs (the Python API takes a missing root as one without data)."""
+    missing = [str(root) for root in roots if not root.is_dir()]
+    if missing:
+        raise UsageError(
+            f"--unimorph-dir {missing[0]}: no such folder (a UniMorph root holds <iso639-3>/ "
+            "folders, e.g. data/sample/unimorph)"
+        )
+
+
 def default_unimorph_dirs() -> list[Path]:
     """The `unimorph` package's cache: $UNIMORPH, else ~/.unimorph."""
     return [Path(os.environ.get("UNIMORPH") or Path.home() / ".unimorph")]
@@ -57,7 +68,7 @@ def is_current(out_dir: Path, print_: str) -> bool:
         earlier = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    tables = ("relations", "sentences", "lexicon", "pairs", "pair_skips")
+    tables = ("relations", "sentences", "lexicon", "pairs", "pair_skips", "agreement")
     names = [f"{table}.parquet" for table in tables]
     return earlier.get("fingerprint") == print_ and all((out_dir / n).exists() for n in names)
 

@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -22,7 +23,9 @@ from ud_agree.atomic import atomic_file, write_json, write_parquet
 from ud_agree.errors import MachineError
 from ud_agree.hold import hold
 from ud_agree.schemas.corpus import (
+    AGREEMENT,
     DROP_REASONS,
+    DROPS,
     LEXICON,
     PAIR_SKIPS,
     PAIRS,
@@ -32,16 +35,16 @@ from ud_agree.schemas.corpus import (
     TYPES,
 )
 
+from . import certainty
 from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
-from .languages import load_unagreement_languages, load_value_sets
+from .languages import load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
 from .pairs import pairs_from_attempts, prepare_attempts, skip_table
-from .paradigms import ParadigmFrames, Paradigms
+from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
-from .rules.pairs import target_agreeing
 from .written import load_written_surface
 
 
@@ -55,6 +58,7 @@ def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
         spill(result.relations, prefix, "relations")
         spill(result.sentences, prefix, "sentences")
         spill(result.lexicon_counts, prefix, "lexicon")
+        spill(result.dropped, prefix, "drops")
         if vary is not None:
             attempts, skipped = prepare_attempts(
                 result.relations, result.sentences, vary, job.unagreement
@@ -63,7 +67,7 @@ def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
             spill(skipped.to_arrow(), prefix, "skips")
     except OSError as error:  # pyarrow names no file: the spill folder is where it went wrong
         raise MachineError.of(error, error.filename or prefix.parent) from None
-    result.relations = result.sentences = result.lexicon_counts = None
+    result.relations = result.sentences = result.lexicon_counts = result.dropped = None
     return result
 
 
@@ -94,29 +98,37 @@ SPILL = ".parts"  # a language's mined files, waiting for its lexicon (removed w
 
 NONCE_MEMBERS = [
     "treebank", "sent_id", "target_id", "controller_id", "target_surface", "controller_surface",
-    "agreeing",
 ]  # fmt: skip
+
+
+# A relation's varied role: §9 varies the pairs it made, with all its features' attempts (a
+# variant's bad sentence, like its original's, is one row with its other contrasts in `also`).
+NONCE_ATTEMPT = ["treebank", "sent_id", "target_id", "controller_id", "varied"]
 
 
 def write_nonce(
     run: LanguageRun,
     options: Options,
     lexicon: pa.Table,
+    frames: ParadigmFrames,
+    rates: pl.DataFrame,
     originals: list[pa.Table],
+    attempts: list[pl.DataFrame],
     members: list[pl.DataFrame],
     pairs_out: pq.ParquetWriter,
     skips_out: pq.ParquetWriter,
 ) -> tuple[Counter, Counter]:
     """§9: the nonce variants of a language's pairs, after its original pairs, and their skips
-    after the original skips; (variants by type, skips per reason). Their replacements have lemmas the pairs never read: all paradigms indexed."""
+    after the original skips; (variants by type, skips per reason). `attempts`: those that made
+    the original pairs, which the variants' bad forms are decided from (§4's rules, run again)."""
     files: dict[str, list[Path]] = {}
     for job in run.jobs:
         files.setdefault(job.treebank, []).append(job.path)
-    paradigms = Paradigms(lexicon, load_value_sets().get(run.language.code))
     pairs = pl.concat([pl.DataFrame(t) for t in originals]) if originals else pl.DataFrame()
+    tried = pl.concat(attempts, how="vertical_relaxed") if attempts else pl.DataFrame()
     relations = pl.concat(members) if members else pl.DataFrame()
     table, skipped = nonce_pairs(
-        pairs, relations, files, lexicon, paradigms, options.nonce, options.seed
+        pairs, tried, relations, files, lexicon, frames, options.nonce, options.seed, rates
     )
     pairs_out.write_table(table)
     skips_out.write_table(skipped)
@@ -126,7 +138,11 @@ def write_nonce(
 def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) -> dict:
     """Build a language's lexicon, stream its files' tables (and their pairs) into its Parquet
     files, then write its lexicon and its manifest."""
-    counts = [unspill(part(options, run, index), "lexicon") for index in range(len(run.jobs))]
+    # Each file's counts know its treebank: §4.1 takes the sentence's own treebank's forms first.
+    counts = [
+        with_treebank(unspill(part(options, run, index), "lexicon"), job.treebank)
+        for index, job in enumerate(run.jobs)
+    ]
     lexicon = build_lexicon(run.language.key, pa.concat_tables(counts), run.unimorph, mapping)
     out_dir = options.out / run.language.key
     written = write_tables(run, options, lexicon, out_dir)
@@ -140,6 +156,12 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     return manifest
 
 
+def with_treebank(counts: pa.Table, treebank: str) -> pa.Table:
+    """A file's lexicon counts with its treebank as a column."""
+    column = pa.array([treebank], pa.string()).take(pa.array(np.zeros(counts.num_rows, np.int64)))
+    return counts.append_column("treebank", column)
+
+
 @dataclass
 class Written:
     """What a language's tables hold, for its manifest."""
@@ -150,12 +172,27 @@ class Written:
     pairs_by_type: Counter
     nonce_by_type: Counter
     pair_skips: Counter
+    rates: pl.DataFrame  # AGREEMENT rows (§4.1)
+    agreement_flags: Counter  # pairs per `agreement_flag`
+
+
+def language_rates(run: LanguageRun) -> pl.DataFrame:
+    """§4.1: the language's agreement rates, from its files' counts (AGREEMENT rows)."""
+    rated: Counter = Counter()
+    rated_agree: Counter = Counter()
+    for result in run.results.values():
+        rated.update(result.rated)
+        rated_agree.update(result.rated_agree)
+    return certainty.rate_table(run.language.key, rated, rated_agree)
 
 
 def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir: Path) -> Written:
     """Stream the spilled files' relations and sentences into the language's tables, and their
     pairs (and nonce variants) into `pairs.parquet`, a batch of files at a time."""
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
+    rates = language_rates(run)
+    write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
+    flags: Counter = Counter()
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
         frames = ParadigmFrames(lexicon, value_sets)
@@ -164,7 +201,6 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     pair_skips: Counter = Counter()
     n_sentences = n_relations = 0
     nonce: Counter = Counter()
-    unagreement = run.language.code in load_unagreement_languages()
     surface = load_written_surface(run.language.code)
     tokens = pl.Series(
         "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String
@@ -172,8 +208,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
+        atomic_file(out_dir / "drops.parquet") as drops_file,
         pq.ParquetWriter(relations_file, RELATIONS, compression="snappy") as relations_out,
         pq.ParquetWriter(sentences_file, SENTENCES, compression="snappy") as sentences_out,
+        pq.ParquetWriter(drops_file, DROPS, compression="snappy") as drops_out,
         ExitStack() as stack,
     ):
         if options.pairs:
@@ -189,15 +227,18 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
         skipped: list[pl.DataFrame] = []  # the batch's files' skips (same `rel` as `batch`)
         texts: list[pa.ChunkedArray] = []  # the batch's sentences, which its attempts index
         originals: list[pa.Table] = []  # what nonce variants are made of (§9)
+        made: list[pl.DataFrame] = []  # and the attempts that made them
         members: list[pl.DataFrame] = []
 
         def write_pairs() -> None:
             if not batch:
                 return
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
-            pairs, more = pairs_from_attempts(
-                pl.concat(batch, how="vertical_relaxed"), frames, sentences, surface, tokens
+            tried = pl.concat(batch, how="vertical_relaxed")
+            pairs, more, flagged = pairs_from_attempts(
+                tried, frames, sentences, rates, surface=surface, tokens=tokens
             )
+            flags.update(flagged)
             pairs_out.write_table(pairs.cast(PAIRS))
             pairs_by_type.update(pairs.column("type").to_pylist())
             skips = skip_table([*skipped, more])
@@ -208,19 +249,18 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             texts.clear()
             if options.nonce:
                 originals.append(pairs)
+                keys = pl.DataFrame(pairs).select(NONCE_ATTEMPT).unique()
+                made.append(tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
 
         for prefix in attempts:
             relations = unspill(prefix, "relations")
             sentences = unspill(prefix, "sentences")
             relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
+            drops_out.write_table(unspill(prefix, "drops"))
             by_type.update(relations.column("type").to_pylist())
             if options.pairs and options.nonce:
-                members.append(
-                    pl.DataFrame(relations).select(
-                        *NONCE_MEMBERS, target_agreeing(unagreement).alias("target_agreeing")
-                    )
-                )
+                members.append(pl.DataFrame(relations).select(NONCE_MEMBERS))
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
             if options.pairs:
@@ -241,10 +281,12 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
         write_pairs()
         if options.pairs and options.nonce:
             nonce, more_skips = write_nonce(
-                run, options, lexicon, originals, members, pairs_out, skips_out
+                run, options, lexicon, frames, rates, originals, made, members, pairs_out, skips_out
             )
             pair_skips.update(more_skips)
-    return Written(n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips)
+    return Written(
+        n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips, rates, flags
+    )
 
 
 def language_manifest(
@@ -305,6 +347,11 @@ def language_manifest(
             "nonce_pairs": sum(written.nonce_by_type.values()),
             "nonce_pairs_by_type": {t: written.nonce_by_type.get(t, 0) for t in TYPES},
             "pair_skips": {reason: written.pair_skips.get(reason, 0) for reason in SKIP_REASONS},
+        },
+        "agreement": {
+            **certainty.summary(written.rates),
+            "pairs_backed_off": written.agreement_flags.get(certainty.BACKED_OFF, 0),
+            "pairs_unmeasured": written.agreement_flags.get(certainty.UNMEASURED, 0),
         },
         "malformed": malformed,
     }

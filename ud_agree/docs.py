@@ -19,7 +19,15 @@ MARKER = re.compile(r"(<!-- columns:(\w+) -->\n)(.*?)(<!-- /columns -->)", re.S)
 
 def schemas() -> dict[str, pa.Schema]:
     """The documented tables by name."""
-    from .schemas.corpus import LEXICON, PAIR_SKIPS, PAIRS, RELATIONS, SENTENCES
+    from .schemas.corpus import (
+        AGREEMENT,
+        DROPS,
+        LEXICON,
+        PAIR_SKIPS,
+        PAIRS,
+        RELATIONS,
+        SENTENCES,
+    )
     from .schemas.results import RESULTS
 
     return {
@@ -28,6 +36,8 @@ def schemas() -> dict[str, pa.Schema]:
         "lexicon": LEXICON,
         "pairs": PAIRS,
         "pair_skips": PAIR_SKIPS,
+        "drops": DROPS,
+        "agreement": AGREEMENT,
         "results": RESULTS,
     }
 

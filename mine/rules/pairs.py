@@ -4,7 +4,6 @@ one question are plain functions; the rules about a relation are column expressi
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 import polars as pl
@@ -14,12 +13,7 @@ from ud_agree.schemas.corpus import FEATURES
 from ..paradigms import (
     CELL_COLUMNS,
     LIST_COLUMNS,
-    BadForm,
-    Bundle,
-    LexiconRow,
-    Member,
     ParadigmFrames,
-    Paradigms,
     elided,
     expanded,
 )
@@ -39,63 +33,15 @@ def transparent_offsets(token: str, forms: Sequence[str]) -> list[int] | None:
     return offsets
 
 
-def could_be_correct(
-    paradigms: Paradigms, bundle: Bundle, wanted: Bundle, slots: Sequence[int]
-) -> bool:
-    """A bundle that meets the wanted values on every agreeing feature: the form could agree."""
-    return all(bundle[s] and paradigms.meet(s, bundle[s], wanted[s]) for s in slots)
-
-
-def choose_bad_form(
-    paradigms: Paradigms, word: Member, slot: int, value: str, slots: tuple[int, ...]
-) -> BadForm | str:
-    """The bad form for `word` with feature `slot` set to `value` (§4), or why there is none."""
-    lemma, upos, bundle, key = word.lemma, word.upos, word.bundle, word.form.lower()
-    wanted = (*bundle[:slot], frozenset({value}), *bundle[slot + 1 :])
-    found: dict[str, list[LexiconRow]] = defaultdict(list)
-    # Same other inflection (never *étaient* for *est*), and no elided form.
-    for row in paradigms.forms.get((lemma, upos, wanted, word.feats), ()):
-        found[row.form.lower()].append(row)
-    if not found:
-        return "no-form"
-    # The word's own spelling (*sheep*), or a form that also has a bundle agreeing on every
-    # agreeing feature, could be correct: no violation.
-    usable = [
-        (form, rows)
-        for form, rows in found.items()
-        if form != key
-        and not any(
-            could_be_correct(paradigms, other, bundle, slots)
-            for other in paradigms.bundles[(form, lemma, upos)]
-        )
-    ]
-    if not usable:
-        return "syncretic"
-    form, rows = min(usable, key=lambda item: (-sum(r.occurrences for r in item[1]), item[0]))
-    sources = {r.source for r in rows}
-    source = "both" if "both" in sources or len(sources) > 1 else sources.pop()
-    return BadForm(form, sum(r.occurrences for r in rows), source)
-
-
-def ambiguous(paradigms: Paradigms, other: Member, slot: int, value: str) -> bool:
-    """Whether the other member could carry the bad value: in its sentence, or as another bundle
-    of its own form (*le prix augmentent*: *prix* is singular and plural)."""
-    if paradigms.meet(slot, other.bundle[slot], (value,)):
-        return True
-    known = paradigms.bundles.get((other.form.lower(), other.lemma, other.upos), ())
-    return any(paradigms.meet(slot, b[slot], (value,)) for b in known)
-
-
-# The same two rules over columns: one question a row (`qid`), every question of a batch of a
-# language's attempts at once; `tests/mine/test_pairs_reference.py` holds them equal to the
-# functions above (the same pairs and skip counts) on real treebanks.
-
-
 def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
-    """`choose_bad_form` for each question: the word (`key`, `lemma`, `upos`, `feats`, its value
-    sets `k_<feature>`, `k_agreeing`) and the cell wanted (`cell_<feature>`). Per question whose
-    cell holds a form, `bad_key`, `bad_count`, `bad_source`, or `outcome` 'syncretic'; the
-    others (`no-form`) are left out."""
+    """§4's bad form for each question (a row, `qid`; every question of a batch of a language's
+    attempts at once): the word (`key`, `lemma`, `upos`, `feats`, its value
+    sets `k_<feature>`, `k_agreeing`) and the cell wanted (`cell_<feature>`, with the word's
+    other FEATS: *est* never becomes *étaient*). Among the cell's spellings, neither the word's
+    own nor one that also has a bundle agreeing on every agreeing feature (it could be
+    correct); the highest count, then the first alphabetically. Per question whose cell holds a
+    form, `bad_key`, `bad_count`, `bad_source`, or `outcome` 'syncretic'; the others (`no-form`)
+    are left out."""
     found = questions.select("qid", *CELL_COLUMNS).join(frames.forms, on=CELL_COLUMNS)
     sources = pl.col("source")
     spellings = found.group_by("qid", "bad_key").agg(
@@ -110,6 +56,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         "key",
         "lemma",
         "upos",
+        pl.col("feats").alias("w_feats"),
         pl.col("k_agreeing").str.split(",").alias("agreeing"),
         *(
             expanded(value_list(f"k_{name}"), feature, frames.value_sets).alias(f"w_{name}")
@@ -117,8 +64,13 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         ),
     )
     # A spelling with a bundle that meets the word's values on every agreeing feature could be
-    # correct (syncretism), and so could the word's own spelling.
-    could_agree = pl.all_horizontal(
+    # correct (syncretism), and so could the word's own spelling; only its rows with the word's
+    # own other FEATS (or unknown ones) are read: a subjunctive *remain* tagged 3sg does not make
+    # indicative *remains* → *remain* correct (§4.1).
+    same_feats = pl.col("b_attested") & (
+        pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("w_feats"))
+    )
+    could_agree = same_feats & pl.all_horizontal(
         ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     )
@@ -161,7 +113,9 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
 
 
 def ambiguity_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
-    """`ambiguous` for each question: the other member (`o_key`, `o_lemma`, `o_upos`, its values
+    """§4's ambiguity rule for each question: whether the other member could carry the bad value,
+    in its sentence or as another bundle of its own form (*le prix augmentent*: *prix* is
+    singular and plural). The other member (`o_key`, `o_lemma`, `o_upos`, its values
     of the feature `k_o_values`), the `feature` and the `bad_value`; per question, `ambiguous`."""
     value_sets = frames.value_sets
     asked = questions.select(

@@ -94,6 +94,9 @@ class Features:
     participle: np.ndarray  # VerbForm=Part
     has_value: np.ndarray  # some value in F (the lexicon's entry condition, §2)
     lists: list[pa.Array]  # per feature of F: the values as written, sorted
+    person3: np.ndarray  # Person is 3, one value (§4 implicit third person)
+    case_key: np.ndarray  # str: Case as a configuration key (§4.1, `set_key`)
+    verbform_key: np.ndarray  # str: VerbForm as a configuration key
 
     @classmethod
     def build(cls, strings: list[str], value_sets: ValueSets) -> Features:
@@ -103,7 +106,8 @@ class Features:
         masks = [[0] * n for _ in FEATURES]
         bits: list[dict[str, int]] = [{} for _ in FEATURES]
         lists: list[list[list[str]]] = [[] for _ in FEATURES]
-        typo, finite_, participle, has_value = (np.zeros(n, bool) for _ in range(4))
+        typo, finite_, participle, has_value, person3 = (np.zeros(n, bool) for _ in range(5))
+        case_key, verbform_key = np.empty(n, object), np.empty(n, object)
         for i, feats in enumerate(strings):
             bundle = parse_feats(feats)
             for f, values in enumerate(bundle.values()):
@@ -116,6 +120,8 @@ class Features:
             has_value[i] = bundle.has_value()
             finite_[i] = is_finite(bundle.verbform, bundle.mood, bundle.person)
             participle[i] = bundle.verbform == {"Part"}
+            person3[i] = bundle.person == {"3"}
+            case_key[i], verbform_key[i] = set_key(bundle.case), set_key(bundle.verbform)
         widest = max(len(b) for b in bits)
         dtype: type = object
         for unsigned in (np.uint8, np.uint16, np.uint32, np.uint64):
@@ -124,7 +130,27 @@ class Features:
                 break
         compared: np.ndarray = np.array(masks, dtype=dtype).reshape(len(FEATURES), n)
         written = [pa.array(values, _STR_LIST) for values in lists]
-        return cls(strings, compared, typo, finite_, participle, has_value, written)
+        return cls(
+            strings,
+            compared,
+            typo,
+            finite_,
+            participle,
+            has_value,
+            written,
+            person3,
+            case_key,
+            verbform_key,
+        )
+
+
+NO_VALUE = "_"  # a configuration key for a word without the feature (CoNLL-U's empty field)
+
+
+def set_key(values: frozenset[str]) -> str:
+    """A value set as a configuration key of §4.1: its values sorted and joined by `,`
+    (`Acc,Nom` is a configuration of its own), or `_` without a value."""
+    return ",".join(sorted(values)) or NO_VALUE
 
 
 def _dependents(words: Words, heads: np.ndarray, chosen: np.ndarray) -> Pairs:
@@ -292,6 +318,65 @@ def drop_reasons(
     )
 
 
+# §4.1 Does agreement hold here? Candidates agreeing and disagreeing per configuration.
+
+# A configuration of §4.1: (type, feature, controller's Case, target's upos, target's VerbForm,
+# order), values as written (`set_key`).
+Configuration = tuple[str, str, str, str, str, str]
+
+
+def agreement_rates(
+    words: Words, features: Features, t: np.ndarray, c: np.ndarray, kind: np.ndarray
+) -> tuple[Counter, Counter]:
+    """§4.1: per configuration, the candidates whose members both carry its feature (§1.2's
+    comparison), and those of them that agree. A NOUN controller without Person of a subject-verb
+    target with Person 3 counts as Person 3 where §4's implicit third person applies (so it
+    agrees: a target of another Person is no evidence, as in `rules.pairs.implicit_person`)."""
+    ft, fc = words.feats[t], words.feats[c]
+    mt, mc = features.compared[:, ft], features.compared[:, fc]
+    carried = (mt != 0) & (mc != 0)
+    agrees = carried & ((mt & mc) != 0)
+    person = FEATURES.index("Person")
+    implicit = (kind == SUBJECT_VERB) & (words.upos[c] == NOUN) & (mc[person] == 0)
+    implicit &= features.person3[ft]
+    carried[person] |= implicit
+    agrees[person] |= implicit
+    # Keys per distinct FEATS string first (few), then per candidate.
+    cases, case_of = np.unique(features.case_key.astype(str), return_inverse=True)
+    verbforms, verbform_of = np.unique(features.verbform_key.astype(str), return_inverse=True)
+    shape = (len(TYPES), len(cases), len(UPOS), len(verbforms), 2)
+    key = np.ravel_multi_index(
+        (
+            kind,
+            case_of.ravel()[fc],
+            words.upos[t].astype(np.int64),
+            verbform_of.ravel()[ft],
+            target_first(words, t, c).astype(np.int64),
+        ),
+        shape,
+    )
+    n: Counter = Counter()
+    agree: Counter = Counter()
+    orders = ("controller-first", "target-first")
+    for f, feature in enumerate(FEATURES):
+        found, where = np.unique(key[carried[f]], return_inverse=True)
+        counts = np.bincount(where.ravel(), minlength=len(found))
+        agreeing = np.bincount(where.ravel(), agrees[f][carried[f]], minlength=len(found))
+        for k, total, yes in zip(found.tolist(), counts.tolist(), agreeing.tolist(), strict=True):
+            kd, case, upos, verbform, order = np.unravel_index(k, shape)
+            config = (
+                TYPES[kd],
+                feature,
+                cases[case],
+                UPOS[upos],
+                verbforms[verbform],
+                orders[order],
+            )
+            n[config] = total
+            agree[config] = int(yes)
+    return n, agree
+
+
 # §1.3 Context measures of kept relations (and the `coordinated` column of §1.1 Notes).
 
 
@@ -359,6 +444,9 @@ def coordinated(words: Words, c: np.ndarray) -> np.ndarray:
     return conjunct_of[c]
 
 
+_NONE = np.zeros(0, np.int64)
+
+
 @dataclass
 class Relations:
     """Kept relations (sorted by target, controller) with their measures, and the candidates'
@@ -377,6 +465,16 @@ class Relations:
     drops: Counter = field(default_factory=Counter)
     agree: Counter = field(default_factory=Counter)
     disagree: Counter = field(default_factory=Counter)
+    # The dropped candidates, each with its reason (code into REASONS): `drops` row by row.
+    dropped: tuple[np.ndarray, ...] = (
+        _NONE,
+        _NONE,
+        _NONE,
+        _NONE,
+    )  # target, controller, kind, reason
+    # §4.1 per configuration: candidates carrying its feature, and those agreeing.
+    rated: Counter = field(default_factory=Counter)
+    rated_agree: Counter = field(default_factory=Counter)
 
 
 def _count(names: tuple, codes: np.ndarray) -> Counter:
@@ -395,7 +493,11 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
     # Candidates that agree are those kept or dropped only as invalid-type.
     agree = _count(TYPES, kind[(reason == 0) | (reason == INVALID_TYPE)])
     disagree = _count(TYPES, kind[reason == DISAGREE])
+    # Rates over every candidate but those with a Typo word (its features are no evidence).
+    counted = reason != TYPO
+    rated, rated_agree = agreement_rates(words, features, t[counted], c[counted], kind[counted])
     kept = reason == 0
+    dropped = (t[~kept], c[~kept], kind[~kept], reason[~kept])
     t, c, kind, agreeing = t[kept], c[kept], kind[kept], agreeing[kept]
     relation, noun = distractor_nouns(words, features, t, c, agreeing)
     return Relations(
@@ -412,4 +514,7 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
         drops=_count(REASONS, reason[reason > 0]),
         agree=agree,
         disagree=disagree,
+        dropped=dropped,
+        rated=rated,
+        rated_agree=rated_agree,
     )

@@ -330,3 +330,33 @@ def test_a_word_inside_a_transparent_token_stays_and_its_bad_form_replaces_its_p
         assert good.split()[2] in {"chien", "rat"}  # the subject is replaced, the token is not
         assert bad == good.replace("dort-il", "dorment-il")
         assert (good[start : row["end_good"]], bad[start : row["end_bad"]]) == ("dort", "dorment")
+
+
+def test_a_variants_bad_sentence_names_its_other_contrasts_as_its_original_does(tmp_path):
+    # *has* → *have* is Number=Plur and Person=1 at once (one row, `also`, §4.1); so is the
+    # variant's *holds* → *hold*: the variant is decided over all the relation's features too.
+    from tests.mine.test_pairs_fold import DOG_HAS, I_HAVE, PRESENT, THEY_HAVE
+
+    holds = (
+        "1 The the DET Definite=Def|PronType=Art 2 det",
+        "2 cat cat NOUN Number=Sing 3 nsubj",
+        f"3 holds hold VERB {PRESENT}|Number=Sing|Person=3 0 root",
+        "4 sticks stick NOUN Number=Plur 3 obj",
+    )
+    i_hold = ("1 I I PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 2 nsubj",
+              f"2 hold hold VERB {PRESENT}|Number=Sing|Person=1 0 root")  # fmt: skip
+    they_hold = ("1 They they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+                 f"2 hold hold VERB {PRESENT}|Number=Plur|Person=3 0 root")  # fmt: skip
+    blocks = (DOG_HAS, I_HAVE, THEY_HAVE, holds, i_hold, they_hold)
+    write_treebank(tmp_path / "ud", "English", "en", blocks)
+    options = Options(ud_dir=tmp_path / "ud", out=tmp_path / "corpus",
+                      unimorph_dirs=[tmp_path / "no-unimorph"], progress=False, nonce=2)  # fmt: skip
+    mine_languages(options)
+    pairs = pl.read_parquet(tmp_path / "corpus" / "en" / "pairs.parquet")
+    verb = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "subject-verb"))
+    rows = verb.select("variant", "feature", "bad_value", "good_form", "bad_form", "also").rows()
+    assert sorted(rows) == [
+        ("nonce-1", "Number", "Plur", "holds", "hold", ["Person=1"]),
+        ("nonce-2", "Number", "Plur", "holds", "hold", ["Person=1"]),
+        ("original", "Number", "Plur", "has", "have", ["Person=1"]),
+    ]

@@ -334,3 +334,69 @@ def test_unimorph_form_tagged_without_mood_is_a_bad_form_once_its_tag_set_is_com
     )
     assert not pairs_of(fewer, "s1")
     assert "no-form" in set(skips.filter(pl.col("sent_id") == "s1")["reason"])
+
+
+def test_the_cells_most_frequent_spelling_is_the_bad_form_then_the_first_alphabetically(tmp_path):
+    un_beau = (
+        "1 un un DET Definite=Ind|Gender=Masc|Number=Sing|PronType=Art 3 det",
+        "2 beau beau ADJ Gender=Masc|Number=Sing 3 amod",
+        "3 garçon garçon NOUN Gender=Masc|Number=Sing 0 root",
+    )
+    beaux = ("1 beaux beau ADJ Gender=Masc|Number=Plur 0 root",)
+    beaus = ("1 beaus beau ADJ Gender=Masc|Number=Plur 0 root",)
+
+    def plural_of_beau(folder: Path, *blocks: tuple[str, ...]) -> tuple:
+        pairs, _ = mine_pairs(folder, un_beau, *blocks)
+        rows = pairs.filter((pl.col("type") == "attributive") & (pl.col("feature") == "Number"))
+        return rows.select("bad_form", "bad_count", "sentence_bad").row(0)
+
+    # *beaux* twice, *beaus* once: the more frequent.
+    assert plural_of_beau(tmp_path / "a", beaux, beaus, beaux) == ("beaux", 2, "un beaux garçon")
+    # Once each: the first alphabetically (*beaus* < *beaux*).
+    assert plural_of_beau(tmp_path / "b", beaux, beaus) == ("beaus", 1, "un beaus garçon")
+
+
+def test_a_target_that_could_carry_the_controllers_bad_value_is_ambiguous(tmp_path):
+    # Varying the controller: *le chat gris* → *chats*, but *gris* is plural too, so the
+    # attributive relation would still agree (§4 `ambiguous-target`).
+    chat_gris = (
+        "1 le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 2 det",
+        "2 chat chat NOUN Gender=Masc|Number=Sing 0 root",
+        "3 gris gris ADJ Gender=Masc|Number=Sing 2 amod",
+    )
+    plural = (
+        "1 chats chat NOUN Gender=Masc|Number=Plur 0 root",
+        "2 gris gris ADJ Gender=Masc|Number=Plur 1 amod",
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, chat_gris, plural, vary="controller")
+    s1 = pairs.filter(pl.col("sent_id") == "s1")
+    # The determiner's controller becomes *chats* (*le* is singular only); the adjective's not.
+    assert set(s1.select("type", "bad_form", "sentence_bad").iter_rows()) == {
+        ("determiner", "chats", "le chats gris")
+    }
+    ambiguous = skips.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert ambiguous.select("feature", "bad_value", "reason").rows() == [
+        ("Number", "Plur", "ambiguous-target")
+    ]
+
+
+def test_value_sets_make_a_form_syncretic_where_its_values_stand_for_the_words(tmp_path):
+    # Norwegian adjectives carry Gender=Com where nouns carry Masc or Fem (Com = {Masc, Fem}):
+    # *stort*, also tagged Masc once, could agree with *stor*'s Com, so it is no bad form there.
+    en_stor_bil = (
+        "1 en en DET Gender=Masc|Number=Sing|PronType=Art 3 det",
+        "2 stor stor ADJ Definite=Ind|Gender=Com|Number=Sing 3 amod",
+        "3 bil bil NOUN Definite=Ind|Gender=Masc|Number=Sing 0 root",
+    )
+    stort = ("1 stort stor ADJ Definite=Ind|Gender=Neut|Number=Sing 0 root",)
+    stort_masc = ("1 stort stor ADJ Definite=Ind|Gender=Masc|Number=Sing 0 root",)
+    pairs, _, _ = mine_with_skips(tmp_path / "a", en_stor_bil, stort, lang="Norwegian")
+    gender = (pl.col("type") == "attributive") & (pl.col("feature") == "Gender")
+    assert pairs.filter(gender).select("bad_value", "sentence_bad").rows() == [
+        ("Neut", "en stort bil")
+    ]
+    pairs, skips, _ = mine_with_skips(
+        tmp_path / "b", en_stor_bil, stort, stort_masc, lang="Norwegian"
+    )
+    assert pairs.filter(gender).is_empty()
+    assert "syncretic" in set(skips.filter((pl.col("sent_id") == "s1") & gender)["reason"])

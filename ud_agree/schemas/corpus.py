@@ -137,7 +137,8 @@ LEXICON = pa.schema(
         described(
             "feats",
             pa.string(),
-            "other FEATS, `Name=Value|…` sorted (no layered features, no Typo); UniMorph: its tags"
+            "other FEATS, `Name=Value|…` sorted (layered features such as `Number[psor]` kept, no"
+            " Typo); UniMorph: its tags"
             " mapped, completed from the treebank where a tag set is silent; null when unknown",
         ),
         described(
@@ -226,6 +227,8 @@ SKIP_REASONS = (
     "duplicate-sent-id",
     "missing-sentence",
     "no-nonce",
+    "rare-value",
+    "uncertain-agreement",
     "ambiguous-onset",
     "unattested-token",
 )
@@ -244,6 +247,55 @@ PAIR_SKIPS = pa.schema(
         ),
         PAIRS.field("variant"),
         described("reason", pa.string(), "why there is no pair (§4; listed in docs/mining.md)"),
+    ]
+)
+
+# Dropped candidates (§1.2), one row each with the first reason that applies: the manifest's
+# `drops` counts row by row, so that a user (and `mine.compare`) can ask why a pair of words is
+# no relation.
+DROPS = pa.schema(
+    [
+        *(RELATIONS.field(name) for name in RELATIONS.names[:6]),  # lang … controller_id
+        described(
+            "reason", pa.string(), "typo, disagree, no-agreeing-feature or invalid-type (§1.2)"
+        ),
+    ]
+)
+
+# §4.1 Does agreement hold here? One row per (type, feature, configuration) at every level of the
+# back-off: the configuration's columns that a level drops are null.
+AGREEMENT = pa.schema(
+    [
+        described("lang", pa.string(), "language key"),
+        described("type", pa.string(), "agreement type (§1.1)"),
+        described("feature", pa.string(), "the feature compared"),
+        described(
+            "controller_case",
+            pa.string(),
+            "the controller's Case (several values `,`-joined, `_` for none); null where "
+            "backed off",
+        ),
+        described("target_upos", pa.string(), "the target's UPOS; null where backed off"),
+        described(
+            "target_verbform",
+            pa.string(),
+            "the target's VerbForm (`,`-joined, `_` for none); null where backed off",
+        ),
+        described("order", pa.string(), "target-first or controller-first; null where backed off"),
+        described(
+            "n",
+            pa.int64(),
+            "§1.1 candidates (Typo words left out) whose members both carry the feature (a NOUN "
+            "subject without Person counts as Person 3 against a verb with Person 3)",
+        ),
+        described("agree", pa.int64(), "of those, the candidates whose values intersect"),
+        described("rate", pa.float64(), "agree / n"),
+        described(
+            "certain",
+            pa.bool_(),
+            "(agree + 1) / (n + 2) >= 0.90: pairs varying the feature are made here; null "
+            "where n < 20 (the next level decides)",
+        ),
     ]
 )
 

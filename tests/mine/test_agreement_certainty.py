@@ -1,0 +1,198 @@
+"""Does agreement hold here? (DESIGN.md §4.1): rates per configuration measured from sentences
+written here, and the pairs they let through, back off, leave unmeasured or skip."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+from ud_agree.mine.certainty import decide, rate_table
+
+from tests.mine.test_pairs import mine_with_skips
+from ud_agree.schemas.corpus import AGREEMENT
+
+DET = "1 Le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 2 det"
+SING = "Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin"
+PLUR = "Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin"
+
+
+def boy_sleeps(case: str, verb_number: str = "Sing") -> tuple[str, ...]:
+    """*Le garçon dort*, the subject in `case` ('' for none), the verb in `verb_number`."""
+    feats = f"Case={case}|Gender=Masc|Number=Sing" if case else "Gender=Masc|Number=Sing"
+    form, verb_feats = ("dort", SING) if verb_number == "Sing" else ("dorment", PLUR)
+    return (
+        DET,
+        f"2 garçon garçon NOUN {feats} 3 nsubj",
+        f"3 {form} dormir VERB {verb_feats} 0 root",
+    )
+
+
+def sleeps_boy(case: str) -> tuple[str, ...]:
+    """*Dort le garçon*: the verb first."""
+    return (
+        f"1 Dort dormir VERB {SING} 0 root",
+        "2 le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 3 det",
+        f"3 garçon garçon NOUN Case={case}|Gender=Masc|Number=Sing 1 nsubj",
+    )
+
+
+BOYS_SLEEP = (  # puts *dorment* (plural) into the lexicon
+    "1 Les le DET Definite=Def|Number=Plur|PronType=Art 2 det",
+    "2 garçons garçon NOUN Gender=Masc|Number=Plur 3 nsubj",
+    f"3 dorment dormir VERB {PLUR} 0 root",
+)
+
+
+def rates(tmp_path: Path) -> pl.DataFrame:
+    return pl.read_parquet(tmp_path / "corpus" / "fr" / "agreement.parquet")
+
+
+def number_pairs(pairs: pl.DataFrame, sent_ids: list[str]) -> int:
+    return pairs.filter(
+        (pl.col("type") == "subject-verb")
+        & (pl.col("feature") == "Number")
+        & pl.col("sent_id").is_in(sent_ids)
+    ).height
+
+
+def test_rates_counted_by_hand_at_every_level(tmp_path):
+    girl_sleeps = (
+        "1 La le DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 2 det",
+        "2 fille fille NOUN Gender=Fem|Number=Sing 3 nsubj",
+        f"3 dort dormir VERB {SING} 0 root",
+    )
+    boys_sleeps = (  # subject-verb Number disagrees; the determiner has no Gender
+        "1 Les le DET Definite=Def|Number=Plur|PronType=Art 2 det",
+        "2 garçons garçon NOUN Gender=Masc|Number=Plur 3 nsubj",
+        f"3 dort dormir VERB {SING} 0 root",
+    )
+    typo = (  # a Typo word: no evidence, not counted
+        "1 La le DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 2 det",
+        "2 filel fille NOUN Gender=Fem|Number=Sing|Typo=Yes 3 nsubj",
+        f"3 dort dormir VERB {SING} 0 root",
+    )
+    _, _, manifest = mine_with_skips(tmp_path, girl_sleeps, boy_sleeps(""), boys_sleeps, typo)
+    table = rates(tmp_path)
+    assert table.schema == pl.Schema(pl.DataFrame(AGREEMENT.empty_table()).schema)
+    finest = table.filter(pl.col("order").is_not_null())
+    got = {
+        (r["type"], r["feature"], r["controller_case"], r["target_upos"], r["target_verbform"],
+         r["order"], r["n"], r["agree"])
+        for r in finest.iter_rows(named=True)
+    }  # fmt: skip
+    assert got == {
+        ("determiner", "Number", "_", "DET", "_", "target-first", 3, 3),
+        ("determiner", "Gender", "_", "DET", "_", "target-first", 2, 2),
+        ("subject-verb", "Number", "_", "VERB", "Fin", "controller-first", 3, 2),
+        # Nouns without Person count as Person 3 against *dort* (implicit third person).
+        ("subject-verb", "Person", "_", "VERB", "Fin", "controller-first", 3, 3),
+    }
+    # Each configuration has a row per level of the back-off, the last (type, feature) only.
+    assert table.height == 4 * 5
+    coarsest = table.filter(pl.col("controller_case").is_null())
+    assert coarsest.filter(pl.col("feature") == "Number", pl.col("type") == "subject-verb").row(
+        0, named=True
+    ) | {"lang": "fr"} == {
+        "lang": "fr", "type": "subject-verb", "feature": "Number", "controller_case": None,
+        "target_upos": None, "target_verbform": None, "order": None, "n": 3, "agree": 2,
+        "rate": 2 / 3, "certain": None,
+    }  # fmt: skip
+    assert table["certain"].is_null().all()  # nothing reaches 20 candidates
+    assert manifest["agreement"]["rows"] == table.height
+    assert manifest["agreement"]["uncertain"] == []
+
+
+def test_agreement_that_holds_makes_pairs_and_optional_agreement_skips_them(tmp_path):
+    # 24 subjects in Nom, all agreeing; 24 in Acc, half of them with a plural verb (0.5).
+    nominative = [boy_sleeps("Nom") for _ in range(24)]
+    oblique = [boy_sleeps("Acc", "Sing" if i % 2 else "Plur") for i in range(24)]
+    pairs, skips, manifest = mine_with_skips(tmp_path, *nominative, *oblique, BOYS_SLEEP)
+    nominative_ids = [f"s{i}" for i in range(1, 25)]
+    oblique_ids = [f"s{i}" for i in range(25, 49)]
+    assert number_pairs(pairs, nominative_ids) == 24
+    assert number_pairs(pairs, oblique_ids) == 0
+    uncertain = skips.filter(pl.col("reason") == "uncertain-agreement")
+    # The 12 agreeing Acc relations are skipped for Number, before any bad value is tried; so is
+    # the plural sentence without Case (alone in its configuration, it backs off to (type, f),
+    # where the Acc subjects' disagreements weigh).
+    assert uncertain.height == 13
+    assert set(uncertain["sent_id"]) == {*oblique_ids[1::2], "s49"}
+    assert uncertain["feature"].unique().to_list() == ["Number"]
+    assert uncertain["bad_value"].is_null().all()
+    assert manifest["counts"]["pair_skips"]["uncertain-agreement"] == 13
+    # Person (implicitly 3 in both configurations) holds: its pairs are not skipped.
+    table = rates(tmp_path)
+    acc = table.filter(
+        (pl.col("type") == "subject-verb")
+        & (pl.col("feature") == "Number")
+        & (pl.col("controller_case") == "Acc")
+        & pl.col("order").is_not_null()
+    ).row(0, named=True)
+    assert (acc["n"], acc["agree"], acc["rate"], acc["certain"]) == (24, 12, 0.5, False)
+    listed = manifest["agreement"]["uncertain"]
+    assert {(u["controller_case"], u["n"], u["agree"]) for u in listed} == {
+        ("Acc", 24, 12),
+        (None, 49, 37),  # (type, feature) pools both cases and the plural sentence
+    }
+    assert manifest["agreement"]["pairs_backed_off"] == 0
+
+
+def test_small_configuration_backs_off_to_a_coarser_level(tmp_path):
+    # 22 verb-last subjects in Nom decide for the 3 verb-first ones (order dropped).
+    last = [boy_sleeps("Nom") for _ in range(22)]
+    first = [sleeps_boy("Nom") for _ in range(3)]
+    pairs, _, manifest = mine_with_skips(tmp_path, *last, *first, BOYS_SLEEP)
+    assert number_pairs(pairs, ["s23", "s24", "s25"]) == 3
+    table = rates(tmp_path)
+    verb_first = table.filter(
+        (pl.col("type") == "subject-verb")
+        & (pl.col("feature") == "Number")
+        & (pl.col("order") == "target-first")
+    ).row(0, named=True)
+    assert (verb_first["n"], verb_first["certain"]) == (3, None)
+    # The verb-first relations are decided one level up, the plural sentence without Case (alone
+    # in its configuration) at (type, feature): all their subject-verb pairs are flagged.
+    made = pairs.filter(pl.col("sent_id").is_in(["s23", "s24", "s25", "s26"]))
+    flagged = made.filter(pl.col("type") == "subject-verb")
+    assert flagged.height == 4
+    assert flagged["derived"].list.contains("backed-off").all()
+    assert not pairs.filter(pl.col("sent_id") == "s1")["derived"].list.contains("backed-off").any()
+    assert manifest["agreement"]["pairs_backed_off"] == 4
+
+
+def test_too_few_candidates_leave_agreement_unmeasured_and_pairs_made(tmp_path):
+    pairs, skips, manifest = mine_with_skips(tmp_path, boy_sleeps(""), BOYS_SLEEP)
+    assert number_pairs(pairs, ["s1", "s2"]) == 2  # *dort* → *dorment* and back
+    assert "uncertain-agreement" not in set(skips["reason"])
+    assert manifest["agreement"]["pairs_unmeasured"] == pairs.height > 0
+    assert pairs["derived"].list.contains("agreement-unmeasured").all()
+    assert manifest["agreement"]["pairs_backed_off"] == 0
+
+
+def test_decision_and_flag_of_each_configuration():
+    sv = ("subject-verb", "Number")
+    rated = {
+        (*sv, "Nom", "VERB", "Fin", "controller-first"): (30, 30),
+        (*sv, "Nom", "VERB", "Fin", "target-first"): (4, 4),  # backs off to (Nom, VERB, Fin)
+        (*sv, "Acc", "VERB", "Fin", "controller-first"): (25, 12),  # optional
+        (*sv, "Dat", "VERB", "Fin", "controller-first"): (5, 5),  # backs off to (type, f)
+        ("determiner", "Number", "_", "DET", "_", "target-first"): (3, 3),  # unmeasured
+    }
+    from collections import Counter
+
+    table = rate_table(
+        "xx",
+        Counter({k: n for k, (n, _) in rated.items()}),
+        Counter({k: a for k, (_, a) in rated.items()}),
+    )
+    columns = ["type", "feature", "controller_case", "target_upos", "target_verbform", "order"]
+    attempts = pl.DataFrame([list(k) for k in rated], schema=columns, orient="row")
+    got = decide(attempts, table).select("controller_case", "certain", "agreement_flag").rows()
+    # (type, Number) pools 64 candidates of which 51 agree: (51 + 1) / 66 < 0.90.
+    assert got == [
+        ("Nom", True, None),
+        ("Nom", True, "backed-off"),
+        ("Acc", False, None),
+        ("Dat", False, "backed-off"),
+        ("_", True, "agreement-unmeasured"),
+    ]

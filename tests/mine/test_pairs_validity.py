@@ -1,0 +1,305 @@
+"""DESIGN.md §4.1's lexicon rules, each on sentences written here where the right pair is known:
+attestation (5%), letters of one script, no marked tokens, the own treebank first, layered
+features kept, syncretism among same-`feats` rows, rare values (1%)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+from ud_agree.mine.columnar import mine_file_columnar
+from ud_agree.mine.extract import FileJob
+from ud_agree.mine.lexicon import is_marked, other_feats
+from ud_agree.mine.paradigms import attested_rows, rare_values, script_of
+from ud_agree.mine.plan import Options
+from ud_agree.mine.run import mine_languages
+
+from tests.mine.test_pairs import assert_skips_counted, mine_with_skips
+from tests.sentences import conllu
+from ud_agree.schemas.corpus import TYPES
+
+ARTICLE = "Definite=Def|PronType=Art"
+
+
+def article(form: str, gender: str, number: str = "Sing") -> str:
+    return f"1 {form} o DET Gender={gender}|Number={number}|{ARTICLE} 2 det"
+
+
+def noun(form: str, gender: str, number: str = "Sing") -> str:
+    return f"2 {form} {form} NOUN Gender={gender}|Number={number} 0 root"
+
+
+A_MENINA = (article("a", "Fem"), noun("menina", "Fem"))
+O_MENINO = (article("o", "Masc"), noun("menino", "Masc"))
+
+
+def bad_forms(pairs: pl.DataFrame, sent_id: str = "s1") -> set[tuple[str, str, str]]:
+    """(feature, good form, bad form) of a sentence's determiner pairs."""
+    rows = pairs.filter((pl.col("sent_id") == sent_id) & (pl.col("type") == "determiner"))
+    return set(rows.select("feature", "good_form", "bad_form").iter_rows())
+
+
+def reasons(skips: pl.DataFrame, sent_id: str = "s1") -> set[tuple[str, str | None, str]]:
+    rows = skips.filter((pl.col("sent_id") == sent_id) & (pl.col("type") == "determiner"))
+    return set(rows.select("feature", "bad_value", "reason").iter_rows())
+
+
+# Attestation: a stray tag under 5% of a word's tokens neither blocks nor supplies a form.
+
+
+def test_a_stray_feminine_tag_on_the_masculine_article_no_longer_makes_it_syncretic(tmp_path):
+    # *o* tagged Fem once in 30 (3%): the right bad form of *a* is *o*, not the junk *o(s)*.
+    blocks = [A_MENINA, *[O_MENINO] * 29, (article("o", "Fem"), noun("menina", "Fem"))]
+    blocks.append((article("o(s)", "Masc"), noun("menino", "Masc")))
+    pairs, _, _ = mine_with_skips(tmp_path, *blocks, lang="Portuguese")
+    assert bad_forms(pairs) == {("Gender", "a", "o")}
+    assert "o(s)" not in set(pairs["bad_form"])
+
+
+def test_a_tag_at_5_percent_still_makes_the_form_syncretic(tmp_path):
+    # Two in 20 (10%): *o* is attested feminine, so *a* → *o* could be correct.
+    blocks = [A_MENINA, *[O_MENINO] * 18, *[(article("o", "Fem"), noun("menina", "Fem"))] * 2]
+    pairs, skips, _ = mine_with_skips(tmp_path, *blocks, lang="Portuguese")
+    assert bad_forms(pairs) == set()
+    assert ("Gender", "Masc", "syncretic") in reasons(skips)
+
+
+def test_a_stray_tag_supplies_no_bad_form(tmp_path):
+    # *os* is the plural; tagged singular once in 40 it is no candidate for *a* → Masc Sing.
+    os_ = (article("os", "Masc", "Plur"), noun("meninos", "Masc", "Plur"))
+    blocks = [A_MENINA, *[os_] * 39, (article("os", "Masc"), noun("menino", "Masc"))]
+    pairs, skips, _ = mine_with_skips(tmp_path, *blocks, lang="Portuguese")
+    assert ("Gender", "a", "os") not in bad_forms(pairs)
+    assert ("Gender", "Masc", "no-form") in reasons(skips)
+
+
+def test_attested_rows_share_per_row_and_per_bundle():
+    values = pl.List(pl.String)
+    lexicon = pl.DataFrame(
+        {
+            "form": ["o", "O", "o", "o", "x"],
+            "lemma": ["o"] * 4 + ["x"],
+            "upos": ["DET"] * 5,
+            "number": [["Sing"]] * 5,
+            "gender": [["Masc"], ["Masc"], ["Fem"], ["Fem"], ["Fem"]],
+            "case": [[]] * 5,
+            "person": [[]] * 5,
+            "feats": ["A", "A", "A", "B", None],
+            "count": [90, 6, 2, 2, 0],
+            "source": ["ud", "ud", "ud", "ud", "unimorph"],
+        },
+        schema_overrides={"number": values, "gender": values, "case": values, "person": values},
+    )
+    got = lexicon.select(
+        attested_rows().alias("row"), attested_rows(per_bundle=True).alias("bundle")
+    )
+    # 100 tokens of *o* (any case): each Fem row holds 2%, the Fem bundle 4%; UniMorph counts.
+    assert got["row"].to_list() == [True, True, False, False, True]
+    assert got["bundle"].to_list() == [True, True, False, False, True]
+    more = lexicon.with_columns(pl.Series("count", [90, 5, 3, 2, 0]))  # Fem: 5 of 100
+    assert more.select(attested_rows(per_bundle=True)).to_series().to_list()[2:4] == [True, True]
+
+
+# Letters of the script; no marked tokens.
+
+
+def test_script_of_refuses_digits_brackets_slashes_and_two_scripts():
+    forms = ["menino", "d'água", "guarda-chuva", "χαρά", "мир", "می\u200cشود", "col·lecció"]
+    refused = ["o(s)", "os/as", "2os", "оs", "-os", "os-", "o.", ""]
+    got = script_of(pl.Series([*forms, *refused])).to_list()
+    assert got[: len(forms)] == ["Latin", "Latin", "Latin", "Greek", "Cyrillic", "Arabic", "Latin"]
+    assert got[len(forms) :] == [None] * len(refused)
+
+
+def test_a_form_of_another_script_is_no_bad_form_for_the_word(tmp_path):
+    # *оs* written with a Cyrillic *о* looks Latin: it is no bad form of the Latin *a*.
+    cyrillic = (article("\u043e", "Masc"), noun("menino", "Masc"))
+    pairs, skips, _ = mine_with_skips(tmp_path, A_MENINA, cyrillic, lang="Portuguese")
+    assert bad_forms(pairs) == set()
+    assert ("Gender", "Masc", "no-form") in reasons(skips)
+
+
+def test_is_marked_reads_whole_features():
+    assert is_marked("Gender=Masc|Typo=Yes") and is_marked("Foreign=Yes")
+    assert is_marked("Abbr=Yes|Number=Sing") and is_marked("Style=Coll")
+    assert not is_marked("Gender=Masc|Number=Sing") and not is_marked("Typo=No")
+    assert not is_marked("_") and not is_marked("")
+
+
+def test_forms_seen_only_marked_are_no_bad_form_and_unmarked_tokens_alone_count(tmp_path):
+    fem = "Gender=Fem|Number=Sing|" + ARTICLE
+    blocks = [
+        ("1 a o DET " + fem + "|Style=Coll 2 det", noun("menina", "Fem")),
+        # The word's own feats (Style=Coll) but a style: no candidate.
+        (
+            "1 u o DET Gender=Masc|Number=Sing|" + ARTICLE + "|Style=Coll 2 det",
+            noun("menino", "Masc"),
+        ),
+        A_MENINA,
+        # Masculine forms of *a* seen as a typo, corrected in MISC: no candidate either.
+        (article("oo", "Masc").replace(ARTICLE, ARTICLE + "|Typo=Yes"), noun("menino", "Masc")),
+        (f"{article('ô', 'Masc')} CorrectForm=o", noun("menino", "Masc")),
+        # *lo* seen twice as a typo and once unmarked: a candidate, its count the unmarked one.
+        (article("lo", "Masc").replace(ARTICLE, ARTICLE + "|Typo=Yes"), noun("menino", "Masc")),
+        (article("lo", "Masc").replace(ARTICLE, ARTICLE + "|Typo=Yes"), noun("menino", "Masc")),
+        (article("lo", "Masc"), noun("menino", "Masc")),
+    ]
+    pairs, skips, _ = mine_with_skips(tmp_path, *blocks, lang="Portuguese")
+    assert bad_forms(pairs, "s1") == set()
+    assert ("Gender", "Masc", "no-form") in reasons(skips, "s1")
+    assert bad_forms(pairs, "s3") == {("Gender", "a", "lo")}
+    assert pairs.filter(pl.col("sent_id") == "s3")["bad_count"].to_list() == [1]
+
+
+def test_a_correct_form_in_misc_is_counted_as_corrected_key_read_whole(tmp_path):
+    path = tmp_path / "xx_test-ud-test.conllu"
+    path.write_text(
+        conllu(f"{article('ô', 'Masc')} CorrectForm=o", noun("menino", "Masc"), sent_id="a")
+        + conllu(f"{article('o', 'Masc')} NotCorrectForm=x", noun("menino", "Masc"), sent_id="b"),
+        encoding="utf-8",
+    )
+    counts = mine_file_columnar(FileJob(path, path.name, "xx", "Test", frozenset(TYPES), False))
+    got = pl.DataFrame(counts.lexicon_counts).filter(pl.col("upos") == "DET")
+    assert dict(got.select("form", "corrected").iter_rows()) == {"ô": True, "o": False}
+
+
+# The sentence's own treebank first.
+
+
+def write_treebanks(ud: Path, treebanks: dict[str, list[tuple[str, ...]]]) -> None:
+    for name, blocks in treebanks.items():
+        folder = ud / f"UD_Portuguese-{name}"
+        folder.mkdir(parents=True)
+        text = "".join(conllu(*rows, sent_id=f"{name}{i}") for i, rows in enumerate(blocks, 1))
+        (folder / f"pt_{name.lower()}-ud-test.conllu").write_text(text, encoding="utf-8")
+
+
+def test_bad_forms_of_the_own_treebank_come_first(tmp_path):
+    # Alpha writes *lo*, Beta *o* (more often); Gamma has no masculine article at all.
+    write_treebanks(
+        tmp_path / "ud",
+        {
+            "Alpha": [A_MENINA, (article("lo", "Masc"), noun("menino", "Masc"))],
+            "Beta": [A_MENINA, O_MENINO, O_MENINO],
+            "Gamma": [A_MENINA],
+        },
+    )
+    options = Options(
+        ud_dir=tmp_path / "ud", out=tmp_path / "corpus", all_types=True, progress=False
+    )
+    (manifest,) = mine_languages(options)
+    folder = tmp_path / "corpus" / manifest["lang"]
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    assert_skips_counted(pl.read_parquet(folder / "pair_skips.parquet"), manifest)
+    assert bad_forms(pairs, "Alpha1") == {("Gender", "a", "lo")}
+    assert bad_forms(pairs, "Beta1") == {("Gender", "a", "o")}
+    assert bad_forms(pairs, "Gamma1") == {("Gender", "a", "o")}  # the commonest elsewhere
+
+
+# Nothing else changes: layered features, syncretism among same-feats rows.
+
+
+def test_layered_features_are_kept_in_feats():
+    feats = "Gender[psor]=Fem|Number=Sing|Number[psor]=Plur|Person=3|Poss=Yes|Typo=Yes"
+    assert other_feats(feats) == "Gender[psor]=Fem|Number[psor]=Plur|Poss=Yes"
+
+
+def test_a_possessive_is_not_varied_into_another_possessor(tmp_path):
+    # *leur* (their) → *sa* (his/her) would change the possessor's number too; *leurs* does not.
+    def possessive(form: str, number: str, possessor: str) -> str:
+        feats = f"Gender=Fem|Number={number}|Number[psor]={possessor}|Person=3|Poss=Yes"
+        return f"1 {form} son DET {feats}|PronType=Prs 2 det"
+
+    leur = (possessive("leur", "Sing", "Plur"), noun("maison", "Fem"))
+    sa = (possessive("sa", "Sing", "Sing"), noun("maison", "Fem"))
+    ses = (possessive("ses", "Plur", "Sing"), noun("maisons", "Fem", "Plur"))
+    leurs = (possessive("leurs", "Plur", "Plur"), noun("maisons", "Fem", "Plur"))
+    pairs, _, _ = mine_with_skips(tmp_path, leur, sa, ses, leurs, ses)  # *ses* the commoner
+    assert bad_forms(pairs) == {("Number", "leur", "leurs")}
+    assert bad_forms(pairs, "s2") == {("Number", "sa", "ses")}
+
+
+def verb(form: str, number: str, mood: str = "Ind") -> str:
+    feats = f"Mood={mood}|Number={number}|Person=3|Tense=Pres|VerbForm=Fin"
+    return f"2 {form} remain VERB {feats} 0 root"
+
+
+SUBJECT = "1 it it PRON Number=Sing|Person=3|PronType=Prs 2 nsubj"
+THEY = "1 they they PRON Number=Plur|Person=3|PronType=Prs 2 nsubj"
+
+
+def test_a_subjunctive_tag_does_not_make_the_indicative_syncretic(tmp_path):
+    # *remain* is 3sg once (a subjunctive, of 4 tokens): indicative *remains* → *remain* is bad.
+    blocks = [(SUBJECT, verb("remains", "Sing")), *[(THEY, verb("remain", "Plur"))] * 3]
+    blocks.append((SUBJECT, verb("remain", "Sing", "Sub")))
+    pairs, _, _ = mine_with_skips(tmp_path, *blocks, lang="English")
+    got = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Number"))
+    assert got["bad_form"].to_list() == ["remain"]
+
+
+def test_the_same_tag_with_the_word_s_own_feats_still_makes_it_syncretic(tmp_path):
+    blocks = [(SUBJECT, verb("remains", "Sing")), *[(THEY, verb("remain", "Plur"))] * 3]
+    blocks.append((SUBJECT, verb("remain", "Sing")))
+    pairs, skips, _ = mine_with_skips(tmp_path, *blocks, lang="English")
+    assert pairs.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Number")).is_empty()
+    number = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Number"))
+    assert number["reason"].to_list() == ["syncretic"]
+
+
+# Rare values.
+
+
+def case_article(form: str, case: str) -> tuple[str, str]:
+    person = {"Nom": "άνθρωπος", "Acc": "άνθρωπο", "Dat": "ανθρώπω"}[case]
+    return (
+        f"1 {form} ο DET Case={case}|Gender=Masc|Number=Sing|{ARTICLE} 2 det",
+        f"2 {person} άνθρωπος NOUN Case={case}|Gender=Masc|Number=Sing 0 root",
+    )
+
+
+def test_a_value_under_1_percent_of_the_upos_tokens_is_not_tried(tmp_path):
+    # One dative article (*τω*) among 120 articles carrying Case: "Acc → Dat" is rare.
+    blocks = [case_article("τον", "Acc"), *[case_article("ο", "Nom")] * 119]
+    blocks.append(case_article("τω", "Dat"))
+    pairs, skips, manifest = mine_with_skips(tmp_path, *blocks, lang="Greek")
+    assert bad_forms(pairs) == {("Case", "τον", "ο")}
+    assert ("Case", "Dat", "rare-value") in reasons(skips)
+    assert manifest["counts"]["pair_skips"]["rare-value"] >= 1
+
+
+def test_a_value_at_1_percent_is_tried(tmp_path):
+    blocks = [case_article("τον", "Acc"), *[case_article("ο", "Nom")] * 97]
+    blocks += [case_article("τω", "Dat")] * 2  # 2 of 100
+    pairs, skips, _ = mine_with_skips(tmp_path, *blocks, lang="Greek")
+    assert bad_forms(pairs) == {("Case", "τον", "ο"), ("Case", "τον", "τω")}
+    assert "rare-value" not in set(skips["reason"])
+
+
+def test_rare_values_are_measured_on_ud_tokens_only_where_there_are_some():
+    def row(upos: str, case: list[str], count: int) -> dict:
+        return {
+            "upos": upos,
+            "number": [],
+            "gender": [],
+            "case": case,
+            "person": [],
+            "count": count,
+        }
+
+    values = pl.List(pl.String)
+    lexicon = pl.DataFrame(
+        [
+            row("DET", ["Nom"], 199),
+            row("DET", ["Acc", "Dat"], 1),  # both values carried by one token: 0.5% each
+            row("DET", ["Voc"], 0),  # UniMorph only: no UD token at all
+            row("ADJ", ["Nom"], 0),  # no UD ADJ carries Case: nothing to measure
+            row("ADJ", ["Ins"], 0),
+        ],
+        schema={
+            "upos": pl.String,
+            **{name: values for name in ("number", "gender", "case", "person")},
+            "count": pl.Int64,
+        },
+    )
+    got = set(rare_values(lexicon).select("upos", "feature", "bad_value").iter_rows())
+    assert got == {("DET", "Case", "Acc"), ("DET", "Case", "Dat"), ("DET", "Case", "Voc")}
