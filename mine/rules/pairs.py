@@ -37,9 +37,9 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     """§4's bad form for each question (a row, `qid`; every question of a batch of a language's
     attempts at once): the word (`key`, `lemma`, `upos`, `feats`, its value
     sets `k_<feature>`, `k_agreeing`) and the cell wanted (`cell_<feature>`, with the word's
-    other FEATS: *est* never becomes *étaient*). Among the cell's spellings, neither the word's
-    own nor one that also has a bundle agreeing on every agreeing feature (it could be
-    correct); the highest count, then the first alphabetically. Per question whose cell holds a
+    other FEATS: *est* never becomes *étaient*). None where the word's own spelling is in the
+    cell; among the cell's spellings, none that also has a bundle agreeing on every agreeing
+    feature (it could be correct); the highest count, then the first alphabetically. Per question whose cell holds a
     form, `bad_key`, `bad_count`, `bad_source`, or `outcome` 'syncretic'; the others (`no-form`)
     are left out."""
     found = questions.select("qid", *CELL_COLUMNS).join(frames.forms, on=CELL_COLUMNS)
@@ -88,8 +88,15 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
             could_agree.fill_null(False).any().alias("could_agree"),
         )
     )
+    # Where the word's own spelling fills the wanted cell too (*you do* → 1sg *do*, German
+    # *dem Ersten* → fem. dat. *ersten*), the cell's other spellings are variants of it, not a
+    # violation (*du*, *Erster*): the contrast is syncretic.
+    own_in_cell = checked.group_by("qid").agg(
+        (pl.col("bad_key") == pl.col("key")).any().alias("own_in_cell")
+    )
     chosen = (
-        checked.filter((pl.col("bad_key") != pl.col("key")) & ~pl.col("could_agree"))
+        checked.join(own_in_cell, on="qid")
+        .filter(~pl.col("own_in_cell") & ~pl.col("could_agree"))
         .sort("bad_count", "bad_key", descending=[True, False])
         .group_by("qid", maintain_order=True)
         .first()
