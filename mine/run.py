@@ -45,6 +45,7 @@ from .pairs import pairs_from_attempts, prepare_attempts, skip_table
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
+from .written import load_written_surface
 
 
 def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
@@ -200,6 +201,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     pair_skips: Counter = Counter()
     n_sentences = n_relations = 0
     nonce: Counter = Counter()
+    surface = load_written_surface(run.language.code)
+    tokens = pl.Series(
+        "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String
+    )
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
@@ -230,7 +235,9 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 return
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
             tried = pl.concat(batch, how="vertical_relaxed")
-            pairs, more, flagged = pairs_from_attempts(tried, frames, sentences, rates)
+            pairs, more, flagged = pairs_from_attempts(
+                tried, frames, sentences, rates, surface=surface, tokens=tokens
+            )
             flags.update(flagged)
             pairs_out.write_table(pairs.cast(PAIRS))
             pairs_by_type.update(pairs.column("type").to_pylist())
