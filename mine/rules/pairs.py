@@ -16,6 +16,7 @@ from ..paradigms import (
     ParadigmFrames,
     elided,
     expanded,
+    script_of,
 )
 
 
@@ -41,8 +42,16 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     cell; among the cell's spellings, none that also has a bundle agreeing on every agreeing
     feature (it could be correct); the highest count, then the first alphabetically. Per question whose cell holds a
     form, `bad_key`, `bad_count`, `bad_source`, or `outcome` 'syncretic'; the others (`no-form`)
-    are left out."""
-    found = questions.select("qid", *CELL_COLUMNS).join(frames.forms, on=CELL_COLUMNS)
+    are left out. §4.1: a spelling in the word's own script only, and the cell's spellings of the
+    sentence's own `treebank` where it has some."""
+    found = (
+        questions.select("qid", *CELL_COLUMNS, "treebank", script_of(questions["key"]))
+        .join(frames.forms, on=[*CELL_COLUMNS, "script"])
+        # The sentence's own treebank's forms of the cell, where it has one (its spelling and
+        # annotation are the sentence's); the others' and UniMorph's only where it has none.
+        .with_columns(pl.col("treebanks").list.contains(pl.col("treebank")).alias("own"))
+        .filter(pl.col("own") | ~pl.col("own").any().over("qid"))
+    )
     sources = pl.col("source")
     spellings = found.group_by("qid", "bad_key").agg(
         pl.col("bad_count").sum(),
