@@ -118,8 +118,12 @@ def decisive_rows() -> pl.Expr:
     only where it is all its form's tokens (one *Sou* tagged 3sg among twelve 1sg must not
     block *sou* for *é*, leaving the choice to a rare *sô*)."""
     count = pl.col("count").fill_null(0)
-    total = count.sum().over(pl.col("form").str.to_lowercase(), "lemma", "upos")
-    return (pl.col("source") != "ud") | (count >= MIN_TOKENS) | (count == total)
+    word = [pl.col("form").str.to_lowercase(), pl.col("lemma"), pl.col("upos")]
+    # Tokens of the bundle over all its rows: treebanks spell the same cell's FEATS differently
+    # (German PUD leaves VerbForm out), and one token there is not one token of the bundle.
+    bundle = count.sum().over([*word, *(set_key(pl.col(n)) for n in LIST_COLUMNS)])
+    total = count.sum().over(word)
+    return (pl.col("source") != "ud") | (bundle >= MIN_TOKENS) | (bundle == total)
 
 
 def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:
@@ -159,10 +163,18 @@ class ParadigmFrames:
     each (upos, feature) attests, with the rare ones (`rare`). Only rows attested as §4.1 asks
     are read; `narrowed` keeps the paradigms that a batch of questions reads."""
 
-    def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
+    def __init__(
+        self,
+        lexicon: pa.Table,
+        value_sets: ValueSets | None = None,
+        reported_speech: bool = False,
+    ) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets; without its
-        in-memory attestation columns, every token counts as unmarked, of no treebank)."""
+        in-memory attestation columns, every token counts as unmarked, of no treebank);
+        `reported_speech`: the language's subjunctive stands in main clauses, so syncretism is
+        judged across moods."""
         self.value_sets = value_sets or {}
+        self.reported_speech = reported_speech
         frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))
@@ -234,4 +246,5 @@ class ParadigmFrames:
             ),
             pl.col("feats").alias("b_feats"),
             (pl.col("attested") & pl.col("decisive")).alias("b_attested"),
+            pl.col("decisive").alias("b_decisive"),
         )

@@ -38,7 +38,7 @@ from ud_agree.schemas.corpus import (
 from . import certainty
 from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
-from .languages import load_value_sets
+from .languages import load_reported_speech_languages, load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
 from .pairs import pairs_from_attempts, prepare_attempts, skip_table
@@ -195,7 +195,8 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     flags: Counter = Counter()
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
-        frames = ParadigmFrames(lexicon, value_sets)
+        reported = run.language.code in load_reported_speech_languages()
+        frames = ParadigmFrames(lexicon, value_sets, reported)
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = Counter()

@@ -76,9 +76,14 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     # correct (syncretism), and so could the word's own spelling; only its rows with the word's
     # own other FEATS (or unknown ones) are read: a subjunctive *remain* tagged 3sg does not make
     # indicative *remains* → *remain* correct (§4.1).
+    # Where the subjunctive stands in main clauses (German reported speech: *Der Veteran habe
+    # versucht*), every attested bundle of the form counts, whatever its mood or other FEATS
+    # (treebanks spell them differently): *hat* → *habe* could be correct.
     same_feats = pl.col("b_attested") & (
         pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("w_feats"))
     )
+    if frames.reported_speech:
+        same_feats = pl.col("b_decisive")
     could_agree = same_feats & pl.all_horizontal(
         ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)

@@ -360,3 +360,33 @@ def test_a_cell_the_words_own_spelling_fills_is_syncretic(tmp_path):
     assert pairs.filter(pl.col("sent_id") == "s1").height == 0
     person = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
     assert set(person.select("bad_value", "reason").iter_rows()) >= {("1", "syncretic")}
+
+
+# German's Konjunktiv I stands in main clauses of reported speech (*Der Veteran habe versucht*).
+
+
+def haben(subject: str, form: str, mood: str, person: str) -> tuple[str, ...]:
+    case = "Case=Nom|Gender=Masc|Number=Sing"
+    return (f"1 {subject} {subject} NOUN {case} 2 nsubj",
+            f"2 {form} haben AUX Mood={mood}|Number=Sing|Person={person}|{SER.split('|', 1)[1]} 0 root")  # fmt: skip
+
+
+REPORTED = [
+    haben("Mann", "hat", "Ind", "3"),
+    *[haben("Mann", "habe", "Sub", "3")] * 3,
+    *[haben("ich", "habe", "Ind", "1")] * 3,
+]
+
+
+def test_a_first_person_that_is_the_reported_speech_subjunctive_is_syncretic_in_german(tmp_path):
+    pairs, skips, _ = mine_with_skips(tmp_path, *REPORTED, lang="German")
+    assert pairs.filter(pl.col("sent_id") == "s1").height == 0
+    person = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
+    assert ("1", "syncretic") in set(person.select("bad_value", "reason").iter_rows())
+
+
+def test_the_subjunctive_blocks_nothing_where_it_stays_in_subordinate_clauses(tmp_path):
+    # The same sentences in a language without reported-speech subjunctives (§4.1: syncretism
+    # among the word's own FEATS): *hat* → *habe* is made.
+    pairs, _, _ = mine_with_skips(tmp_path, *REPORTED, lang="Dutch")
+    assert set(pairs.filter(pl.col("sent_id") == "s1")["bad_form"]) == {"habe"}
