@@ -8,7 +8,7 @@ import json
 
 import polars as pl
 
-from .pairs_table import ID_COLUMNS
+from .pairs_table import ID_COLUMNS, flat
 
 # The (good, bad, condition) columns that mark and read the layout.
 COLUMNS = ("sentence_good", "sentence_bad", "UID")
@@ -45,6 +45,6 @@ def write(pairs: pl.DataFrame) -> str:
             "lexically_identical": False,
             "pairID": str(counters[uid]),
         }
-        record.update({c: row[c] for c in ID_COLUMNS})
+        record.update({c: flat(row[c]) for c in ID_COLUMNS})
         lines.append(json.dumps(record, ensure_ascii=False))
     return "".join(line + "\n" for line in lines)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import polars as pl
 
-from .pairs_table import ID_COLUMNS
+from .pairs_table import ID_COLUMNS, flat
 
 # The (good, bad, condition) columns that mark and read the layout.
 COLUMNS = ("sen", "wrong_sen", "phenomenon")
@@ -70,6 +70,6 @@ def write(
             "grammatical_feature": good,
             "ungrammatical_feature": bad,
         }
-        cells = [*(own[c] for c in OWN), *(row[c] for c in AFTER)]
+        cells = [*(own[c] for c in OWN), *(flat(row[c]) for c in AFTER)]
         writer.writerow(["" if cell is None else cell for cell in cells])
     return buffer.getvalue()

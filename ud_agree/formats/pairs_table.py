@@ -15,6 +15,13 @@ PAIR_COLUMNS = tuple(PAIRS.names)
 ID_COLUMNS = tuple(c for c in PAIR_COLUMNS if c not in ("sentence_good", "sentence_bad"))
 
 
+def flat(value: object) -> object:
+    """A pairs cell as a flat layout (JSON lines, TSV) writes it: a list (`also`, `derived`)
+    `|`-joined, so that every row of a column has one type (Hugging Face `datasets` infers
+    a column's type from its first rows)."""
+    return "|".join(value) if isinstance(value, list) else value
+
+
 class ExportError(UserError):
     """A pairs table that cannot be exported."""
 
