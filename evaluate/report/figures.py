@@ -77,7 +77,7 @@ SPECS: tuple[FigureSpec, ...] = (
     FigureSpec(
         "by_value",
         "value",
-        "Accuracy per value of the agreeing features (the classes of balanced accuracy)",
+        "Accuracy per value of the agreeing features",
         "value of the masked or varied word",
         "bar",
     ),
@@ -276,7 +276,7 @@ def y_floor(table: pl.DataFrame) -> float:
 
 
 def _finish(fig: Figure, ax: Axes, spec: FigureSpec, table: pl.DataFrame) -> None:
-    ax.set_title(spec.title, fontsize=11)
+    ax.set_title(spec.title, fontsize=11, wrap=True)
     ax.set_xlabel(spec.xlabel)
     bottom = y_floor(table)
     # Say so when the axis does not start at 0: bar heights then compare differences only.

@@ -40,11 +40,20 @@ def label_px(points: float, dpi: float, rendered_width: float, natural_width: fl
 
 
 def _texts(fig: Figure) -> list[Text]:
-    return [
-        t
-        for t in fig.findobj(Text)
-        if isinstance(t, Text) and t.get_visible() and t.get_text().strip()
-    ]
+    """The texts drawn: visible, not empty, and for tick labels only those within the view."""
+    ticks: set[int] = set()
+    drawn: list[Text] = []
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            for tick in [*axis.get_major_ticks(), *axis.get_minor_ticks()]:
+                labels = (tick.label1, tick.label2)
+                ticks.update(id(label) for label in labels)
+                where = tick.get_loc()
+                if tick.get_visible() and where is not None and low <= where <= high:
+                    drawn += labels
+    drawn += [t for t in fig.findobj(Text) if isinstance(t, Text) and id(t) not in ticks]
+    return [t for t in drawn if t.get_visible() and t.get_text().strip()]
 
 
 def check(fig: Figure) -> Legibility:
