@@ -85,11 +85,12 @@ def check(fig: Figure) -> Legibility:
     return Legibility(min(sizes, default=0.0), float(fig.dpi), tuple(clipped))
 
 
-def save_png(fig: Figure, path: Path) -> Legibility:
+def save_png(fig: Figure, path: Path, extra: dict[str, str] | None = None) -> Legibility:
     """Write `fig` as it is laid out (no cropping that would hide a cut title), with its checks
-    in the PNG's text chunks; return the checks."""
+    (and `extra`) in the PNG's text chunks; return the checks."""
     measured = check(fig)
     metadata = {
+        **(extra or {}),
         SMALLEST_PT: f"{measured.smallest_pt:g}",
         FIGURE_DPI: f"{measured.dpi:g}",
         CLIPPED: json.dumps(list(measured.clipped), ensure_ascii=False),
@@ -98,10 +99,15 @@ def save_png(fig: Figure, path: Path) -> Legibility:
     return measured
 
 
+def png_text(path: Path) -> dict[str, str]:
+    """A PNG's text chunks."""
+    with Image.open(path) as image:
+        return dict(getattr(image, "text", {}))
+
+
 def read_png(path: Path) -> Legibility | None:
     """The checks `save_png` wrote into a PNG (None for a PNG written otherwise)."""
-    with Image.open(path) as image:
-        text = dict(getattr(image, "text", {}))
+    text = png_text(path)
     if SMALLEST_PT not in text:
         return None
     return Legibility(
