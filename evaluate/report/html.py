@@ -42,7 +42,7 @@ CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.baseline { background: #f0f0f0; font-style: italic; }
 .warning { background: #fff3cd; border: 1px solid #e0c060; padding: 0.5em 1em; }
 figure { margin: 1em 0 2em; }
@@ -461,6 +461,20 @@ def changed_options(options: dict[str, Any], defaults: dict[str, Any]) -> str:
     )
 
 
+def _coverage(manifest: dict[str, Any]) -> str:
+    """The run's coverage as a reader says it: `lexicon forms 80 of 107 (75%)`."""
+    coverage = manifest.get("coverage")
+    if not isinstance(coverage, dict):
+        return _find(manifest, "coverage")
+    parts = []
+    for key, total in coverage.items():
+        scorable = coverage.get(f"{key}_scorable")
+        if isinstance(total, int) and isinstance(scorable, int) and total:
+            what = key.replace("_", " ")
+            parts.append(f"{what} {scorable:,} of {total:,} ({100 * scorable / total:.0f}%)")
+    return ", ".join(parts) or _find(manifest, "coverage")
+
+
 def _skips(manifest: dict[str, Any]) -> str:
     """The run's skip counts that are not zero (`too-few-candidates=4`)."""
     counts = manifest.get("counts")
@@ -498,7 +512,7 @@ def manifests_section(manifests: list[dict[str, Any]]) -> str:
                     options if isinstance(options, dict) else {}, defaults
                 ),
                 "random weights": "yes" if m.get("random_weights") is True else "no",
-                "coverage": _find(m, "coverage"),
+                "coverage (scorable)": _coverage(m),
                 "skipped": _skips(m),
             }
         )

@@ -121,7 +121,7 @@ def test_report_shows_runs_options_and_skips(report: tuple[Path, Path, str]) -> 
     assert "too-few-candidates=7" in page
     runs = page.split("<h2>Runs", 1)[1]
     assert re.search(r"<th title=\"[^\"]*\">reading</th>", runs)
-    assert "lexicon_forms_share=0.8" in page
+    assert "lexicon forms 80 of 100 (80%)" in page
     assert "No frequency baseline" not in page
 
 
