@@ -17,11 +17,13 @@ import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
-from ud_agree.atomic import atomic_write, write_csv
+from ud_agree.atomic import write_csv
 
 from ..output.results import with_system
 from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_edge, bin_labels
+from .legibility import DPI, MIN_LABEL_PT, save_png
 from .stats import grouped_accuracy
 
 BASELINE = "frequency-baseline"
@@ -75,7 +77,7 @@ SPECS: tuple[FigureSpec, ...] = (
     FigureSpec(
         "by_value",
         "value",
-        "Accuracy per value of the agreeing features (the classes of balanced accuracy)",
+        "Accuracy per value of the agreeing features",
         "value of the masked or varied word",
         "bar",
     ),
@@ -154,7 +156,7 @@ def _errors(
 
 
 def _new_figure(width: float) -> tuple[Figure, Axes]:
-    fig = Figure(figsize=(min(max(width, 6.0), 24.0), 4.2), dpi=110)
+    fig = Figure(figsize=(min(max(width, 6.0), 24.0), 4.4), dpi=DPI)
     FigureCanvasAgg(fig)  # Agg canvas: rendering needs no display
     return fig, fig.add_subplot(1, 1, 1)
 
@@ -205,7 +207,11 @@ def bar_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
         max(len(str(c)) for c in categories) * max(len(systems), 2) > 24 if categories else False
     )
     ax.set_xticks(
-        x, ticks, fontsize=8, rotation=30 if slant else 0, ha="right" if slant else "center"
+        x,
+        ticks,
+        fontsize=MIN_LABEL_PT,
+        rotation=30 if slant else 0,
+        ha="right" if slant else "center",
     )
     _finish(fig, ax, spec, table)
     return fig
@@ -251,7 +257,7 @@ def line_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
     ticks = [
         f"{label}\nn={counts.get(edge, 0):,}" for edge, label in zip(edges, labels, strict=True)
     ]
-    ax.set_xticks(np.arange(len(labels)), ticks, fontsize=8)
+    ax.set_xticks(np.arange(len(labels)), ticks, fontsize=MIN_LABEL_PT)
     _finish(fig, ax, spec, table)
     return fig
 
@@ -270,18 +276,20 @@ def y_floor(table: pl.DataFrame) -> float:
 
 
 def _finish(fig: Figure, ax: Axes, spec: FigureSpec, table: pl.DataFrame) -> None:
-    ax.set_title(spec.title, fontsize=11)
+    ax.set_title(spec.title, fontsize=11, wrap=True)
     ax.set_xlabel(spec.xlabel)
     bottom = y_floor(table)
     # Say so when the axis does not start at 0: bar heights then compare differences only.
-    suffix = "" if bottom == 0 else f", axis from {bottom:.1f}"
+    suffix = "" if bottom == 0 else f", axis from {100 * bottom:.0f}%"
     ax.set_ylabel(f"accuracy (95% CI, sentences resampled{suffix})", fontsize=9)
+    ax.tick_params(axis="y", labelsize=MIN_LABEL_PT)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))  # percents, as the CLI prints
     ax.set_ylim(bottom, 1.02)
     if bottom < 0.5:
         ax.axhline(0.5, color="#bbbbbb", linewidth=0.8, linestyle=":", zorder=0)  # chance, 2-way
     ax.grid(axis="y", alpha=0.3)
     # Outside the axes: a legend inside would hide bars or points near the bottom.
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.legend(fontsize=MIN_LABEL_PT, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
 
 
@@ -299,10 +307,7 @@ def make_figure(
     if out_dir is not None:
         out = Path(out_dir)
         write_csv(table, out / f"{spec.name}.csv")
-        atomic_write(
-            out / f"{spec.name}.png",
-            lambda handle: fig.savefig(handle, format="png", bbox_inches="tight"),
-        )
+        save_png(fig, out / f"{spec.name}.png")
     return table, fig
 
 

@@ -4,7 +4,6 @@ system (balanced accuracy in the cells, n beneath), and a system × language tab
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -13,15 +12,16 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ud_agree.atomic import atomic_write, write_csv
+from ud_agree.atomic import write_csv
 from ud_agree.schemas.corpus import TYPES
 
 from ..output.results import with_system
 from .figures import system_order
+from .legibility import DPI, MIN_LABEL_PT, save_png
 from .stats import grouped_accuracy
 from .summary import COVERS_LITTLE
 
-CELL_INCHES = 0.55  # a cell: room for "93" and "n 1.2k" in small type
+CELL_INCHES = 0.75  # a cell: room for "93*" and "n 1.2k" at the smallest label size
 
 # §10: where the frequency heuristic alone is right this often, or fails on this few items, a
 # reading cannot separate agreement from frequency.
@@ -99,7 +99,7 @@ def heat_figure(table: pl.DataFrame, reading: str) -> Figure:
     types = [t for t in TYPES if t in set(rows["type"])]
     width = max(4.0, len(types) * CELL_INCHES + 1.2)
     height = max(2.5, len(langs) * CELL_INCHES * 0.75 + 1.2)
-    fig = Figure(figsize=(width * len(systems), height), constrained_layout=True)
+    fig = Figure(figsize=(width * len(systems), height), dpi=DPI, constrained_layout=True)
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, len(systems), squeeze=False)[0]
     for ax, system in zip(axes, systems, strict=True):
@@ -125,17 +125,13 @@ def heat_figure(table: pl.DataFrame, reading: str) -> Figure:
                 if counts[i, j]:
                     mark = "*" if (i, j) in partial else ""  # §6: balanced over under half
                     text = f"{100 * cells[i, j]:.0f}{mark}\n{_label(int(counts[i, j]))}"
-                    ax.text(j, i, text, ha="center", va="center", fontsize=6,
+                    ax.text(j, i, text, ha="center", va="center", fontsize=MIN_LABEL_PT,
                             color="white" if cells[i, j] < 0.8 else "black")  # fmt: skip
-        ax.set_xticks(range(len(types)), [t.replace("-", "-\n") for t in types], fontsize=7)
-        ax.set_yticks(range(len(langs)), langs, fontsize=7)
-        ax.set_title(system, fontsize=8)
-    fig.suptitle(
-        f"Balanced accuracy (%, §6; accuracy where it cannot be balanced), {reading} reading; "
-        "*: balanced over less than half of the cell's items; hatched: frequency alone decides "
-        "(§10)",
-        fontsize=9,
-    )
+        ax.set_xticks(range(len(types)), [t.replace("-", "-\n") for t in types], fontsize=9)
+        ax.set_yticks(range(len(langs)), langs, fontsize=9)
+        ax.set_title(system, fontsize=9, wrap=True)
+    # The legend of the marks (* and hatching) is the page's caption: a long title is cut.
+    fig.suptitle(f"Balanced accuracy (%), {reading} reading", fontsize=10)
     return fig
 
 
@@ -149,7 +145,7 @@ def write_heat_maps(
     for reading in sorted(table["reading"].unique().to_list()):
         name = f"heatmap_{reading.replace('-', '_')}"
         fig = heat_figure(table, reading)
-        atomic_write(out / f"{name}.png", partial(fig.savefig, format="png"))
+        save_png(fig, out / f"{name}.png")
         write_csv(table.filter(pl.col("reading") == reading), out / f"{name}.csv")
         names.append(name)
     write_csv(system_language_table(frame), out / "systems_by_language.csv")

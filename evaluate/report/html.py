@@ -14,7 +14,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from ud_agree.atomic import write_csv, write_text
@@ -25,6 +24,7 @@ from ud_agree.schemas.results import ITEM_KEY
 from ..output.results import SHORT_MODEL, load_manifests, read_results, with_system
 from ..readings.rules import RULES
 from . import stats
+from .cells import display_columns
 from .figures import BASELINE, SPECS, all_figures, prepare, system_order
 from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT, write_heat_maps
 from .intact import LeftOut, check_runs
@@ -42,10 +42,15 @@ CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.baseline { background: #f0f0f0; font-style: italic; }
 .warning { background: #fff3cd; border: 1px solid #e0c060; padding: 0.5em 1em; }
-figure { margin: 1em 0 2em; } img { max-width: 100%; }
+figure { margin: 1em 0 2em; }
+/* Figures at their natural size (labels stay readable); a wide one scrolls sideways. */
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll img { max-width: none; display: block; }
+.headline { font-size: 1.1em; }
+details { margin: 0.5em 0 1em; } summary { cursor: pointer; color: #335; }
 pre { background: #f7f7f7; padding: 0.5em; font-size: 0.8em; overflow-x: auto; }
 """
 
@@ -134,7 +139,7 @@ def _small_coverage(summaries: dict[str, pl.DataFrame]) -> list[str]:
         return []
     return [
         "<h3>Balanced accuracy over a small part of a row</h3>",
-        "<p>In these rows more than half of the items could not be balanced (DESIGN §6): the "
+        "<p>In these rows more than half of the items could not be balanced (see balanced accuracy in the definitions above): the "
         "balanced figure speaks for the rest only; the heat maps mark these cells with *.</p>",
         "<ul>",
         *items,
@@ -363,32 +368,25 @@ def matching_baseline(baselines: Sequence[str], model: str) -> str | None:
 # ---- HTML rendering ---------------------------------------------------------------------------
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return '<td class="num">–</td>'
-    if isinstance(value, float):
-        text = "–" if np.isnan(value) else f"{value:.3f}"
-        return f'<td class="num">{text}</td>'
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f'<td class="num">{value:,}</td>'
-    if isinstance(value, (dict, list)):
-        value = json.dumps(value, ensure_ascii=False)
-    return f"<td>{html.escape(str(value))}</td>"
-
-
 def html_table(table: pl.DataFrame) -> str:
     """A DataFrame as an HTML table; rows of the frequency baseline get class `baseline`."""
     return html_rows(table.columns, list(table.iter_rows(named=True)))
 
 
 def html_rows(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
-    """Rows (dicts) as an HTML table; rows of the frequency baseline get class `baseline`."""
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    """Rows (dicts) as an HTML table: shares in percent with their intervals, headers in words
+    (the results' column names in each header's tooltip); baseline rows get class `baseline`."""
+    shown = display_columns(columns, rows)
+    head = "".join(f'<th title="{html.escape(c.title)}">{html.escape(c.label)}</th>' for c in shown)
     body = []
     for row in rows:
         labels = (str(row.get("system") or ""), str(row.get("model") or ""))
         css = ' class="baseline"' if any(label.startswith(BASELINE) for label in labels) else ""
-        body.append(f"<tr{css}>" + "".join(_cell(row.get(c)) for c in columns) + "</tr>")
+        cells = "".join(
+            ("<td class='num'>" if c.numeric else "<td>") + html.escape(c.text(row)) + "</td>"
+            for c in shown
+        )
+        body.append(f"<tr{css}>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
@@ -426,34 +424,96 @@ def _find(manifest: dict[str, Any], word: str) -> str:
     return ", ".join(f"{k}={v}" for k, v in short.items())
 
 
-SHOWN_OPTIONS = frozenset(
-    {"model", "method", "lang", "control"}
-)  # already columns of the runs table
+# Options shown in their own column, or that say where and how fast a run went, not what it measured.
+NOT_MEASURED = frozenset(
+    {"model", "lang", "reading", "rule", "control", "corpus", "out", "device", "batch_size",
+     "chunk_size", "resume", "progress", "kind", "shard", "no_progress"}
+)  # fmt: skip
+
+
+def option_defaults() -> dict[str, Any]:
+    """The evaluator's default for each option (its Options dataclass)."""
+    from dataclasses import MISSING, fields
+
+    from ..options import Options
+
+    defaults: dict[str, Any] = {}
+    for field in fields(Options):
+        if field.default is not MISSING:
+            defaults[field.name] = field.default
+        elif field.default_factory is not MISSING:
+            defaults[field.name] = field.default_factory()
+    return defaults
+
+
+def changed_options(options: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """`name=value` for each option that measures something and differs from its default."""
+
+    def same(value: Any, default: Any) -> bool:
+        if isinstance(value, (list, tuple)) and isinstance(default, (list, tuple)):
+            return list(value) == list(default)
+        return bool(value == default)
+
+    return ", ".join(
+        f"{key}={value}"
+        for key, value in flatten(options).items()
+        if key not in NOT_MEASURED and not (key in defaults and same(value, defaults[key]))
+    )
+
+
+def _coverage(manifest: dict[str, Any]) -> str:
+    """The run's coverage as a reader says it: `lexicon forms 80 of 107 (75%)`."""
+    coverage = manifest.get("coverage")
+    if not isinstance(coverage, dict):
+        return _find(manifest, "coverage")
+    parts = []
+    for key, total in coverage.items():
+        scorable = coverage.get(f"{key}_scorable")
+        if isinstance(total, int) and isinstance(scorable, int) and total:
+            what = key.replace("_", " ")
+            parts.append(f"{what} {scorable:,} of {total:,} ({100 * scorable / total:.0f}%)")
+    return ", ".join(parts) or _find(manifest, "coverage")
+
+
+def _skips(manifest: dict[str, Any]) -> str:
+    """The run's skip counts that are not zero (`too-few-candidates=4`)."""
+    counts = manifest.get("counts")
+    if not isinstance(counts, dict):
+        return _find(manifest, "skip")
+    return ", ".join(
+        f"{key}={value}"
+        for key, value in counts.items()
+        if "-" in key and isinstance(value, int) and value
+    )
 
 
 def manifests_section(manifests: list[dict[str, Any]]) -> str:
-    """Runs table (model, method, options, coverage, skips) and each full manifest folded away."""
+    """Runs table (model, reading, rule, items, options that differ from the default, coverage,
+    skips) and each full manifest folded away."""
     if not manifests:
         return "<p>No manifest.json found beside the result files.</p>"
+    defaults = option_defaults()
     rows = []
     for m in manifests:
+        reading = str(_get(m, "reading") or "class-average")
+        options = _get(m, "options") or {}
+        counts = m.get("counts")
+        counts = counts if isinstance(counts, dict) else {}
         rows.append(
             {
                 "run": m["run_dir"],
                 "model": _get(m, "model", "model_name"),
                 "method": _get(m, "method", "control"),
                 "lang": _get(m, "lang"),
-                "random_weights": str(_get(m, "random_weights")),
-                "options": ", ".join(
-                    f"{k}={v}"
-                    for k, v in flatten(_get(m, "options") or {}).items()
-                    if k not in SHOWN_OPTIONS
+                "reading": reading,
+                "rule": _get(m, "rule") if reading == "pair" else "–",
+                "items": counts.get("items_in_results", "–"),
+                "options not at their default": changed_options(
+                    options if isinstance(options, dict) else {}, defaults
                 ),
-                "coverage": _find(m, "coverage"),
-                # The evaluator keeps its skip counts under `counts`; other writers may say `skipped`.
-                "counts and skips": ", ".join(
-                    x for x in (_find(m, "count"), _find(m, "skip")) if x
-                ),
+                "random weights": "yes" if m.get("random_weights") is True else "no",
+                "coverage (scorable)": _coverage(m),
+                "skipped": _skips(m),
             }
         )
     parts = [html_rows(list(rows[0]), rows)]
@@ -476,31 +536,65 @@ def pooled_runs(manifests: list[dict[str, Any]]) -> list[list[str]]:
     return [runs for runs in groups.values() if len(runs) > 1]
 
 
+# The docs pages the report points to, by what they explain.
+DOCS_PAGES = {
+    "balanced": ("Balanced accuracy", "evaluating/balanced-accuracy.md"),
+    "frequency": ("Where frequency alone decides", "evaluating/frequency-flags.md"),
+    "rules": ("Scoring rules", "evaluating/scoring-rules.md"),
+    "controls": ("Controls", "evaluating/controls.md"),
+    "reports": ("Reports and polars recipes", "evaluating/reports.md"),
+}
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
+
+
+def docs_link(page: str) -> str:
+    """A link to a docs page: to the checkout's docs/ file where it lies beside the code, else the
+    page's name and path only."""
+    title, path = DOCS_PAGES[page]
+    name = f"{html.escape(title)} (<code>docs/{path}</code>)"
+    target = DOCS_DIR / path
+    return f"<a href='{target.as_uri()}'>{name}</a>" if target.exists() else name
+
+
 def _opening(frame: pl.DataFrame, source: str) -> list[str]:
-    """The title and what accuracy and balanced accuracy mean."""
-    out: list[str] = []
-    out += [
+    """The title, a short headline, and the definitions folded away."""
+    langs = sorted(frame["lang"].unique().to_list())
+    readings = sorted(frame["reading"].unique().to_list())
+    systems = systems_of(frame)["system"].n_unique()
+    return [
         "<!doctype html><html><head><meta charset='utf-8'><title>ud-agree report</title>",
         f"<style>{CSS}</style></head><body>",
         "<h1>ud-agree report</h1>",
-        f"<p>Results from <code>{html.escape(source)}</code>, {frame.height:,} items, "
-        f"generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. Accuracy is the share of items "
-        "a system gets right: in the class-average reading, items whose correct forms are more probable "
-        "on average than the incorrect ones; in the pair reading, minimal pairs whose grammatical sentence "
-        "scores higher. <b>Balanced accuracy</b> (DESIGN §6) balances feature by feature: a pair "
-        "varies one feature, and its group's figure is the unweighted mean of accuracy over that "
-        "feature's values with at least 20 items; a class-average item tests all its agreeing "
-        "features at once, so for each of them the mean over its values (20 items or more) is "
-        "taken and the group scores its weakest feature. A group needs two such values of every "
-        "feature; groups are weighted by their items. A system right exactly when one feature has "
-        "one value (always singular) scores at most 1/k on a feature of k values: 50%, not the "
-        "majority's share. Where more than half of a row's items could not be balanced, "
-        '<code>balanced_note</code> gives the figure with the share it covers ("100.0% on 17% of '
-        'items"); where balanced accuracy is "–", no group had two values with 20 items or '
-        "more (fewer than 20 items a value), and <code>balanced_note</code> says so. "
-        "Intervals are 95% bootstrap intervals resampling sentences.</p>",
+        f"<p class='headline'>{frame.height:,} items scored by {systems} "
+        f"model{'s' if systems != 1 else ''} in {len(langs)} language"
+        f"{'s' if len(langs) != 1 else ''} ({html.escape(', '.join(langs))}), "
+        f"{html.escape(' and '.join(readings))} reading{'s' if len(readings) != 1 else ''}. "
+        "Accuracy is the share of items a model gets right, with its 95% interval "
+        "(<code>93.8% [87.5, 100]</code>); the frequency baseline (grey rows) is what frequency "
+        "alone gets right. Hover a column's header for its name in the results files.</p>",
+        "<details><summary>Definitions: accuracy, balanced accuracy, intervals</summary>",
+        f"<p>Results from <code>{html.escape(source)}</code>, generated "
+        f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC.</p>",
+        "<p><b>Accuracy</b>: in the class-average reading, items whose correct forms are more "
+        "probable on average than the incorrect ones; in the pair reading, minimal pairs whose "
+        "grammatical sentence scores higher.</p>",
+        "<p><b>Balanced accuracy</b> balances feature by feature: a pair varies one feature, and "
+        "its group's figure is the unweighted mean of accuracy over that feature's values with "
+        "at least 20 items; a class-average item tests all its agreeing features at once, so for "
+        "each of them the mean over its values (20 items or more) is taken and the group scores "
+        "its weakest feature. A group needs two such values of every feature; groups are "
+        "weighted by their items. A system right exactly when one feature has one value (always "
+        "singular) scores at most 1/k on a feature of k values: 50%, not the majority's share. "
+        "Where more than half of a row's items could not be balanced, the note gives the figure "
+        'with the share it covers ("100.0% on 17% of items"); where balanced accuracy is "–", no '
+        "group had two values with 20 items or more. See "
+        f"{docs_link('balanced')}.</p>",
+        "<p><b>Intervals</b> are 95% bootstrap intervals resampling sentences; differences are "
+        "in percentage points. Where frequency alone decides a cell, and the controls: "
+        f"{docs_link('frequency')}, {docs_link('controls')}; the scoring rules: "
+        f"{docs_link('rules')}; the results' columns: {docs_link('reports')}.</p>",
+        "</details>",
     ]
-    return out
 
 
 def _left_out(runs: Sequence[LeftOut]) -> list[str]:
@@ -550,7 +644,7 @@ def _summary(frame: pl.DataFrame, overall: pl.DataFrame, by_lang: pl.DataFrame) 
         html_table(overall),
         "<h3>Where frequency points the wrong way</h3>",
         "<p>Each model's accuracy overall and on the items where the frequency heuristic is wrong "
-        "(<code>frequency = incongruent</code>, DESIGN §10): a model that only tracks frequency "
+        "(<code>frequency = incongruent</code>): a model that only tracks frequency "
         "scores 0% there, as the frequency baseline does by definition.</p>",
         html_table(headline),
         "<h3>Per language</h3>",
@@ -593,8 +687,8 @@ def _frequency_flags(flags: pl.DataFrame | None) -> list[str]:
     out = [
         "<h3>Where frequency alone decides</h3>",
         f"<p>In these cells the frequency heuristic is right on at least "
-        f"{100 * CONGRUENT_SHARE:.0f}% of the items, or wrong on fewer than {MIN_INCONGRUENT} "
-        "(DESIGN §10); each says which; they are hatched in the heat maps.</p>",
+        f"{100 * CONGRUENT_SHARE:.0f}% of the items, or wrong on fewer than {MIN_INCONGRUENT}; "
+        "each says which; they are hatched in the heat maps.</p>",
         "<ul>",
     ]
     for row in flags.iter_rows(named=True):
@@ -627,7 +721,7 @@ def _rules(frame: pl.DataFrame) -> list[str]:
     if not table.height:
         return []
     return [
-        "<h3>Scoring rules side by side (DESIGN §5.1)</h3>",
+        "<h3>Scoring rules side by side</h3>",
         "<p>The pair reading decides a pair by a rule; the field uses several. From one forward: "
         "<code>sum</code> (lm-eval <code>acc</code>), <code>minicons</code> (minicons, MultiBLiMP), "
         "<code>mean</code> (per token), <code>chars</code> (lm-eval <code>acc_norm</code>), "
@@ -660,7 +754,7 @@ def _controls(frame: pl.DataFrame) -> list[str]:
         "were replaced so that meaning and collocation no longer help. Empty cells: that control "
         "was not run.</p>",
         html_table(controls_table(frame)),
-        "<h3>Nonce vs original (§9)</h3>",
+        "<h3>Nonce vs original</h3>",
         "<p>Pair-reading accuracy on original pairs and on their nonce variants, over the pairs "
         "that have both; the difference with a 95% interval resampling sentences.</p>",
         html_table(nonce)
@@ -721,8 +815,10 @@ def _heat_maps(heat_maps: Sequence[str]) -> list[str]:
             "<a href='systems_by_language.csv'>systems_by_language.csv</a>.</p>",
         ]
         out += [
-            f"<figure><img src='{name}.png' alt='{name}'><figcaption>{name} — data: "
-            f"<a href='{name}.csv'>{name}.csv</a></figcaption></figure>"
+            f"<figure><div class='scroll'><img src='{name}.png' alt='{name}'></div>"
+            f"<figcaption>{name}: * balanced over less than half of the cell's items; hatched: "
+            f"frequency alone decides — data: <a href='{name}.csv'>{name}.csv</a>"
+            "</figcaption></figure>"
             for name in heat_maps
         ]
     return out
@@ -735,7 +831,8 @@ def _figures(tables: dict[str, pl.DataFrame]) -> list[str]:
     for spec in SPECS:
         if spec.name in tables:
             out.append(
-                f"<figure><img src='{spec.name}.png' alt='{html.escape(spec.title)}'>"
+                f"<figure><div class='scroll'><img src='{spec.name}.png' "
+                f"alt='{html.escape(spec.title)}'></div>"
                 f"<figcaption>{html.escape(spec.title)} — data: <a href='{spec.name}.csv'>{spec.name}.csv</a>"
                 "</figcaption></figure>"
             )

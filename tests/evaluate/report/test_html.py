@@ -51,10 +51,14 @@ def test_summary_lists_baseline_row_with_interval(report: tuple[Path, Path, str]
     assert set(rows) == {"tiny-bert", "tiny-bert (no-context)", "frequency-baseline"}
     frame = load_results(results).collect()
     baseline = frame.filter(pl.col("model") == "frequency-baseline")
-    n, accuracy, low, high = rows["frequency-baseline"][1:5]
+    n, shown = rows["frequency-baseline"][1:3]
     assert int(n.replace(",", "")) == baseline.height
-    assert float(accuracy) == pytest.approx(baseline["right"].mean(), abs=5e-4)
-    assert float(low) <= float(accuracy) <= float(high)
+    # As the CLI prints it: a percent with one decimal, then its 95% interval.
+    found = re.fullmatch(r"(\d+\.\d)% \[(\d+(?:\.\d)?), (\d+(?:\.\d)?)\]", shown)
+    assert found is not None, shown
+    accuracy, low, high = (float(x) for x in found.groups())
+    assert accuracy == pytest.approx(100 * baseline["right"].mean(), abs=0.05)
+    assert low <= accuracy <= high
 
 
 def _shared_means(a: pl.DataFrame, b: pl.DataFrame) -> tuple[int, float, float]:
@@ -112,9 +116,12 @@ def test_baseline_gap_on_shared_items() -> None:
 def test_report_shows_runs_options_and_skips(report: tuple[Path, Path, str]) -> None:
     page = report[2]
     assert "fr/tiny-bert__no-context" in page
-    assert "min_candidates=10" in page
+    assert "min_candidates=10" not in page  # the default: not listed among the changed options
+    assert "mask=controller" not in page
     assert "too-few-candidates=7" in page
-    assert "lexicon_forms_share=0.8" in page
+    runs = page.split("<h2>Runs", 1)[1]
+    assert re.search(r"<th title=\"[^\"]*\">reading</th>", runs)
+    assert "lexicon forms 80 of 100 (80%)" in page
     assert "No frequency baseline" not in page
 
 

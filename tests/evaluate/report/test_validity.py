@@ -48,7 +48,8 @@ def test_each_language_type_row_shows_its_judged_validity(
     assert others.get_column("validity").null_count() == others.height
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     table = page.split("Per language and agreement type", 1)[1].split("</table>", 1)[0]
-    assert "<th>validity</th>" in table and re.search(r">0\.800<", table)
+    assert "(column validity, validity_low, validity_high)" in table
+    assert re.search(r">80\.0% \[[\d.]+, [\d.]+\]<", table)
 
 
 def test_without_validity_the_rows_are_unchanged(

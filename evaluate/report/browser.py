@@ -1,0 +1,91 @@
+"""The report's figures as a browser shows them: each image's rendered and natural width, its
+smallest label in CSS px, and whether a text is cut (headless Chromium via playwright)."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .legibility import MIN_LABEL_PX, label_px, read_png
+
+# Known to work in containers and CI: no sandbox, no GPU, no network, no first-run dialogs.
+LAUNCH_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+PAGE_WIDTH = 1280  # CSS px: a laptop's browser window
+
+
+def chromium() -> str | None:
+    """The system's Chromium (never a downloaded one), or None where none is installed."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@dataclass(frozen=True)
+class ShownFigure:
+    """One figure on the page: widths in CSS px, its smallest label in CSS px, the texts cut off."""
+
+    name: str
+    rendered_width: float
+    natural_width: float
+    smallest_label_px: float | None  # None: the PNG carries no checks (made by older code)
+    clipped: tuple[str, ...] | None
+
+    @property
+    def readable(self) -> bool:
+        return (
+            self.smallest_label_px is not None
+            and self.smallest_label_px >= MIN_LABEL_PX
+            and not self.clipped
+        )
+
+
+def shown_figures(index: Path, width: int = PAGE_WIDTH) -> list[ShownFigure]:
+    """Open `index` in headless Chromium at `width` px and measure every image on it."""
+    from playwright.sync_api import sync_playwright
+
+    browser_path = chromium()
+    if browser_path is None:
+        raise FileNotFoundError("no Chromium installed (apt-get install chromium)")
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=browser_path, args=list(LAUNCH_ARGS))
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.goto(index.resolve().as_uri())
+            page.wait_for_load_state("load")
+            images = page.eval_on_selector_all(
+                "img",
+                "els => els.map(e => ({src: e.getAttribute('src'), "
+                "rendered: e.getBoundingClientRect().width, natural: e.naturalWidth}))",
+            )
+        finally:
+            browser.close()
+    shown = []
+    for image in images:
+        png = index.parent / image["src"]
+        checks = read_png(png)
+        px = (
+            None
+            if checks is None or not image["natural"]
+            else label_px(checks.smallest_pt, checks.dpi, image["rendered"], image["natural"])
+        )
+        shown.append(
+            ShownFigure(
+                png.stem,
+                float(image["rendered"]),
+                float(image["natural"]),
+                px,
+                None if checks is None else checks.clipped,
+            )
+        )
+    return shown
