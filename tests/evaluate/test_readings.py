@@ -112,8 +112,10 @@ def test_pair_results_carry_the_pair_and_its_relation(sample_corpus, tmp_path):
     assert set(results["varied"]) == {"target", "controller"} & set(pairs["varied"])
     assert (joined["form"] == joined["good_form"]).all()
     assert (joined["bad_form"] == joined["bad_form_right"]).all()
-    row = results.filter(pl.col("bad_form") == "est").row(0, named=True)
-    assert row["value"] == "Number=Plur" and row["type"] == "subject-verb"
+    # (The sample's 20 French subject-verb candidates, 2 disagreeing, leave Number uncertain,
+    # §4.1: its subject-verb pairs vary Person.)
+    row = results.filter(pl.col("bad_form") == "sommes").row(0, named=True)
+    assert row["value"] == "Person=3" and row["type"] == "subject-verb"
     assert manifest["counts"]["pairs"] == pairs.height
     # load_results exposes the reading and the value (§6).
     loaded = load_results(tmp_path / "out").collect()
@@ -132,9 +134,9 @@ def test_frequency_baseline_of_pairs_compares_lexicon_counts(sample_corpus, tmp_
         )
         return float(rows["count"].sum())
 
-    row = results.filter(pl.col("bad_form") == "est").row(0, named=True)  # sont → est
+    row = results.filter(pl.col("bad_form") == "sommes").row(0, named=True)  # sont → sommes
     assert row["score_good"] == count("sont", "AUX", "Plur")
-    assert row["score_bad"] == count("est", "AUX", "Sing")
+    assert row["score_bad"] == count("sommes", "AUX", "Plur")
     assert (results["right"] == (results["score_good"] > results["score_bad"])).all()
     assert set(results["method"]) == {"frequency"}
 
