@@ -169,10 +169,12 @@ def test_form_that_could_also_agree_is_refused_as_syncretic(tmp_path):
         "1 beau beau ADJ Gender=Masc|Number=Sing 2 amod",
         "2 garçon garçon NOUN Gender=Masc|Number=Sing 0 root",
     )
-    # *belle* is feminine, but a (wrong) analysis also makes it masculine: it could agree.
+    # *belle* is feminine, but an analysis (twice: one token alone decides nothing, §4.1) also
+    # makes it masculine: it could agree.
     belle = (
         "1 belle beau ADJ Gender=Fem|Number=Sing 0 root",
         "2 belle beau ADJ Gender=Masc|Number=Sing 1 conj",
+        "3 belle beau ADJ Gender=Masc|Number=Sing 1 conj",
     )
     pairs, manifest = mine_pairs(tmp_path, beau, belle)
     assert not pairs_of(pairs, "s1")
@@ -382,7 +384,8 @@ def test_a_target_that_could_carry_the_controllers_bad_value_is_ambiguous(tmp_pa
 
 def test_value_sets_make_a_form_syncretic_where_its_values_stand_for_the_words(tmp_path):
     # Norwegian adjectives carry Gender=Com where nouns carry Masc or Fem (Com = {Masc, Fem}):
-    # *stort*, also tagged Masc once, could agree with *stor*'s Com, so it is no bad form there.
+    # *stort*, also tagged Masc (twice: one token alone decides nothing, §4.1), could agree
+    # with *stor*'s Com, so it is no bad form there.
     en_stor_bil = (
         "1 en en DET Gender=Masc|Number=Sing|PronType=Art 3 det",
         "2 stor stor ADJ Definite=Ind|Gender=Com|Number=Sing 3 amod",
@@ -396,7 +399,7 @@ def test_value_sets_make_a_form_syncretic_where_its_values_stand_for_the_words(t
         ("Neut", "en stort bil")
     ]
     pairs, skips, _ = mine_with_skips(
-        tmp_path / "b", en_stor_bil, stort, stort_masc, lang="Norwegian"
+        tmp_path / "b", en_stor_bil, stort, stort_masc, stort_masc, lang="Norwegian"
     )
     assert pairs.filter(gender).is_empty()
     assert "syncretic" in set(skips.filter((pl.col("sent_id") == "s1") & gender)["reason"])
