@@ -45,6 +45,7 @@ from .pairs import pairs_from_attempts, prepare_attempts, skip_table
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
+from .rules.pairs import marked_cells
 
 
 def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
@@ -185,6 +186,14 @@ def language_rates(run: LanguageRun) -> pl.DataFrame:
     return certainty.rate_table(run.language.key, rated, rated_agree)
 
 
+def finite_cells(run: LanguageRun) -> Counter:
+    """§4.2: the language's finite verb tokens per (Tense, Mood, feature), from its files."""
+    cells: Counter = Counter()
+    for result in run.results.values():
+        cells.update(result.finite_cells)
+    return cells
+
+
 def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir: Path) -> Written:
     """Stream the spilled files' relations and sentences into the language's tables, and their
     pairs (and nonce variants) into `pairs.parquet`, a batch of files at a time."""
@@ -195,10 +204,11 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
         frames = ParadigmFrames(lexicon, value_sets)
+        frames.marked = marked_cells(finite_cells(run))
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = Counter()
-    n_sentences = n_relations = 0
+    n_sentences = n_relations = n_listed = 0
     nonce: Counter = Counter()
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
@@ -248,10 +258,13 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
         for prefix in attempts:
             relations = unspill(prefix, "relations")
             sentences = unspill(prefix, "sentences")
-            relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
+            # §4.2's pair-only candidates (not `listed`) stay out of `relations`.
+            listed = relations.filter(relations.column("listed"))
+            relations_out.write_table(listed.select(RELATIONS.names).cast(RELATIONS))
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
             drops_out.write_table(unspill(prefix, "drops"))
-            by_type.update(relations.column("type").to_pylist())
+            by_type.update(listed.column("type").to_pylist())
+            n_listed += listed.num_rows
             if options.pairs and options.nonce:
                 members.append(pl.DataFrame(relations).select(NONCE_MEMBERS))
             # Attempts of several files at once (fewer, larger steps), in the language's order
@@ -277,9 +290,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 run, options, lexicon, frames, rates, originals, made, members, pairs_out, skips_out
             )
             pair_skips.update(more_skips)
-    return Written(
-        n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips, rates, flags
-    )
+    return Written(n_sentences, n_listed, by_type, pairs_by_type, nonce, pair_skips, rates, flags)
 
 
 def language_manifest(

@@ -90,6 +90,31 @@ RELATIONS_MINED = pa.schema(
             "together (§4 transparent: *is* in *isn't*); null otherwise",
         ),
         described("controller_mwt_offset", pa.int32(), "the same for the controller"),
+        # §4.2, read by the pair rules only.
+        described(
+            "listed",
+            pa.bool_(),
+            "kept (§1.2); false: a subject-verb candidate without an agreeing feature, for pairs",
+        ),
+        described(
+            "antecedent_upos",
+            pa.string(),
+            "a PronType=Rel controller subject of an acl:relcl clause: its antecedent's UPOS; "
+            "null otherwise",
+        ),
+        described("antecedent_number", _str_list, "the antecedent's Number (null: none)"),
+        described("antecedent_gender", _str_list, "the antecedent's Gender"),
+        described("antecedent_person", _str_list, "the antecedent's Person"),
+        described(
+            "controller_det_number",
+            _str_list,
+            "the one Number of the controller's det/amod dependents that do not disagree with it",
+        ),
+        described(
+            "controller_definite",
+            pa.bool_(),
+            "the controller or a det dependent of it has Definite=Def",
+        ),
     ]
 )
 
