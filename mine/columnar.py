@@ -906,16 +906,22 @@ def _subject_facts(
         if len(names)
         else pa.array([[]] * len(c), _STR_LIST)
     )
+    # A determiner that makes the noun phrase definite or quantified (an article with
+    # Definite=Def, a possessive, a demonstrative, a quantifier), or a numeral: the plural is
+    # not bare (unagreement may be licit, §4.2).
+    determining = definite | np.array([_determines(feats) for feats in features.strings], bool)
     definite_det = np.zeros(len(words.head), bool)
-    det = words.has(rules.DET_REL) & (words.head >= 0) & definite[words.feats]
+    det = words.has(rules.DET_REL) & (words.head >= 0) & determining[words.feats]
     definite_det[words.head[det]] = True
+    numeral = table.rows.field(7, table.word_rows).base_is(b"nummod") & (words.head >= 0)
+    definite_det[words.head[numeral]] = True
     return {
         "antecedent_upos": upos,
         "antecedent_number": features.lists[0].take(codes),
         "antecedent_gender": features.lists[1].take(codes),
         "antecedent_person": features.lists[3].take(codes),
         "controller_det_number": det_number,
-        "controller_definite": pa.array(definite[words.feats[c]] | definite_det[c]),
+        "controller_determined": pa.array(definite[words.feats[c]] | definite_det[c]),
     }
 
 
@@ -934,6 +940,13 @@ def _finite_cells(words: Words, features: Features) -> Counter:
             if features.compared[f][code]:
                 cells[(tense, mood, FEATURES[f])] += n
     return cells
+
+
+def _determines(feats: str) -> bool:
+    """A possessive, demonstrative or quantifying determiner's FEATS (§4.2 unagreement)."""
+    return _has_value(feats, "Poss", "Yes") or any(
+        _has_value(feats, "PronType", kind) for kind in ("Dem", "Ind", "Tot")
+    )
 
 
 def _has_value(feats: str, name: str, value: str) -> bool:

@@ -466,11 +466,11 @@ def _target_only(role: str) -> list[pl.Expr]:
             pl.lit(False).alias("from_dependent"),
         ]
     return [
-        "unmarked",
+        pl.col("unmarked"),
         (
             (pl.col("from_antecedent").list.len() > 0) | (pl.col("relative") & pl.col("implicit"))
         ).alias("from_antecedent"),
-        "from_dependent",
+        pl.col("from_dependent"),
     ]
 
 

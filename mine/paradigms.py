@@ -162,11 +162,12 @@ def marked_in_lexicon(lexicon: pl.DataFrame) -> pl.DataFrame:
     )
     counts: dict[tuple[str, str, str], int] = {}
     for row in finite.iter_rows(named=True):
-        cell = (row["Tense"], row["Mood"])
-        counts[(*cell, "")] = counts.get((*cell, ""), 0) + row["count"]
+        tense, mood = row["Tense"], row["Mood"]
+        counts[(tense, mood, "")] = counts.get((tense, mood, ""), 0) + row["count"]
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True):
             if row[name] and feature != "Case":
-                counts[(*cell, feature)] = counts.get((*cell, feature), 0) + row["count"]
+                key = (tense, mood, feature)
+                counts[key] = counts.get(key, 0) + row["count"]
     return marked_cells(counts)
 
 

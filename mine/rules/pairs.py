@@ -202,7 +202,7 @@ SUBJECT_FACTS = {
     "antecedent_gender": pl.lit(None, pl.List(pl.String)),
     "antecedent_person": pl.lit(None, pl.List(pl.String)),
     "controller_det_number": pl.lit([], pl.List(pl.String)),
-    "controller_definite": pl.lit(False),
+    "controller_determined": pl.lit(False),
 }
 
 
@@ -344,10 +344,11 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
         & (pl.col("t_person") == ["3"])
         & ~pl.col("agreeing_eff").list.contains("Person")
     )
-    # §4.2: unagreement is licit for a definite plural (*οι φοιτητές διαβάζουμε*) and, kept
+    # §4.2: unagreement is licit for a definite plural (*οι φοιτητές διαβάζουμε*; kept out of
+    # the rule too: possessed, demonstrative, quantified or counted plurals) and, kept
     # out of the rule, for plural pronouns (*todos sabemos*, *los que trabajamos*); a bare
     # plural noun (*φοιτητές διαβάζουμε*) is not.
-    licit = pl.col("controller_definite").fill_null(False) | (upos == "PRON")
+    licit = pl.col("controller_determined").fill_null(False) | (upos == "PRON")
     unagreeing = implicit & pl.lit(unagreement) & (pl.col("t_number") == ["Plur"]) & licit
     return frame.with_columns(implicit.alias("implicit"), unagreeing.alias("unagreeing"))
 

@@ -212,7 +212,22 @@ def test_bare_plural_has_its_person_varied_a_definite_one_not(tmp_path):
         "2 estudiantes estudiante NOUN Gender=Masc|Number=Plur 3 nsubj",
         f"3 trabajan trabajar VERB {FIN}|Number=Plur|Person=3 0 root",
     )
-    pairs, skips, _ = mine_with_skips(tmp_path, bare, definite, *TRABAJAR, lang="Spanish")
+    possessed = (  # a possessive determiner makes it definite: *nuestros colegas hemos*
+        "1 nuestros nuestro DET Gender=Masc|Number=Plur|Number[psor]=Plur|Person=1|Poss=Yes|"
+        "PronType=Prs 2 det",
+        "2 estudiantes estudiante NOUN Gender=Masc|Number=Plur 3 nsubj",
+        f"3 trabajan trabajar VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    counted = (
+        "1 cuatro cuatro NUM NumType=Card 2 nummod",
+        "2 estudiantes estudiante NOUN Gender=Masc|Number=Plur 3 nsubj",
+        f"3 trabajan trabajar VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    pairs, skips, _ = mine_with_skips(
+        tmp_path, bare, definite, possessed, counted, *TRABAJAR, lang="Spanish"
+    )
+    assert "nuestros estudiantes trabajamos" not in bad(pairs, "s3")
+    assert "cuatro estudiantes trabajamos" not in bad(pairs, "s4")
     assert ("Person", "1", "estudiantes trabajamos", ("implicit-person",)) in made(pairs, "s1")
     assert "los estudiantes trabajamos" not in bad(pairs, "s2")
     reasons = skips.filter(pl.col("sent_id") == "s2")["reason"].to_list()

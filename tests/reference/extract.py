@@ -129,8 +129,8 @@ def _values(feats: str, name: str) -> set[str]:
 def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
     """§4.2 about a controller, word by word: its antecedent's UPOS, Number, Gender, Person
     (a PronType=Rel subject of an `acl:relcl` clause), the one Number of its det/amod
-    dependents that do not disagree with it in Gender or Case, whether it or a det dependent
-    is Definite=Def."""
+    dependents that do not disagree with it in Gender or Case, whether it is Definite=Def or
+    has a definite, possessive, demonstrative or quantifying det, or a nummod."""
     position = {word_id: i for i, word_id in enumerate(sentence.ids)}
     clause = position.get(sentence.heads[c])
     antecedent = None
@@ -159,7 +159,14 @@ def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
         relation = sentence.deprels[i].partition(":")[0]
         dependent = parse_feats(sentence.feats[i])
         values = compared(dependent, value_sets)
-        if relation == "det" and "Def" in _values(sentence.feats[i], "Definite"):
+        determiner = _values(sentence.feats[i], "PronType") & {"Dem", "Ind", "Tot"}
+        if relation == "det" and (
+            "Def" in _values(sentence.feats[i], "Definite")
+            or "Yes" in _values(sentence.feats[i], "Poss")
+            or determiner
+        ):
+            definite = True
+        if relation == "nummod":
             definite = True
         if relation not in ("det", "amod") or sentence.upos[i] not in ("DET", "ADJ"):
             continue

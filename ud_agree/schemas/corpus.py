@@ -111,9 +111,10 @@ RELATIONS_MINED = pa.schema(
             "the one Number of the controller's det/amod dependents that do not disagree with it",
         ),
         described(
-            "controller_definite",
+            "controller_determined",
             pa.bool_(),
-            "the controller or a det dependent of it has Definite=Def",
+            "the controller has Definite=Def, a det dependent with Definite=Def, Poss=Yes or "
+            "PronType Dem/Ind/Tot, or a nummod dependent (its plural is not bare, §4.2)",
         ),
     ]
 )
