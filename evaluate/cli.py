@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ud_agree.errors import OneLineParser, run_main
+from ud_agree.errors import OneLineParser, run_main, tool_command
 
 from .options import CHOICES, FREQUENCY, TINY_RANDOM, Options, UsageError
-from .plan import ALL, finished, plan_runs
+from .plan import ALL, finished, plan_runs, resolve_languages
 
 if TYPE_CHECKING:
     from .run import Outcome
@@ -61,7 +61,8 @@ def rule_arguments(p: argparse.ArgumentParser) -> None:
         "--rule",
         choices=CHOICES["rule"],
         default="sum",
-        help="pairs: the headline rule, `right` (DESIGN §5.1; every rule's decision is in the "
+        help="pairs: the headline rule, `right` (docs/evaluating/scoring-rules.md; every rule's "
+        "decision is in the "
         "results as right_<rule>): sum (lm-eval acc), minicons (minicons sequence_score, "
         "MultiBLiMP), mean, chars (lm-eval acc_norm), bytes (lm-eval acc_bytes), word, slor "
         "(default: sum)",
@@ -109,7 +110,8 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         nargs="+",
         choices=CHOICES["reading"],
         default=["class-average"],
-        help="class-average (Bacon & Regier, §1.5) and/or pair: minimal pairs of the corpus (§4-5)",
+        help="class-average (Bacon & Regier) and/or pair: minimal pairs of the corpus "
+        "(docs/evaluating/index.md)",
     )
     p.add_argument(
         "--mask",
@@ -175,7 +177,8 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         default=None,
         metavar="K/N",
         help="score only shard K (0-based, as SLURM_ARRAY_TASK_ID) of N: the sentences whose "
-        "stable hash is K mod N, into <run folder>/shard-KK-of-NN/ (merge: python -m evaluate.merge)",
+        "stable hash is K mod N, into <run folder>/shard-KK-of-NN/ (merge: "
+        f"{tool_command(prog, 'merge')})",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
@@ -227,6 +230,7 @@ def options_from(args: argparse.Namespace) -> list[Options]:
             raise UsageError(
                 f"{', '.join(given)}: only the pair reading has rules (none asked for)"
             )
+    args.lang = resolve_languages(args.corpus, args.lang)  # French, fra → fr
     runs = plan_runs(base_options(args), args.lang, args.model, args.reading)
     pair = {"rule": args.rule, "rules": tuple(args.rules), "leading_space": args.leading_space}
     return [replace(o, **pair) if o.reading == "pair" else o for o in runs]

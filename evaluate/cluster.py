@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypedDict
 
-from ud_agree.errors import OneLineParser, UserError, run_main
+from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 
 from .options import CHOICES, Options, UsageError
 from .plan import run_folder
@@ -56,7 +56,7 @@ def parser(prog: str = "python -m evaluate.cluster") -> argparse.ArgumentParser:
         description="Many evaluations on a Ray cluster: every language × model × reading, each "
         "run cut into shards that resume, then merged.",
         epilog="Other options (--mask, --device, --dtype, --max-tokens, …) are passed to every "
-        "python -m evaluate run.",
+        f"{tool_command(prog, 'evaluate')} run.",
     )
     p.add_argument(
         "--ray", metavar="ADDRESS", help="an existing Ray cluster (default: start a local one)"
@@ -65,7 +65,10 @@ def parser(prog: str = "python -m evaluate.cluster") -> argparse.ArgumentParser:
         "--lang", nargs="+", required=True, help="languages of the corpus; 'all': every one"
     )
     p.add_argument(
-        "--model", nargs="+", required=True, help="models, as python -m evaluate takes them"
+        "--model",
+        nargs="+",
+        required=True,
+        help=f"models, as {tool_command(prog, 'evaluate')} takes them",
     )
     p.add_argument(
         "--reading",

@@ -14,7 +14,7 @@ from ud_agree.schemas.corpus import LEXICON as LEXICON_SCHEMA
 from ud_agree.schemas.corpus import PAIRS as PAIRS_SCHEMA
 from ud_agree.schemas.corpus import RELATIONS as RELATIONS_SCHEMA
 
-from .options import UsageError
+from .options import UsageError, corpus_not_found
 
 # Columns the evaluator reads (ud_agree/schemas/corpus.py); `space_after` is optional: DESIGN.md §3 lacks it.
 _REQUIRED = {
@@ -63,10 +63,7 @@ def language_folder(corpus: str, lang: str) -> Path:
     """`<corpus>/<lang>/`, or a UsageError naming what is there instead."""
     root = Path(corpus)
     if not root.is_dir():
-        raise UsageError(
-            f"corpus folder '{corpus}' not found; mine one with `python -m mine --out {corpus}` "
-            "or pass --corpus"
-        )
+        raise UsageError(corpus_not_found(corpus))
     folder = root / lang
     if not folder.is_dir():
         have = sorted(p.name for p in root.iterdir() if (p / "relations.parquet").exists())

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal, get_args
 
-from ud_agree.errors import UserError
+from ud_agree.errors import UserError, did_you_mean
 from ud_agree.schemas.corpus import ROLES
 
 from .sharding.spec import Shard, parse_shard, shard_folder
@@ -158,6 +158,11 @@ def option_problems(options: Options) -> list[str]:
         problems.append("--rule, --rules and --leading-space belong to the pair reading")
     if o.reading == "pair" and o.control != "context":
         problems.append("--control no-context belongs to the class-average reading")
+    problems += [
+        problem
+        for flag, model in (("--model", o.model), ("--vocab-of", o.vocab_of))
+        if model and (problem := model_typo(flag, model))
+    ]
     if o.vocab_of and o.model != FREQUENCY:
         problems.append("--vocab-of goes with --model frequency only")
     if o.vocab_of and o.reading == "pair":
@@ -237,3 +242,32 @@ def out_dir(options: Options) -> Path:
             name += "__leading-space"
     run = Path(options.out) / options.lang / name
     return run if options.shard is None else shard_folder(run, options.shard)
+
+
+def corpus_not_found(corpus: str) -> str:
+    """A missing corpus folder, and the command that mines one (the embedded sample's folder
+    where it lies below the working directory)."""
+    sample = Path("data/sample/ud")
+    ud_dir = str(sample) if sample.is_dir() else "<folder of UD_* treebanks>"
+    return (
+        f"corpus folder '{corpus}' not found; mine one with `python -m mine --ud-dir {ud_dir} "
+        f"--out {corpus}`, or pass --corpus"
+    )
+
+
+def model_typo(flag: str, model: str, names: tuple[str, ...] = (FREQUENCY, TINY_RANDOM)) -> str:
+    """A model name that is almost one of the built-in names or of a local folder's siblings
+    (`frequncy`, `../models/tiny-fr-ud-gtp2`), said at once: before a hub lookup of a name that
+    is no model. Empty when the name may well be one."""
+    if model in names or Path(model).exists():
+        return ""
+    close = did_you_mean(model, names)
+    parent = Path(model).parent
+    if close is None and "/" in model and parent.is_dir():  # a local folder's path, misspelt
+        siblings = sorted(child.name for child in parent.iterdir() if child.is_dir())
+        sibling = did_you_mean(Path(model).name, siblings)
+        close = None if sibling is None else str(parent / sibling)
+        if close is None and model.startswith(("/", "./", "../", "~")):
+            there = ", ".join(siblings) or "none"
+            return f"{flag} {model}: no such folder (folders in {parent}: {there})"
+    return f"{flag} {model}: no such model; did you mean {close}?" if close else ""

@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from .options import RESUME_OPTIONS, Options, Reading, UsageError, out_dir
+from ud_agree.errors import did_you_mean
+
+from .options import RESUME_OPTIONS, Options, Reading, UsageError, corpus_not_found, out_dir
 
 ALL = "all"  # --lang all: every language folder of the corpus
 
@@ -20,14 +22,55 @@ def corpus_languages(corpus: str) -> list[str]:
     """The languages of a corpus: its folders holding a mined `relations.parquet`, sorted."""
     root = Path(corpus)
     if not root.is_dir():
-        raise UsageError(
-            f"corpus folder '{corpus}' not found; mine one with `python -m mine --out {corpus}` "
-            "or pass --corpus"
-        )
+        raise UsageError(corpus_not_found(corpus))
     langs = sorted(p.name for p in root.iterdir() if (p / "relations.parquet").is_file())
     if not langs:
         raise UsageError(f"--lang all: corpus '{corpus}' holds no mined language")
     return langs
+
+
+def language_names(corpus: str) -> dict[str, str]:
+    """Every name a corpus' languages go by, lower-cased → folder: the folder (`fr`), and the
+    language's name (`French`) and ISO 639-3 code (`fra`) from its manifest, as `mine --lang`
+    takes them."""
+    root = Path(corpus)
+    names: dict[str, str] = {}
+    if not root.is_dir():
+        return names
+    for folder in sorted(p for p in root.iterdir() if (p / "relations.parquet").is_file()):
+        try:
+            manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # read_corpus says what is wrong with it
+            manifest = {}
+        manifest = manifest if isinstance(manifest, dict) else {}
+        aliases = [folder.name, manifest.get("language"), manifest.get("iso639_3")]
+        for alias in aliases:
+            if isinstance(alias, str) and alias:
+                names.setdefault(alias.lower(), folder.name)
+                names.setdefault(alias.lower().replace("_", " "), folder.name)
+    return names
+
+
+def resolve_languages(corpus: str, requests: Sequence[str]) -> list[str]:
+    """`--lang` values as the corpus' folder names (`French`, `fra` → `fr`); one the corpus does
+    not hold is a UsageError that names the closest it does."""
+    if not Path(corpus).is_dir():
+        return list(requests)  # the run says the corpus is missing
+    names = language_names(corpus)
+    resolved = []
+    for request in requests:
+        if request == ALL or (Path(corpus) / request / "relations.parquet").is_file():
+            resolved.append(request)
+        elif request.lower() in names:
+            resolved.append(names[request.lower()])
+        else:
+            close = did_you_mean(request.lower(), list(names))
+            hint = f"did you mean {names[close]}?" if close else "mine it first"
+            have = ", ".join(sorted(set(names.values()))) or "none"
+            raise UsageError(
+                f"--lang {request}: not in corpus '{corpus}' (languages there: {have}); {hint}"
+            )
+    return resolved
 
 
 def plan_runs(

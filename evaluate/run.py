@@ -57,7 +57,9 @@ def evaluate(options: Options, scorer: TokenScorer | None = None) -> Outcome:
         items = select_shard(items, options.shard)
         counts["items_eligible"] = items.height
         if not items.height and options.shard is None and not options.resume:
-            raise NothingToScore(f"nothing to score for {options.lang}: {why_none(counts)}")
+            raise NothingToScore(
+                f"nothing to score for {options.lang}: {why_none(counts, options.min_candidates)}"
+            )
         facts = reading.ready()
         return _run_in(
             folder, options, corpus, reading, items, counts, facts, whole_run_counts, started
@@ -68,11 +70,19 @@ class NothingToScore(UsageError):
     """A run whose every item is skipped or left out: exit 2, never an empty 'result'."""
 
 
-def why_none(counts: dict[str, Any]) -> str:
-    """The skip counts of a run with no item, in words."""
+def why_none(counts: dict[str, Any], min_candidates: int | None = None) -> str:
+    """The skip counts of a run with no item, in words, and the option that would keep the items
+    skipped for too few candidates."""
     # Skip reasons are hyphenated (too-few-candidates, too-long…); other counts are not.
     skipped = [f"{k} {v}" for k, v in counts.items() if "-" in k and isinstance(v, int) and v]
-    return "0 eligible items" + (f" (skipped: {', '.join(skipped)})" if skipped else "")
+    fix = ""
+    if counts.get("too-few-candidates") and min_candidates is not None:
+        fix = (
+            f"; an item needs {min_candidates} correct and {min_candidates} incorrect "
+            f"candidates (--min-candidates {min_candidates}): pass a lower --min-candidates to "
+            "keep more"
+        )
+    return "0 eligible items" + (f" (skipped: {', '.join(skipped)})" if skipped else "") + fix
 
 
 def _run_in(
@@ -119,7 +129,9 @@ def _run_in(
     results = pl.scan_parquet(paths) if paths else None
     counts["items_in_results"] = 0 if results is None else results.select(pl.len()).collect().item()
     if not counts["items_in_results"] and options.shard is None:
-        raise NothingToScore(f"nothing scored in {folder}: {why_none(counts)}")
+        raise NothingToScore(
+            f"nothing scored in {folder}: {why_none(counts, options.min_candidates)}"
+        )
     manifest: RunManifest = {
         **base,
         "complete": True,

@@ -63,7 +63,7 @@ def parser(prog: str = "python -m mine") -> OneLineParser:
     parser.add_argument(
         "--no-pairs",
         action="store_true",
-        help="no minimal pairs (§4): relations, sentences and lexicon only (faster; the pair "
+        help="no minimal pairs (docs/mining.md): relations, sentences and lexicon only (faster; the pair "
         "reading then has nothing to score)",
     )
     parser.add_argument(
@@ -72,11 +72,9 @@ def parser(prog: str = "python -m mine") -> OneLineParser:
         default=0,
         metavar="K",
         help="add K nonce variants of every pair: its content words replaced by other lemmas' "
-        "forms of the same upos and features (§9; default 0)",
+        "forms of the same upos and features (docs/evaluating/controls.md; default 0)",
     )
-    parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the nonce draws (§9; default 0)"
-    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the nonce draws (default 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     return parser
 
@@ -113,8 +111,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m mine") -> int:
 
 
 def _run(options: Options) -> int:
-    from .plan import release_root
+    from .plan import check_unimorph_dirs, release_root
     from .run import mine_languages
+
+    check_unimorph_dirs(options.unimorph_dirs)
     from .summary import summary
 
     def warn(message: str) -> None:

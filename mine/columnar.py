@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import DROPS, FEATURES, RELATIONS_MINED, SENTENCES, TYPES
+from ud_agree.surface import misc_spacing, surface_text
 
 from .extract import FileJob, FileResult, strict_error
 from .lexicon import COUNTS, LEXICON_UPOS
@@ -662,6 +663,10 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
         return
     surface = _surface_words(table)
     result.sentences = _sentences_table(job, table, surface)
+    ranges = np.flatnonzero(table.is_range)
+    if len(ranges):
+        written = pc.unique(pc.utf8_lower(table.rows.strings(1, ranges)))
+        result.tokens = frozenset(written.to_pylist())
     result.duplicate_sent_ids = len(table.line) - pc.count_distinct(table.sent_id).as_py()
     words, features = _words(job, table)
     result.words = len(words.id)
@@ -704,6 +709,7 @@ class _Surface:
     mwt_row: np.ndarray  # per row inside a multiword token: the token's range row
     rows: np.ndarray
     space_after: np.ndarray
+    spaces_after: pa.Array  # SpacesAfter='s whitespace per surface row, null where absent
     forms: pa.Array
     form_length: np.ndarray
     first: np.ndarray  # per sentence (and one past the last): its first surface word
@@ -725,12 +731,7 @@ def _surface_words(table: _Table) -> _Surface:
     of_row = surface_cum[index + 1] - 1 - surface_cum[sent_first_row][row_sent]
     surface_rows = np.flatnonzero(is_surface)
     misc_start, misc_end = rows.span(9, surface_rows)
-    space_after = np.ones(len(surface_rows), bool)
-    long = np.flatnonzero(misc_end - misc_start >= len(_SPACE_AFTER_NO))
-    if len(long):
-        misc = buf.strings(misc_start[long], misc_end[long])
-        found = pc.match_substring(misc, _SPACE_AFTER_NO).to_numpy(zero_copy_only=False)
-        space_after[long[found]] = False
+    space_after, spaces_after = _spacing(buf, misc_start, misc_end)
     form_start, form_end = rows.span(1, surface_rows)
     return _Surface(
         of_row=of_row,
@@ -738,10 +739,36 @@ def _surface_words(table: _Table) -> _Surface:
         mwt_row=np.where(in_mwt_row, last_range, -1),
         rows=surface_rows,
         space_after=space_after,
+        spaces_after=spaces_after,
         forms=buf.strings(form_start, form_end),
         form_length=form_end - form_start,
         first=np.searchsorted(row_sent[surface_rows], np.arange(n_sent + 1), "left"),
     )
+
+
+def _spacing(buf: _Bytes, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, pa.Array]:
+    """Per surface token (its MISC's byte range): whether whitespace follows, MISC keys read
+    whole (`CorrectSpaceAfter=No` is not `SpaceAfter=No`), and `SpacesAfter=`'s whitespace."""
+    space_after = np.ones(len(start), bool)
+    spaces_after = pa.nulls(len(start), pa.string())
+    long = np.flatnonzero(end - start >= len("SpacesAfter="))
+    if not len(long):
+        return space_after, spaces_after
+    misc = buf.strings(start[long], end[long])
+    # A substring test finds the few candidates; Python reads their keys whole.
+    maybe = pc.or_(pc.match_substring(misc, _SPACE_AFTER_NO), pc.match_substring(misc, "sAfter="))
+    odd = np.flatnonzero(maybe.to_numpy(zero_copy_only=False))
+    spaces: dict[int, str] = {}
+    for at, text in zip(long[odd].tolist(), misc.take(pa.array(odd)).to_pylist(), strict=True):
+        space_after[at], given = misc_spacing(text)
+        if given is not None:
+            spaces[at] = given
+    if spaces:
+        values: list[str | None] = [None] * len(start)
+        for at, given in spaces.items():
+            values[at] = given
+        spaces_after = pa.array(values, pa.string())
+    return space_after, spaces_after
 
 
 def _sentences_table(job: FileJob, table: _Table, surface: _Surface) -> pa.Table:
@@ -755,10 +782,26 @@ def _sentences_table(job: FileJob, table: _Table, surface: _Surface) -> pa.Table
         "text": _texts(surface.forms, surface.form_length, surface.space_after, surface.first),
         "words": pa.ListArray.from_arrays(offsets, surface.forms),
         "space_after": pa.ListArray.from_arrays(offsets, pa.array(surface.space_after)),
+        "spaces_after": pa.ListArray.from_arrays(offsets, surface.spaces_after),
         "file": _repeat(job.label, n_sent),
         "line": pa.array(table.line),
     }
+    if surface.spaces_after.null_count < len(surface.spaces_after):
+        columns["text"] = _texts_with_spaces(columns, surface)
     return pa.Table.from_arrays([columns[f.name].cast(f.type) for f in SENTENCES], schema=SENTENCES)
+
+
+def _texts_with_spaces(columns: dict[str, pa.Array], surface: _Surface) -> pa.Array:
+    """The texts, rebuilt again where a sentence has `SpacesAfter=` whitespace (rare: Python)."""
+    given = ~surface.spaces_after.is_null().to_numpy(zero_copy_only=False)
+    row_sentence = np.repeat(np.arange(len(surface.first) - 1), np.diff(surface.first))
+    texts = columns["text"].to_pylist()
+    words, space, spaces = (columns[n] for n in ("words", "space_after", "spaces_after"))
+    for i in np.unique(row_sentence[given]).tolist():
+        texts[i] = surface_text(words[i].as_py(), space[i].as_py(), spaces_after=spaces[i].as_py())[
+            0
+        ]
+    return pa.array(texts, pa.large_string())
 
 
 def _words(job: FileJob, table: _Table) -> tuple[Words, Features]:

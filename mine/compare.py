@@ -32,7 +32,7 @@ from pathlib import Path
 import polars as pl
 
 from ud_agree.atomic import write_bytes, write_parquet
-from ud_agree.errors import OneLineParser, UserError, run_main
+from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 from ud_agree.formats.multiblimp import FEATURE_MARK
 from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
 
@@ -47,7 +47,7 @@ from .resources import read_rows
 # MultiBLiMP's columns the comparison reads.
 NEEDED = (
     *("head", "head_idx", "child", "child_idx", "swap_head", "metadata", "phenomenon"),
-    *("grammatical_feature", "ungrammatical_feature", "lang"),
+    *("grammatical_feature", "ungrammatical_feature", "lang", "sen", "wrong_sen"),
 )
 FEATURE_OF_MARK = {mark: feature for feature, mark in FEATURE_MARK.items()}
 # The classes where ud-agree makes MultiBLiMP's contrast (same target, subject, feature and bad
@@ -497,11 +497,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.compare"
     parser = OneLineParser(
         prog=prog,
         description="Class every row of a MultiBLiMP TSV by what a mined corpus makes of its "
-        "contrast (DESIGN.md §4), and print the classes per phenomenon.",
+        "contrast (docs/multiblimp.md), and print the classes per phenomenon.",
     )
     parser.add_argument("multiblimp", type=Path, help="a MultiBLiMP data.tsv (plain or .xz)")
     parser.add_argument(
-        "--corpus", type=Path, required=True, help="a corpus folder written by python -m mine"
+        "--corpus",
+        type=Path,
+        required=True,
+        help=f"a corpus folder written by {tool_command(prog, 'mine')}",
     )
     parser.add_argument(
         "--ud-dir",

@@ -1,4 +1,4 @@
-"""`python -m mine.export PAIRS --format multiblimp|blimp|clams --out FILE`: ud-agree's minimal pairs
+"""`python -m mine.export PAIRS --format multiblimp|blimp|clams|lm-eval|hf --out PATH`: ud-agree's minimal pairs
 (DESIGN.md §4) in the layouts of peers' suites, so that their own scripts can score them. Without
 PAIRS, `--ud-dir DIR --lang L` mines the language first (into `--corpus`): one command.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 import polars as pl
 
 from ud_agree.atomic import write_text
-from ud_agree.errors import OneLineParser, run_main
+from ud_agree.errors import OneLineParser, run_main, tool_command
 from ud_agree.formats import blimp, clams, multiblimp
 from ud_agree.formats.pairs_table import ExportError, pairs_by_language, read_pairs
 
@@ -101,14 +101,16 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
     """Entry point; user errors are one line on stderr and exit status 2."""
     parser = OneLineParser(
         prog=prog,
-        description="Write ud-agree's minimal pairs (pairs.parquet) in MultiBLiMP, BLiMP or "
-        "CLAMS layout.",
+        description="Write ud-agree's minimal pairs (pairs.parquet) in one of five formats: "
+        "MultiBLiMP, BLiMP or CLAMS layout (a file), an lm-evaluation-harness task folder or a "
+        "Hugging Face dataset folder (docs/exports.md).",
     )
     parser.add_argument(
         "pairs",
         type=Path,
         nargs="?",
-        help="a pairs.parquet written by python -m mine, or (lm-eval, hf) a corpus folder; "
+        help=f"a pairs.parquet written by {tool_command(prog, 'mine')}, or (lm-eval, hf) a corpus "
+        "folder; "
         "omitted: mine --lang from --ud-dir first",
     )
     parser.add_argument(
@@ -135,7 +137,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
         type=Path,
         action="append",
         default=[],
-        help="without PAIRS: UniMorph root(s) for the mining, as python -m mine takes them",
+        help="without PAIRS: UniMorph root(s) for the mining, as "
+        f"{tool_command(prog, 'mine')} takes them",
     )
     parser.add_argument(
         "--corpus",
@@ -147,6 +150,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
 
     def body() -> int:
         if args.pairs is None:
+            from .plan import check_unimorph_dirs
+
+            check_unimorph_dirs(args.unimorph_dir)
             args.pairs = mine_first(args.ud_dir, args.lang, args.unimorph_dir, args.corpus)
         if args.format in FOLDERS:
             from ud_agree.formats import hf, lm_eval

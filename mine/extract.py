@@ -62,6 +62,9 @@ class FileResult:
     words: int = 0
     duplicate_sent_ids: int = 0
     dropped: pa.Table | None = None  # schema DROPS: `drops` row by row
+    # Multiword tokens as written, lower-cased (§4.1: a rebuilt token must be one of the
+    # language's): gathered as the file is read, so that pairs need no second read.
+    tokens: frozenset[str] = frozenset()
 
 
 def strict_error(job: FileJob, malformed: Malformed) -> MalformedError:

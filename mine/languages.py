@@ -89,6 +89,13 @@ def load_unagreement_languages() -> frozenset[str]:
     return frozenset(row["code"].strip() for row in read_rows("unagreement_languages.tsv"))
 
 
+def load_reported_speech_languages() -> frozenset[str]:
+    """UD codes of the languages whose subjunctive stands in main clauses of reported speech
+    (German *Der Minister habe …*), so a form of another mood can be correct (§4.1 syncretism),
+    from `mine/data/reported_speech_languages.tsv`."""
+    return frozenset(row["code"].strip() for row in read_rows("reported_speech_languages.tsv"))
+
+
 def load_participle_languages() -> frozenset[str]:
     """UD codes of the languages whose active participles agree with their subject (§1.1 verb
     forms: Czech *řekl*, *byl*), from `mine/data/participle_languages.tsv`."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import lzma
+import zlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -13,7 +15,7 @@ import pyarrow as pa
 from ud_agree.schemas.corpus import FEATURES, LEXICON
 
 from .features import parse_feats
-from .read import Sentence, decode, read_bytes
+from .read import Sentence, UnreadableError, decode, read_bytes
 from .resources import read_rows
 
 LEXICON_UPOS = frozenset({"NOUN", "PRON", "DET", "ADJ", "VERB", "AUX"})
@@ -218,13 +220,36 @@ def _bundle_string(bundle: Iterable[Values]) -> str:
     return "|".join(",".join(values) for values in bundle)
 
 
+def unimorph_text(path: Path) -> str:
+    """A UniMorph file's text; one that cannot be read or decompressed, or that is not UTF-8
+    (a paradigm file always is: a bad byte means a damaged or converted copy), is an
+    UnreadableError naming the file and line (exit 2)."""
+    try:
+        text, valid = decode(read_bytes(path))
+    except (EOFError, lzma.LZMAError, zlib.error, OSError, ValueError) as error:
+        # gzip's BadGzipFile is an OSError; bz2's damaged stream raises OSError or ValueError.
+        raise UnreadableError(f"{path}: cannot read this UniMorph file: {error}") from None
+    if not valid:
+        line = next(n for n, s in enumerate(text.split("\n"), 1) if _undecodable(s))
+        raise UnreadableError(
+            f"{path}:{line}: not valid UTF-8 (UniMorph files are UTF-8: re-download it, or "
+            "convert it, e.g. iconv -f latin1 -t utf-8)"
+        )
+    return text
+
+
+def _undecodable(line: str) -> bool:
+    """Whether a line decoded with surrogateescape holds a byte that was not UTF-8."""
+    return any("\udc80" <= c <= "\udcff" for c in line)
+
+
 def unimorph_frame(
     path: Path, mapping: UniMorphMap, silent: list[dict[str, str]] | None = None
 ) -> pl.DataFrame:
     """(form, lemma, upos, bundle string, feats) of a UniMorph file's usable lines, with the
     cells its tag set is silent on (`silent`, `with_silent_cells`); blank and odd lines
     skipped."""
-    text, _ = decode(read_bytes(path))
+    text = unimorph_text(path)
     lines = pl.Series("line", [text]).str.split("\n").explode().str.split("\t")
     entries = (
         pl.DataFrame({"fields": lines})

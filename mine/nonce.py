@@ -195,13 +195,17 @@ class Variant:
             for surface, f in self.shared.items()
         }
         self.sentence = sentence
-        self.text, self.spans = surface_text(sentence.words, sentence.space_after, replaced)
+        self.text, self.spans = surface_text(
+            sentence.words, sentence.space_after, replaced, sentence.spaces_after
+        )
 
     @cached_property
     def original_starts(self) -> list[int]:
         """Where each surface word began before any was replaced (a pair's own offsets); only a
         pair inside a multiword token asks."""
-        _, spans = surface_text(self.sentence.words, self.sentence.space_after)
+        _, spans = surface_text(
+            self.sentence.words, self.sentence.space_after, spaces_after=self.sentence.spaces_after
+        )
         return [start for start, _ in spans]
 
     def draw(self, surface: int, n: int) -> Filler | None:

@@ -34,6 +34,7 @@ from .rules.pairs import (
     with_subject_facts,
 )
 from .rules.relations import NO_VALUE
+from .written import NO_SURFACE, WrittenSurface, write_surface
 
 VARY_CHOICES = {"target": ("target",), "controller": ("controller",), "both": ROLES[::-1]}
 
@@ -115,13 +116,16 @@ def pairs_from_attempts(
     texts: pl.Series,
     rates: pl.DataFrame | None = None,
     fold: bool = True,
+    surface: WrittenSurface | None = None,
+    tokens: pl.Series | None = None,
 ) -> tuple[pa.Table, pl.DataFrame, Counter]:
     """The pairs of prepared attempts, a row (SKIPPED columns) per skip for want of a usable
     bad form or of certain agreement (`rates`: the language's AGREEMENT rows, §4.1; None: not
     checked), and the pairs written per agreement flag of `derived` (`texts`: the sentences'
     texts, indexed by the attempts' `sentence`). `fold`: one row per bad sentence (§4.1);
     without it, a row per contrast (nonce variants fold their own, keyed on their original's
-    contrast)."""
+    contrast). The bad sentence is written as the language writes it (`surface`; `tokens`: its
+    multiword tokens, lower-cased, §4.1)."""
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
@@ -171,6 +175,9 @@ def pairs_from_attempts(
     skipped.append(skipped_rows(tries.filter(broken), "elision"))
     pairs = tries.filter(~broken).sort("rel", "role_rank", "feature", "bad_value")
     pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
+    pairs, ambiguous, unattested = write_surface(pairs, surface or NO_SURFACE, tokens)
+    skipped.append(skipped_rows(ambiguous, "ambiguous-onset"))
+    skipped.append(skipped_rows(unattested, "unattested-token"))
     table = pairs.select(
         *("lang", "treebank", "sent_id", "type", "target_id", "controller_id", "varied"),
         "feature",
@@ -183,14 +190,15 @@ def pairs_from_attempts(
         "bad_count",
         "bad_source",
         pl.col("text").alias("sentence_good"),
+        # What is replaced is the word, or the stretch that the written surface rewrites.
         (
-            pl.col("text").str.slice(0, pl.col("start"))
+            pl.col("text").str.slice(0, pl.col("cut_start"))
             + pl.col("bad_form")
-            + pl.col("text").str.slice(pl.col("start") + pl.col("form").str.len_chars())
+            + pl.col("text").str.slice(pl.col("cut_end"))
         ).alias("sentence_bad"),
-        "start",
-        (pl.col("start") + pl.col("form").str.len_chars()).alias("end_good"),
-        (pl.col("start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
+        pl.col("cut_start").alias("start"),
+        pl.col("cut_end").alias("end_good"),
+        (pl.col("cut_start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
         pl.lit([], pl.List(pl.String)).alias("also"),
         pl.col("derived")
         .list.concat(
@@ -438,6 +446,9 @@ def _attempts(
         # A part after the token's first has the token's own letters before it.
         pl.Series("after_elided", known & sentences.after_elided[word] & (inside == 0)),
         pl.Series("bound", inside > 0),  # a later part of a transparent multiword token
+        # The words around, by offsets into the text (§4.1's written surface): the surface
+        # word before and after, and the token a transparent multiword token's part lies in.
+        *_around(sentences, word, known, part),
         # Read by the rules about a relation only (`relation_skip_reason`).
         (pl.col("unagreeing") & (pl.col("feature") == "Person")).alias("unagreeing"),
         "in_mwt",
@@ -474,6 +485,30 @@ def _target_only(role: str) -> list[pl.Expr]:
     ]
 
 
+def _around(
+    sentences: SentenceFacts, word: np.ndarray, known: np.ndarray, part: np.ndarray
+) -> list[pl.Series]:
+    """Start and end offsets of the surface words before and after each attempt's word (null
+    where there is none), and of its token where it is part of a multiword token."""
+    start, length = sentences.start, sentences.length
+    has_before = known & ~sentences.first[word]
+    has_after = known & ~sentences.last[word]
+    before = np.maximum(word - 1, 0)
+    after = np.minimum(word + 1, len(start) - 1)
+    columns = {
+        "before_start": (start[before], has_before),
+        "before_end": (start[before] + length[before], has_before),
+        "after_start": (start[after], has_after),
+        "after_end": (start[after] + length[after], has_after),
+        "token_start": (start[word], part),
+        "token_end": (start[word] + length[word], part),
+    }
+    return [
+        pl.Series(name, pa.array(values.astype(np.int32), mask=~mask))
+        for name, (values, mask) in columns.items()
+    ]
+
+
 def derived_by_attempt() -> pl.Expr:
     """What beyond §4's plain rule an attempt needs (§3 `derived`), as far as its relation
     tells: the implicit third person, a part of a transparent multiword token."""
@@ -497,6 +532,9 @@ class SentenceFacts:
     start: np.ndarray
     after_elided: np.ndarray
     words: pa.ChunkedArray  # the surface words themselves
+    length: np.ndarray  # per word: its length in characters
+    first: np.ndarray  # per word: it is its sentence's first
+    last: np.ndarray  # per word: it is its sentence's last
 
 
 def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
@@ -522,7 +560,16 @@ def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
         )
     else:
         space = np.ones(len(flat), dtype=bool)
-    width = pc.utf8_length(flat).to_numpy(zero_copy_only=False).astype(np.int64) + space
+    # Each word is followed by one space or none, or by MISC SpacesAfter='s whitespace.
+    after = space.astype(np.int64)
+    if "spaces_after" in sentences.column_names:
+        spaces = pc.list_flatten(sentences.column("spaces_after").filter(chosen))
+        given = ~spaces.is_null().to_numpy(zero_copy_only=False)
+        if given.any():
+            lengths_given = pc.fill_null(pc.utf8_length(spaces), 0).to_numpy(zero_copy_only=False)
+            after[given] = lengths_given[given]
+    length = pc.utf8_length(flat).to_numpy(zero_copy_only=False).astype(np.int64)
+    width = length + after
     begin = np.repeat(np.cumsum(lengths) - lengths, lengths)  # each word's sentence's first word
     total = np.cumsum(width)
     start = total - width - (total[begin] - width[begin]) if len(width) else total
@@ -537,7 +584,16 @@ def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
     chunks = flat.chunks if isinstance(flat, pa.ChunkedArray) else [flat]
     spare = pa.array([""], pa.string())
     words_and_spare = pa.chunked_array([*(c.cast(pa.string()) for c in chunks), spare])
-    return SentenceFacts(texts, np.append(start, 0), np.append(before, False), words_and_spare)
+    last = surface == np.repeat(lengths, lengths) - 1
+    return SentenceFacts(
+        texts,
+        np.append(start, 0),
+        np.append(before, False),
+        words_and_spare,
+        np.append(length, 0),
+        np.append(surface == 0, True),
+        np.append(last, True),
+    )
 
 
 # What an attempt holds after the rules about its relation (the spilled table's columns).

@@ -57,6 +57,7 @@ def set_key(values: pl.Expr) -> pl.Expr:
 # (form, lemma, upos)'s tokens; a bad value when it holds this share of the language's tokens of
 # the upos that carry the feature.
 ATTESTED_SHARE = 0.05
+MIN_TOKENS = 2  # below this, a UD row blocks a form only when it is all its form's tokens
 RARE_SHARE = 0.01
 
 # Unicode scripts a bad form may be written in (one of them, as the word varied is); Japanese
@@ -110,6 +111,19 @@ def attested_rows(per_bundle: bool = False) -> pl.Expr:
     cell = [*word, *(set_key(pl.col(n)) for n in LIST_COLUMNS)]
     share = count.sum().over(cell) if per_bundle else count
     return (pl.col("source") != "ud") | (share >= ATTESTED_SHARE * count.sum().over(word))
+
+
+def decisive_rows() -> pl.Expr:
+    """Whether a lexicon row may make a form "possibly correct" (syncretism): a single UD token
+    only where it is all its form's tokens (one *Sou* tagged 3sg among twelve 1sg must not
+    block *sou* for *é*, leaving the choice to a rare *sô*)."""
+    count = pl.col("count").fill_null(0)
+    word = [pl.col("form").str.to_lowercase(), pl.col("lemma"), pl.col("upos")]
+    # Tokens of the bundle over all its rows: treebanks spell the same cell's FEATS differently
+    # (German PUD leaves VerbForm out), and one token there is not one token of the bundle.
+    bundle = count.sum().over([*word, *(set_key(pl.col(n)) for n in LIST_COLUMNS)])
+    total = count.sum().over(word)
+    return (pl.col("source") != "ud") | (bundle >= MIN_TOKENS) | (bundle == total)
 
 
 def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:
@@ -178,10 +192,18 @@ class ParadigmFrames:
     each (upos, feature) attests, with the rare ones (`rare`). Only rows attested as §4.1 asks
     are read; `narrowed` keeps the paradigms that a batch of questions reads."""
 
-    def __init__(self, lexicon: pa.Table, value_sets: ValueSets | None = None) -> None:
+    def __init__(
+        self,
+        lexicon: pa.Table,
+        value_sets: ValueSets | None = None,
+        reported_speech: bool = False,
+    ) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets; without its
-        in-memory attestation columns, every token counts as unmarked, of no treebank)."""
+        in-memory attestation columns, every token counts as unmarked, of no treebank);
+        `reported_speech`: the language's subjunctive stands in main clauses, so syncretism is
+        judged across moods."""
         self.value_sets = value_sets or {}
+        self.reported_speech = reported_speech
         frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))
@@ -201,9 +223,9 @@ class ParadigmFrames:
             .agg(pl.col("v").sort().alias("bad_value"))
         )
         self.rare = rare_values(frame)
-        frame = frame.with_columns(attested_rows().alias("attested")).filter(
-            attested_rows(per_bundle=True)
-        )
+        frame = frame.with_columns(
+            attested_rows().alias("attested"), decisive_rows().alias("decisive")
+        ).filter(attested_rows(per_bundle=True))
         self.lexicon = frame.with_columns(script_of(frame.get_column("form").str.to_lowercase()))
 
     def narrowed(self, lemmas: pl.DataFrame) -> ParadigmFrames:
@@ -258,5 +280,6 @@ class ParadigmFrames:
                 for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
             ),
             pl.col("feats").alias("b_feats"),
-            pl.col("attested").alias("b_attested"),
+            (pl.col("attested") & pl.col("decisive")).alias("b_attested"),
+            pl.col("decisive").alias("b_decisive"),
         )

@@ -29,6 +29,17 @@ from .lexicon import unimorph_files
 from .options import Options
 
 
+def check_unimorph_dirs(roots: list[Path]) -> None:
+    """`--unimorph-dir` values that are not folders are a UsageError: a typo would quietly mine a
+    UD-only lexicon, and other pairs (the Python API takes a missing root as one without data)."""
+    missing = [str(root) for root in roots if not root.is_dir()]
+    if missing:
+        raise UsageError(
+            f"--unimorph-dir {missing[0]}: no such folder (a UniMorph root holds <iso639-3>/ "
+            "folders, e.g. data/sample/unimorph)"
+        )
+
+
 def default_unimorph_dirs() -> list[Path]:
     """The `unimorph` package's cache: $UNIMORPH, else ~/.unimorph."""
     return [Path(os.environ.get("UNIMORPH") or Path.home() / ".unimorph")]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from ud_agree.errors import UserError
-from ud_agree.surface import surface_text
+from ud_agree.surface import misc_spacing, surface_text
 
 CONLLU_SUFFIXES = (".conllu", ".conllu.gz", ".conllu.xz", ".conllu.bz2")
 _OPENERS: dict[str, Callable[[Path, Literal["rb"]], BufferedIOBase]] = {
@@ -47,6 +47,7 @@ class Sentence:
     in_mwt: list[bool]
     words: list[str]  # surface words
     space_after: list[bool]
+    spaces_after: list[str | None]  # MISC `SpacesAfter=`'s whitespace, decoded; None: absent
 
 
 @dataclass(slots=True)
@@ -144,11 +145,11 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
         # Common case: no multiword tokens or empty nodes, every token is one surface word.
         word_rows = rows
         words = [row[1] for row in rows]
-        space_after = [_space_after(row[9]) for row in rows]
+        spacing = [misc_spacing(row[9]) for row in rows]
         surface = list(range(len(rows)))
         in_mwt = [False] * len(rows)
     else:
-        word_rows, words, space_after, surface, in_mwt = [], [], [], [], []
+        word_rows, words, spacing, surface, in_mwt = [], [], [], [], []
         mwt_end = 0
         for index, row in enumerate(rows):
             token_id = row[0]
@@ -159,14 +160,14 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
                 else:
                     in_mwt.append(False)
                     words.append(row[1])
-                    space_after.append(_space_after(row[9]))
+                    spacing.append(misc_spacing(row[9]))
                 surface.append(len(words) - 1)
                 continue
             low, dash, high = token_id.partition("-")
             if dash and is_integer(low) and is_integer(high):
                 mwt_end = int(high)
                 words.append(row[1])
-                space_after.append(_space_after(row[9]))
+                spacing.append(misc_spacing(row[9]))
                 continue
             major, dot, minor = token_id.partition(".")
             if not (dot and is_integer(major) and is_integer(minor)):
@@ -203,7 +204,8 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
         surface,
         in_mwt,
         words,
-        space_after,
+        [space for space, _ in spacing],
+        [spaces for _, spaces in spacing],
     )
 
 
@@ -221,10 +223,6 @@ def _line_of(lines: list[str], token_index: int, first_line: int) -> int:
             if seen == token_index:
                 return first_line + offset
     return first_line
-
-
-def _space_after(misc: str) -> bool:
-    return "SpaceAfter=No" not in misc
 
 
 def tree_fault(ids: list[int], heads: list[int]) -> str | None:
@@ -258,6 +256,8 @@ def tree_fault(ids: list[int], heads: list[int]) -> str | None:
     return f"heads form a cycle through word {ids[cyclic - 1]}"
 
 
-def rebuild_text(words: list[str], space_after: list[bool]) -> str:
-    """Sentence text from surface words, honouring SpaceAfter=No."""
-    return surface_text(words, space_after)[0]
+def rebuild_text(
+    words: list[str], space_after: list[bool], spaces_after: list[str | None] | None = None
+) -> str:
+    """Sentence text from surface words, honouring SpaceAfter=No and SpacesAfter=."""
+    return surface_text(words, space_after, spaces_after=spaces_after)[0]

@@ -38,7 +38,7 @@ from ud_agree.schemas.corpus import (
 from . import certainty
 from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
-from .languages import load_value_sets
+from .languages import load_reported_speech_languages, load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
 from .pairs import pairs_from_attempts, prepare_attempts, skip_table
@@ -46,6 +46,7 @@ from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
 from .rules.pairs import marked_cells
+from .written import load_written_surface
 
 
 def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
@@ -203,13 +204,18 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     flags: Counter = Counter()
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
-        frames = ParadigmFrames(lexicon, value_sets)
+        reported = run.language.code in load_reported_speech_languages()
+        frames = ParadigmFrames(lexicon, value_sets, reported)
         frames.marked = marked_cells(finite_cells(run))
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = Counter()
     n_sentences = n_relations = n_listed = 0
     nonce: Counter = Counter()
+    surface = load_written_surface(run.language.code)
+    tokens = pl.Series(
+        "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String
+    )
     with (
         atomic_file(out_dir / "relations.parquet") as relations_file,
         atomic_file(out_dir / "sentences.parquet") as sentences_file,
@@ -240,7 +246,9 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 return
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
             tried = pl.concat(batch, how="vertical_relaxed")
-            pairs, more, flagged = pairs_from_attempts(tried, frames, sentences, rates)
+            pairs, more, flagged = pairs_from_attempts(
+                tried, frames, sentences, rates, surface=surface, tokens=tokens
+            )
             flags.update(flagged)
             pairs_out.write_table(pairs.cast(PAIRS))
             pairs_by_type.update(pairs.column("type").to_pylist())

@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from ud_agree.atomic import write_bytes, write_parquet, write_text
-from ud_agree.errors import OneLineParser, UserError, run_main
+from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 from ud_agree.schemas.validity import FAILURES, RULES, VALIDITY, VERDICTS
 
 RULE_SEPARATOR = "+"  # a pair with several derived values: `implicit-person+transparent-token`
@@ -552,14 +552,17 @@ def parser(prog: str = "python -m mine.validate") -> OneLineParser:
     parser = OneLineParser(
         prog=prog,
         description="Draw minimal pairs for people to judge, and score judged sheets "
-        "(DESIGN.md §4.1; docs/validity.md).",
+        "(docs/validity.md).",
     )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     draw_ = commands.add_parser(
         "sample", help="a seeded sample stratified by language × type × rule, as sheets to judge"
     )
     draw_.add_argument(
-        "--corpus", type=Path, required=True, help="a corpus written by python -m mine"
+        "--corpus",
+        type=Path,
+        required=True,
+        help=f"a corpus written by {tool_command(prog, 'mine')}",
     )
     draw_.add_argument("--lang", nargs="+", help="language folders (default: all with pairs)")
     draw_.add_argument(

@@ -28,7 +28,10 @@ COMMANDS = {
         "ud_agree.evaluate.suites.cli",
         "score peers' minimal-pair suites (BLiMP, CLAMS, SyntaxGym…)",
     ),
-    "export": ("ud_agree.mine.export", "write mined pairs in MultiBLiMP, BLiMP or CLAMS layout"),
+    "export": (
+        "ud_agree.mine.export",
+        "write mined pairs for MultiBLiMP, BLiMP, CLAMS, lm-eval or Hugging Face datasets",
+    ),
     "compare": (
         "ud_agree.mine.compare",
         "class a MultiBLiMP file's rows by what a mined corpus makes of them",

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 
 class UserError(Exception):
@@ -65,10 +67,39 @@ def terminate_as_interrupt() -> None:
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line on stderr, exit code 2."""
+    """argparse whose usage errors are one line on stderr, exit code 2, and whose options are
+    taken only as spelled in full (`--min-candidate 3` is an error, not `--min-candidates`)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def add_argument(self, *names: Any, **kwargs: Any) -> argparse.Action:
+        """As argparse's; `--out` refuses an empty path (Path('') is the working directory)."""
+        if "--out" in names:
+            kwargs["type"] = not_empty(kwargs.get("type") or str)
+        return super().add_argument(*names, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"error: {message}{self.suggestion(message)} (see {self.prog} --help)\n")
+
+    def suggestion(self, message: str) -> str:
+        """`; did you mean --min-candidates?` for an option spelled almost like one of ours."""
+        if not message.startswith("unrecognized arguments: "):
+            return ""
+        options = [name for action in self._actions for name in action.option_strings]
+        for word in message.split(": ", 1)[1].split():
+            if word.startswith("--"):
+                close = did_you_mean(word.split("=", 1)[0], options)
+                if close:
+                    return f"; did you mean {close}?"
+        return ""
+
+
+def did_you_mean(word: str, names: Sequence[str], cutoff: float = 0.75) -> str | None:
+    """The one of `names` spelled most like `word` (a typo: `frequncy` → `frequency`), if any."""
+    close = difflib.get_close_matches(word, list(names), n=1, cutoff=cutoff)
+    return close[0] if close else None
 
 
 def run_main(body: Callable[[], int], interrupted: str = "interrupted") -> int:
@@ -104,3 +135,35 @@ def run_main(body: Callable[[], int], interrupted: str = "interrupted") -> int:
 def argv_list(argv: Sequence[str] | None) -> list[str]:
     """The arguments a command was given (sys.argv[1:] when None)."""
     return list(sys.argv[1:] if argv is None else argv)
+
+
+# The tools' modules: `python -m <module>` from the repository root, `ud-agree <command>` anywhere.
+TOOLS = {
+    "mine": "mine",
+    "evaluate": "evaluate",
+    "suite": "evaluate.suite",
+    "report": "evaluate.report",
+    "merge": "evaluate.merge",
+    "export": "mine.export",
+    "compare": "mine.compare",
+    "validate": "mine.validate",
+    "cluster": "evaluate.cluster",
+}
+
+
+def tool_command(prog: str, command: str) -> str:
+    """How a help text run as `prog` names another tool: `ud-agree mine` where it was itself run
+    as a `ud-agree` subcommand, else `python -m mine`."""
+    return f"ud-agree {command}" if prog.startswith("ud-agree") else f"python -m {TOOLS[command]}"
+
+
+def not_empty(convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse `type` that refuses an empty or blank value, then converts it."""
+
+    def checked(text: str) -> Any:
+        if not text.strip():
+            raise argparse.ArgumentTypeError("an empty path; name a folder or file")
+        return convert(text)
+
+    checked.__name__ = getattr(convert, "__name__", "value")
+    return checked

@@ -116,8 +116,9 @@ def release(path: Path, token: str) -> None:
 @contextmanager
 def hold(folder: str | Path) -> Iterator[Path]:
     """Hold `folder` for the block, touching the hold so that other hosts see it is alive (a
-    folder made for the hold and left empty by the block is removed with it)."""
-    made = not Path(folder).exists()
+    folder made for the hold and left empty by the block is removed with it, and so are the
+    parents made for it: a run that writes nothing leaves no `<out>/<lang>/`)."""
+    made = [p for p in (Path(folder), *Path(folder).parents) if not p.exists()]
     path, token = acquire(Path(folder))
     stop = threading.Event()
 
@@ -135,6 +136,6 @@ def hold(folder: str | Path) -> Iterator[Path]:
     finally:
         stop.set()
         release(path, token)
-        if made:
-            with contextlib.suppress(OSError):  # not empty: the block wrote there
-                Path(folder).rmdir()
+        with contextlib.suppress(OSError):  # not empty: the block wrote there
+            for made_folder in made:  # innermost first
+                made_folder.rmdir()

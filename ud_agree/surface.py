@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 Span = tuple[int, int]
@@ -11,9 +12,11 @@ def surface_text(
     words: Sequence[str],
     space_after: Sequence[bool] | None,
     replaced: Mapping[int, str] | None = None,
+    spaces_after: Sequence[str | None] | None = None,
 ) -> tuple[str, list[Span]]:
     """Words joined by a space, none after a `SpaceAfter=No` word (all spaces when `space_after`
-    is None), with some words replaced; the [start, end) character span of every word."""
+    is None) and the whitespace of `SpacesAfter=` where `spaces_after` has it, with some words
+    replaced; the [start, end) character span of every word."""
     replaced = replaced or {}
     parts: list[str] = []
     spans: list[Span] = []
@@ -24,10 +27,47 @@ def surface_text(
         parts.append(shown)
         spans.append((at, at + len(shown)))
         at += len(shown)
-        if i < last and (space_after is None or space_after[i]):
-            parts.append(" ")
-            at += 1
+        if i < last:
+            space = whitespace_after(i, space_after, spaces_after)
+            parts.append(space)
+            at += len(space)
     return "".join(parts), spans
+
+
+def whitespace_after(
+    i: int, space_after: Sequence[bool] | None, spaces_after: Sequence[str | None] | None
+) -> str:
+    """What is written after surface word i (not the sentence's last): MISC `SpacesAfter=`'s
+    whitespace where given, else one space or, after `SpaceAfter=No`, none."""
+    if spaces_after is not None and spaces_after[i] is not None:
+        return spaces_after[i] or ""
+    return " " if space_after is None or space_after[i] else ""
+
+
+_UNESCAPE = re.compile(r"\\(s|t|r|n|p|\\|u[0-9A-Fa-f]{4})")
+_ESCAPES = {"s": " ", "t": "\t", "r": "\r", "n": "\n", "p": "|", "\\": "\\"}
+
+
+def decode_spaces(value: str) -> str:
+    """A `SpacesAfter=` value as the whitespace it stands for (UD's escapes: \\s space, \\t, \\r,
+    \\n, \\p for |, \\\\ for a backslash, \\uXXXX a code point); other text is kept as written."""
+    return _UNESCAPE.sub(
+        lambda m: chr(int(m[1][1:], 16)) if m[1][0] == "u" else _ESCAPES[m[1]], value
+    )
+
+
+def misc_spacing(misc: str) -> tuple[bool, str | None]:
+    """MISC read as whole keys: whether anything is written after the token (`SpaceAfter=No`,
+    not `CorrectSpaceAfter=No`, says nothing is), and `SpacesAfter=`'s whitespace (None: absent)."""
+    space, spaces = True, None
+    for item in misc.split("|"):
+        if item == "SpaceAfter=No":
+            space = False
+        elif item.startswith("SpacesAfter="):
+            spaces = decode_spaces(item[len("SpacesAfter=") :])
+    if spaces is not None:
+        space = spaces != ""
+    return space, spaces
 
 
 def word_spans(

@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from ud_agree.atomic import write_csv, write_text
-from ud_agree.errors import MachineError, OneLineParser, UserError, run_main
+from ud_agree.errors import MachineError, OneLineParser, UserError, run_main, tool_command
 from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
 from ud_agree.schemas.results import ITEM_KEY
 
@@ -823,11 +823,14 @@ def build_report(
 def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.report") -> int:
     """Command line: exit 0 with the report's path printed, 2 with a one-line error."""
     parser = OneLineParser(prog=prog, description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("results", help="results folder written by python -m evaluate (any level)")
+    parser.add_argument(
+        "results", help=f"results folder written by {tool_command(prog, 'evaluate')} (any level)"
+    )
     parser.add_argument("--out", default="report", help="output folder (default: report/)")
     parser.add_argument(
         "--validity",
-        help="a validity.parquet from python -m mine.validate score: the judged validity of the "
+        help=f"a validity.parquet from {tool_command(prog, 'validate')} score: the judged validity "
+        "of the "
         "pairs beside each language × type row",
     )
     args = parser.parse_args(argv)

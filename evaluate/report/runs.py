@@ -52,4 +52,21 @@ def runs_table(rows: list[dict[str, Any]]) -> str:
             f"{r['lang']:<6} {r['model']:<{width}} {r['reading']:<13} {r['method']:<12} "
             f"{r['n']:>8}  {acc}  {bal}" + (f"  balanced: {note}" if note else "")
         )
-    return "\n".join(lines)
+    return "\n".join(lines + item_set_notes(rows))
+
+
+def item_set_notes(rows: list[dict[str, Any]]) -> list[str]:
+    """A line for each language and reading whose runs scored different numbers of items: their
+    accuracies are over different item sets (a causal LM skips items with no left context, the
+    frequency baseline those with too few candidates…), not a like-for-like comparison."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row["lang"], row["reading"]), []).append(row)
+    return [
+        f"note: {lang} {reading}: these runs score different item sets ("
+        + ", ".join(f"{r['model']} n = {r['n']}" for r in group)
+        + "), so their accuracies are not over the same items; each run's manifest.json counts "
+        "what it skipped and why"
+        for (lang, reading), group in groups.items()
+        if len({r["n"] for r in group}) > 1
+    ]

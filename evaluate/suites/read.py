@@ -9,7 +9,6 @@ the run (`MalformedInput`, exit 2).
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from ud_agree.formats.lines import (
     first_content_line,
     jsonl_rows,
     parquet_rows,
+    parse_json,
     read_lines,
 )
 from ud_agree.formats.problems import Malformed, Problems, SuiteFormatError
@@ -76,12 +76,15 @@ def detect_format(path: Path) -> str:
         if _is_syntaxgym(path):
             return "syntaxgym"
         try:
-            first = json.loads(head)
+            first = parse_json(head)
         except ValueError:
             return "table"
         return _format_of_columns(list(first) if isinstance(first, dict) else [])
     delimiter = "\t" if container(path) == "tsv" else ","
-    return _format_of_columns(next(csv.reader([head], delimiter=delimiter), []))
+    try:
+        return _format_of_columns(next(csv.reader([head], delimiter=delimiter), []))
+    except csv.Error:  # binary junk (a compressed file): the reader reports its lines
+        return "table"
 
 
 def _format_of_columns(columns: Iterable[str]) -> str:
@@ -97,7 +100,7 @@ def _format_of_columns(columns: Iterable[str]) -> str:
 def _is_syntaxgym(path: Path) -> bool:
     """A whole-file JSON object with `items` (a SyntaxGym suite), not JSON lines."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = parse_json(path.read_text(encoding="utf-8-sig"))
     except (ValueError, UnicodeDecodeError):
         return False
     return isinstance(data, dict) and "items" in data

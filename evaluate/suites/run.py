@@ -82,6 +82,11 @@ def check_options(options: SuiteOptions) -> None:
             "--model frequency: the frequency baseline scores mined pairs by lexicon counts "
             "and is not defined for arbitrary suites; give a language model"
         )
+    from ..options import model_typo
+
+    typo = model_typo("--model", options.model, names=())
+    if typo:
+        raise UserError(typo)
     if options.pll != "sentence":
         raise UserError(
             "--pll word needs the varied word, which peers' suites do not mark; use --pll sentence"

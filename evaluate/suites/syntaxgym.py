@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ud_agree.formats.lines import JsonProblem, parse_json
 from ud_agree.formats.problems import Malformed, Problems, SuiteFormatError
 
 from ..backends.api import TokenScorer, TokenScores
@@ -99,9 +100,9 @@ def read_syntaxgym(path: Path, problems: Problems, name: str) -> GymSuite:
         problems.add(None, "not valid UTF-8; the suite is skipped")
         return suite
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        problems.add(error.lineno, f"not valid JSON ({error.msg}); the suite is skipped")
+        data = parse_json(text)
+    except JsonProblem as error:
+        problems.add(error.line, f"{error}; the suite is skipped")
         return suite
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise SuiteFormatError(f"{path}: not a SyntaxGym suite (no list of items)")

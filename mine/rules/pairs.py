@@ -16,6 +16,7 @@ from ..paradigms import (
     ParadigmFrames,
     elided,
     expanded,
+    script_of,
 )
 
 
@@ -37,12 +38,20 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     """§4's bad form for each question (a row, `qid`; every question of a batch of a language's
     attempts at once): the word (`key`, `lemma`, `upos`, `feats`, its value
     sets `k_<feature>`, `k_agreeing`) and the cell wanted (`cell_<feature>`, with the word's
-    other FEATS: *est* never becomes *étaient*). Among the cell's spellings, neither the word's
-    own nor one that also has a bundle agreeing on every agreeing feature (it could be
-    correct); the highest count, then the first alphabetically. Per question whose cell holds a
+    other FEATS: *est* never becomes *étaient*). None where the word's own spelling is in the
+    cell; among the cell's spellings, none that also has a bundle agreeing on every agreeing
+    feature (it could be correct); the highest count, then the first alphabetically. Per question whose cell holds a
     form, `bad_key`, `bad_count`, `bad_source`, or `outcome` 'syncretic'; the others (`no-form`)
-    are left out."""
-    found = questions.select("qid", *CELL_COLUMNS).join(frames.forms, on=CELL_COLUMNS)
+    are left out. §4.1: a spelling in the word's own script only, and the cell's spellings of the
+    sentence's own `treebank` where it has some."""
+    found = (
+        questions.select("qid", *CELL_COLUMNS, "treebank", script_of(questions["key"]))
+        .join(frames.forms, on=[*CELL_COLUMNS, "script"])
+        # The sentence's own treebank's forms of the cell, where it has one (its spelling and
+        # annotation are the sentence's); the others' and UniMorph's only where it has none.
+        .with_columns(pl.col("treebanks").list.contains(pl.col("treebank")).alias("own"))
+        .filter(pl.col("own") | ~pl.col("own").any().over("qid"))
+    )
     sources = pl.col("source")
     spellings = found.group_by("qid", "bad_key").agg(
         pl.col("bad_count").sum(),
@@ -67,9 +76,14 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     # correct (syncretism), and so could the word's own spelling; only its rows with the word's
     # own other FEATS (or unknown ones) are read: a subjunctive *remain* tagged 3sg does not make
     # indicative *remains* → *remain* correct (§4.1).
+    # Where the subjunctive stands in main clauses (German reported speech: *Der Veteran habe
+    # versucht*), every attested bundle of the form counts, whatever its mood or other FEATS
+    # (treebanks spell them differently): *hat* → *habe* could be correct.
     same_feats = pl.col("b_attested") & (
         pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("w_feats"))
     )
+    if frames.reported_speech:
+        same_feats = pl.col("b_decisive")
     could_agree = same_feats & pl.all_horizontal(
         ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
@@ -88,8 +102,15 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
             could_agree.fill_null(False).any().alias("could_agree"),
         )
     )
+    # Where the word's own spelling fills the wanted cell too (*you do* → 1sg *do*, German
+    # *dem Ersten* → fem. dat. *ersten*), the cell's other spellings are variants of it, not a
+    # violation (*du*, *Erster*): the contrast is syncretic.
+    own_in_cell = checked.group_by("qid").agg(
+        (pl.col("bad_key") == pl.col("key")).any().alias("own_in_cell")
+    )
     chosen = (
-        checked.filter((pl.col("bad_key") != pl.col("key")) & ~pl.col("could_agree"))
+        checked.join(own_in_cell, on="qid")
+        .filter(~pl.col("own_in_cell") & ~pl.col("could_agree"))
         .sort("bad_count", "bad_key", descending=[True, False])
         .group_by("qid", maintain_order=True)
         .first()

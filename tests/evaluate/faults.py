@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import io
 import json
 import os
@@ -417,6 +418,24 @@ def suite_cases() -> list[Case]:
             scored(1),
         ),  # type: ignore[arg-type]
         Case("blimp/list-row", "suite", S("b.jsonl", jsonl([1, 2], B1)), 0, "b.jsonl:1", scored(1)),
+        # JSON that json.loads itself refuses with other errors than JSONDecodeError, or that
+        # decodes into a string no UTF-8 writer can write
+        *(
+            Case(f"blimp/{name}", "suite", S("b.jsonl", jsonl(B1, line)), 0, "b.jsonl:2", scored(1))
+            for name, line in (
+                (
+                    "lone-surrogate",
+                    '{"sentence_good": "Le chat \\ud800 dort .", '
+                    '"sentence_bad": "Le chat dorment .", "UID": "sv"}',
+                ),
+                (
+                    "5000-digit-number",
+                    '{"sentence_good": "a b", "sentence_bad": "a c", "pairID": ' + "9" * 5000 + "}",
+                ),
+                ("100000-deep-nesting", "[" * 100_000 + "]" * 100_000),
+            )
+        ),
+        Case("out/empty", "suite", S("b.jsonl", jsonl(B1), "--out", ""), 2, "--out"),
         Case("blimp/top-level-array", "suite", S("b.jsonl", json.dumps([B1, B2])), 2, ""),
         Case(
             "blimp/identical",
@@ -609,6 +628,20 @@ def suite_cases() -> list[Case]:
         Case("clams/binary", "suite", S("c.txt", bytes(range(256)) * 4), 2, ""),
         # MultiBLiMP TSV
         Case("multiblimp/header-only", "suite", S("m.tsv", tsv()), 2, "nothing to score"),
+        Case(
+            "multiblimp/damaged-gz",
+            "suite",
+            S("m.tsv.gz", gzip.compress(tsv(T1, T2).encode())[:40]),
+            2,
+            "nothing to score",
+        ),
+        Case(
+            "multiblimp/carriage-return-in-header",
+            "suite",
+            S("m.tsv", "sen\rx\twrong_sen\n" + T1 + "\n"),
+            2,
+            "nothing to score",
+        ),
         Case(
             "multiblimp/missing-column", "suite", S("m.tsv", "sen\tphenomenon\nx\ty\n"), 2, "--good"
         ),

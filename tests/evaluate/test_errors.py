@@ -81,3 +81,56 @@ def test_report_on_a_corrupt_results_file_is_a_one_line_error(corpus, tmp_path, 
     capsys.readouterr()
     assert report_main([str(tmp_path / "res"), "--out", str(tmp_path / "report")]) == 2
     one_line_error(capsys)
+
+
+def test_a_run_that_scores_nothing_leaves_no_folder_and_names_the_option(corpus, tmp_path, capsys):
+    out = tmp_path / "r4"
+    args = ["--lang", "fr", "--corpus", str(corpus), "--model", "frequency", "--out", str(out)]
+    assert evaluate_main([*args, "--min-candidates", "1000", "--no-progress"]) == 2
+    message = one_line_error(capsys)
+    assert "too-few-candidates" in message and "--min-candidates 1000" in message
+    assert "lower --min-candidates" in message
+    assert not out.exists()
+
+
+def test_a_misspelt_model_is_refused_at_once_with_the_name_meant(corpus, tmp_path, capsys):
+    args = ["--lang", "fr", "--corpus", str(corpus), "--out", str(tmp_path / "out")]
+    assert evaluate_main([*args, "--model", "frequncy"]) == 2
+    assert "--model frequncy: no such model; did you mean frequency?" in one_line_error(capsys)
+    assert evaluate_main([*args, "--model", "tiny-randmo"]) == 2
+    assert "did you mean tiny-random?" in one_line_error(capsys)
+    models = tmp_path / "models"
+    (models / "tiny-fr-ud-gpt2").mkdir(parents=True)
+    assert evaluate_main([*args, "--model", str(models / "tiny-fr-ud-gtp2")]) == 2
+    assert f"did you mean {models / 'tiny-fr-ud-gpt2'}?" in one_line_error(capsys)
+    assert evaluate_main([*args, "--model", str(models / "other")]) == 2
+    assert "no such folder" in one_line_error(capsys)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name", ["French", "fra", "FR"])
+def test_lang_takes_the_names_the_miner_takes(corpus, tmp_path, name):
+    args = ["--lang", name, "--corpus", str(corpus), "--model", "frequency"]
+    assert (
+        evaluate_main([*args, "--out", str(tmp_path), "--min-candidates", "2", "--no-progress"])
+        == 0
+    )
+    assert (tmp_path / "fr" / "frequency-baseline" / "manifest.json").is_file()
+
+
+def test_a_misspelt_lang_names_the_corpus_languages(corpus, tmp_path, capsys):
+    args = ["--lang", "Frnch", "--corpus", str(corpus), "--model", "frequency"]
+    assert evaluate_main([*args, "--out", str(tmp_path / "out")]) == 2
+    message = one_line_error(capsys)
+    assert "--lang Frnch" in message and "did you mean fr?" in message
+
+
+def test_a_missing_corpus_suggests_a_mine_command_that_works(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(SAMPLE.parent.parent)  # the repository root, where data/sample lies
+    missing = tmp_path / "corpus"
+    args = ["--lang", "fr", "--corpus", str(missing), "--model", "frequency"]
+    assert evaluate_main([*args, "--out", str(tmp_path / "out")]) == 2
+    command = one_line_error(capsys).split("`")[1].split()
+    assert command[:3] == ["python", "-m", "mine"] and "--ud-dir" in command
+    assert mine_main([*command[3:], "--quiet", "--jobs", "1"]) == 0
+    assert (missing / "fr" / "relations.parquet").is_file()

@@ -365,7 +365,17 @@ def test_usage_error_is_one_line_and_exit_2():
     assert result.stderr.strip().count("\n") == 0 and "--ud-dir" in result.stderr
 
 
+def test_a_unimorph_dir_that_does_not_exist_is_refused(tmp_path):
+    result = run_cli("--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(tmp_path / "nowhere"),
+                     "--out", str(tmp_path / "out"), "--jobs", "1", "--quiet")  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert f"--unimorph-dir {tmp_path / 'nowhere'}: no such folder" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_language_without_unimorph_is_warned_about_attested_bundles(tmp_path):
+    (tmp_path / "none").mkdir()  # a UniMorph root holding no language
     result = run_cli("--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(tmp_path / "none"),
                      "--out", str(tmp_path / "out"), "--jobs", "1", "--quiet")  # fmt: skip
     assert result.returncode == 0, result.stderr

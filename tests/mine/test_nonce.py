@@ -307,7 +307,13 @@ def test_a_word_inside_a_transparent_token_stays_and_its_bad_form_replaces_its_p
         "5 -il il PRON _ 4 expl",
         "6 ? ? PUNCT _ 4 punct",
     )
-    pairs, _, _ = mine(tmp_path, dort_il, *OTHERS)
+    # *dorment-il* written as a token somewhere (§4.1: a rebuilt token must be attested).
+    dorment_il = (
+        "1-2 dorment-il _ _ _ _ _",
+        "1 dorment dormir VERB Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 0 root",
+        "2 -il il PRON _ 1 expl",
+    )
+    pairs, _, _ = mine(tmp_path, dort_il, *OTHERS, dorment_il)
     verbs = pairs.filter(
         (pl.col("sent_id") == "s1")
         & (pl.col("type") == "subject-verb")

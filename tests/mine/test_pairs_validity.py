@@ -303,3 +303,90 @@ def test_rare_values_are_measured_on_ud_tokens_only_where_there_are_some():
     )
     got = set(rare_values(lexicon).select("upos", "feature", "bad_value").iter_rows())
     assert got == {("DET", "Case", "Acc"), ("DET", "Case", "Dat"), ("DET", "Case", "Voc")}
+
+
+# One token blocks no form it does not wholly make; the word's own spelling in the wanted cell
+# makes the contrast syncretic.
+
+SER = "Mood=Ind|Tense=Pres|VerbForm=Fin"
+
+
+def copula(form: str, person: str, n: int = 1) -> list[tuple[str, ...]]:
+    """n sentences *Eu/Ele FORM bom .* with the copula tagged 1sg or 3sg."""
+    subject = ("1 Eu eu PRON Number=Sing|Person=1|PronType=Prs 3 nsubj" if person == "1"
+               else "1 Ele ele PRON Gender=Masc|Number=Sing|Person=3|PronType=Prs 3 nsubj")  # fmt: skip
+    return [
+        (
+            subject,
+            f"2 {form} ser AUX {SER}|Number=Sing|Person={person} 3 cop",
+            "3 bom bom ADJ Gender=Masc|Number=Sing 0 root",
+        )
+    ] * n
+
+
+def test_one_stray_token_does_not_make_the_right_form_possibly_correct(tmp_path):
+    # *sou* is 1sg twelve times and once tagged 3sg (8%, above 5%): that one token must not
+    # block *sou*, leaving the rare spelling *sô* (two tokens) as *é*'s first person.
+    blocks = [
+        *copula("é", "3"),
+        *copula("sou", "1", 12),
+        *copula("sou", "3"),
+        *copula("sô", "1", 2),
+    ]
+    pairs, _, _ = mine_with_skips(tmp_path, *blocks, lang="Portuguese")
+    made = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "subject-verb"))
+    assert set(made["bad_form"]) == {"sou"}
+
+
+def test_two_tokens_still_make_a_form_possibly_correct(tmp_path):
+    blocks = [*copula("é", "3"), *copula("sou", "1", 12), *copula("sou", "3", 2)]
+    pairs, skips, _ = mine_with_skips(tmp_path, *blocks, lang="Portuguese")
+    made = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "subject-verb"))
+    assert "sou" not in set(made["bad_form"])
+    mine = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
+    assert "syncretic" in set(mine["reason"])
+
+
+def test_a_cell_the_words_own_spelling_fills_is_syncretic(tmp_path):
+    # *you do* → 1sg: the cell holds *do* itself (and a stray *du*): no violation to make.
+    present = "Mood=Ind|Tense=Pres|VerbForm=Fin"
+    you_do = ("1 you you PRON Case=Nom|Person=2|PronType=Prs 2 nsubj",
+              f"2 do do VERB {present}|Number=Sing|Person=2 0 root")  # fmt: skip
+    i_do = ("1 I I PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 2 nsubj",
+            f"2 do do VERB {present}|Number=Sing|Person=1 0 root")  # fmt: skip
+    i_du = ("1 I I PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 2 nsubj",
+            f"2 du do VERB {present}|Number=Sing|Person=1 0 root")  # fmt: skip
+    pairs, skips, _ = mine_with_skips(tmp_path, you_do, *[i_do] * 5, *[i_du] * 2, lang="English")
+    assert pairs.filter(pl.col("sent_id") == "s1").height == 0
+    person = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
+    assert set(person.select("bad_value", "reason").iter_rows()) >= {("1", "syncretic")}
+
+
+# German's Konjunktiv I stands in main clauses of reported speech (*Der Veteran habe versucht*).
+
+
+def haben(subject: str, form: str, mood: str, person: str) -> tuple[str, ...]:
+    case = "Case=Nom|Gender=Masc|Number=Sing"
+    return (f"1 {subject} {subject} NOUN {case} 2 nsubj",
+            f"2 {form} haben AUX Mood={mood}|Number=Sing|Person={person}|{SER.split('|', 1)[1]} 0 root")  # fmt: skip
+
+
+REPORTED = [
+    haben("Mann", "hat", "Ind", "3"),
+    *[haben("Mann", "habe", "Sub", "3")] * 3,
+    *[haben("ich", "habe", "Ind", "1")] * 3,
+]
+
+
+def test_a_first_person_that_is_the_reported_speech_subjunctive_is_syncretic_in_german(tmp_path):
+    pairs, skips, _ = mine_with_skips(tmp_path, *REPORTED, lang="German")
+    assert pairs.filter(pl.col("sent_id") == "s1").height == 0
+    person = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
+    assert ("1", "syncretic") in set(person.select("bad_value", "reason").iter_rows())
+
+
+def test_the_subjunctive_blocks_nothing_where_it_stays_in_subordinate_clauses(tmp_path):
+    # The same sentences in a language without reported-speech subjunctives (§4.1: syncretism
+    # among the word's own FEATS): *hat* → *habe* is made.
+    pairs, _, _ = mine_with_skips(tmp_path, *REPORTED, lang="Dutch")
+    assert set(pairs.filter(pl.col("sent_id") == "s1")["bad_form"]) == {"habe"}

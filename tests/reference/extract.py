@@ -58,9 +58,12 @@ def mine_file(job: FileJob) -> FileResult:
         result.words += len(sentence.ids)
         count_ud_words(lexicon_counts, sentence)
         sent["sent_id"].append(sentence.sent_id)
-        sent["text"].append(rebuild_text(sentence.words, sentence.space_after))
+        sent["text"].append(
+            rebuild_text(sentence.words, sentence.space_after, sentence.spaces_after)
+        )
         sent["words"].append(sentence.words)
         sent["space_after"].append(sentence.space_after)
+        sent["spaces_after"].append(sentence.spaces_after)
         sent["line"].append(sentence.line)
         outcome = extract(sentence, facts)
         result.drops.update(outcome.drops)

@@ -5,6 +5,7 @@ with `mkdocs build --strict` (a broken link or API reference fails it)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -87,7 +88,7 @@ def test_readme_quick_start_runs_as_written_and_its_set_up_is_two_commands(tmp_p
     (set_up,) = blocks(readme, "## Set-up (fresh clone)")
     assert [line.split("#")[0].strip() for line in set_up.text.splitlines()] == [
         "bash demo.sh",
-        "python -m pytest -n 2 -q",
+        ".venv/bin/python -m pytest -n 2 -q -rs",
     ]
     assert len(readme.read_text(encoding="utf-8").splitlines()) <= 150
     if not MODELS.is_dir():
@@ -108,3 +109,67 @@ def test_site_builds_strictly(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "site" / "reference" / "index.html").is_file()
+
+
+# A commit hash (7-40 hex digits, at least one letter and one digit: not a year, not a word) and
+# an issue or pull-request number: the project's history, which a reader of the site does not have.
+COMMIT = re.compile(
+    r"(?<![0-9A-Za-z_-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![0-9A-Za-z_-])"
+)
+ISSUE = re.compile(r"\b(?:issues?|PR|pull request)\s*#?\d+|(?<![\w&/])#\d+\b", re.I)
+
+
+def history_mentions(text: str) -> list[str]:
+    """The commit hashes and issue numbers a text names."""
+    return [m.group() for pattern in (COMMIT, ISSUE) for m in pattern.finditer(text)]
+
+
+def test_history_mentions_are_found_where_they_are_and_only_there():
+    assert history_mentions("main's miner at 5bd6a14; see `0a1b2c3d4e5f` (issue 35, #12)") == [
+        "5bd6a14",
+        "0a1b2c3d4e5f",
+        "issue 35",
+        "#12",
+    ]
+    quiet = "ID '2147483648' is 2^31 or more; a defaced token; sha256 " + "ab12" * 16
+    assert history_mentions(quiet) == []
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(DOCS)))
+def test_pages_speak_of_the_project_not_its_history(page):
+    assert history_mentions(page.read_text(encoding="utf-8")) == [], page
+
+
+def test_readme_names_each_page_as_its_title_does():
+    rows = re.findall(r"^\| \[([^]]+)\]\((docs/[^)]+)\)", (ROOT / "README.md").read_text(), re.M)
+    assert len(rows) >= 10
+    for name, path in rows:
+        title = (ROOT / path).read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+        assert title.startswith(name), (name, title)
+
+
+def test_getting_started_lists_every_subcommand():
+    from ud_agree.cli import COMMANDS as SUBCOMMANDS
+
+    text = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    (listed,) = re.findall(r"`ud-agree \{([a-z,]+)\} …`", text)
+    assert listed.split(",") == list(SUBCOMMANDS)
+
+
+def test_demo_installs_into_its_own_environment_only():
+    script = (ROOT / "demo.sh").read_text(encoding="utf-8")
+    assert subprocess.run(["bash", "-n", str(ROOT / "demo.sh")]).returncode == 0
+    commands = [line.split("#")[0].strip() for line in script.splitlines()]
+    assert "py=.venv/bin/python" in commands
+    assert '"${PYTHON:-python3}" -m venv .venv' in commands
+    python_calls = [c for c in commands if re.search(r"(^|\s)(python3?|\"\$py\"|pip3?)\s", c)]
+    # Every tool, pip included, runs from .venv; only the venv itself is made by another Python.
+    assert all(c.startswith('"$py" -m ') or "-m venv .venv" in c for c in python_calls), (
+        python_calls
+    )
+    assert any("pip install" in c for c in python_calls)
+    assert "/.venv/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    ci_commands = [line for line in ci.splitlines() if not line.startswith("#")]
+    assert "python -m pip install --quiet -e '.[dev]'" in ci_commands  # CI's own Python
+    assert not any(".venv" in line for line in ci_commands)

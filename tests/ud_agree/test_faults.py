@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import json
+import lzma
 import os
 import signal
 import socket
@@ -303,3 +304,72 @@ def test_a_report_that_cannot_be_written_is_the_machines_fault(corpus, tmp_path,
     assert report_main([str(tmp_path / "results"), "--out", str(in_the_way / "report")]) == 1
     line = one_line(capsys)
     assert "not a directory" in line and str(in_the_way) in line
+
+
+# ---------------------------------------------------------------- hostile input to the miner's tools
+
+
+def _unimorph_with(tmp_path: Path, name: str, content: bytes) -> list[str]:
+    """`python -m mine` arguments over the sample, its French UniMorph folder holding `content`."""
+    root = tmp_path / "unimorph"
+    (root / "fra").mkdir(parents=True)
+    (root / "fra" / name).write_bytes(content)
+    return ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(root), "--lang", "fr"]
+
+
+def _latin1_line(tmp_path: Path) -> list[str]:
+    paradigms = (SAMPLE / "unimorph" / "fra" / "fra").read_bytes().split(b"\n")
+    paradigms[2] = paradigms[2].replace("é".encode(), b"\xe9", 1)  # one Latin-1 byte, line 3
+    return _unimorph_with(tmp_path, "fra", b"\n".join(paradigms))
+
+
+def _damaged_xz(tmp_path: Path) -> list[str]:
+    data = lzma.compress((SAMPLE / "unimorph" / "fra" / "fra").read_bytes())
+    return _unimorph_with(tmp_path, "fra.xz", data[: len(data) // 2])
+
+
+def _multiblimp_without_sen(tmp_path: Path) -> list[str]:
+    header = ["wrong_sen", "head", "head_idx", "child", "child_idx", "swap_head", "metadata",
+              "phenomenon", "grammatical_feature", "ungrammatical_feature", "lang"]  # fmt: skip
+    row = ["Le chat dorment .", "dort", "3", "chat", "2", "", "{}", "SV-#", "SG", "PL", "fra"]
+    path = tmp_path / "data.tsv"
+    path.write_text("\t".join(header) + "\n" + "\t".join(row) + "\n", encoding="utf-8")
+    return [str(path)]
+
+
+MINER_CASES = {
+    # name: (tool, argv made in tmp_path (the corpus appended for compare), words of the error)
+    "unimorph/latin-1-byte": ("mine", _latin1_line, "fra:3: not valid UTF-8"),
+    "unimorph/damaged-xz": ("mine", _damaged_xz, "fra.xz: cannot read this UniMorph file"),
+    "mine/out-empty": ("mine", lambda p: ["--ud-dir", str(SAMPLE / "ud"), "--out", ""], "--out"),
+    "compare/no-sen-column": ("compare", _multiblimp_without_sen, "no column sen"),
+    "compare/out-empty": ("compare", lambda p: [*_multiblimp_without_sen(p), "--out", ""], "--out"),
+    "export/out-empty": ("export", lambda p: ["--format", "hf", "--out", ""], "--out"),
+}
+
+
+@pytest.mark.parametrize("name", list(MINER_CASES))
+def test_hostile_input_to_the_miners_tools_is_one_line_exit_2(
+    name, corpus, tmp_path, monkeypatch, capsys
+):
+    from ud_agree.mine.compare import main as compare_main
+
+    tool, make, says = MINER_CASES[name]
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)  # an empty --out would be the working directory
+    argv = make(tmp_path)
+    if tool == "compare":
+        argv += ["--corpus", str(corpus)]
+    if tool == "export":
+        argv = [str(corpus), *argv]
+    if tool == "mine":
+        argv += ["--quiet", "--jobs", "1"] + ([] if "--out" in argv else ["--out", "out"])
+    main = {"mine": mine_main, "compare": compare_main, "export": export_main}[tool]
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+    assert code == 2
+    assert says in one_line(capsys)
+    assert list(work.iterdir()) == []  # nothing written: no corpus, no export in the wrong place

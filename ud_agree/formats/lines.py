@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,37 @@ class Record:
     condition: str | None
     meta: dict[str, str | None]
     span: tuple[int, int, int] | None = None  # start, end in the good and in the bad sentence
+
+
+# A UTF-16 surrogate written as an escape (`\ud800`): JSON allows it, but alone it is no character.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+class JsonProblem(ValueError):
+    """A JSON text that cannot be a suite's data, and why (its line within the text, if known)."""
+
+    def __init__(self, reason: str, line: int | None = None) -> None:
+        super().__init__(reason)
+        self.line = line
+
+
+def parse_json(text: str) -> Any:
+    """`json.loads`, with every way a hostile text fails (bad syntax, nesting deeper than Python's
+    stack, a number of more than 4,300 digits, a lone surrogate) as a JsonProblem saying why."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise JsonProblem(f"not valid JSON ({error.msg})", error.lineno) from None
+    except RecursionError:
+        raise JsonProblem("not valid JSON (nested too deeply)") from None
+    except ValueError as error:  # int(): "Exceeds the limit (4300 digits) …"
+        raise JsonProblem(f"not valid JSON ({str(error).split(';')[0]})") from None
+    if SURROGATE_ESCAPE.search(text):  # a pair of them is one character, which encodes
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise JsonProblem("not valid JSON (a lone surrogate escape is no character)") from None
+    return value
 
 
 class Undecodable(str):
@@ -97,9 +129,9 @@ def jsonl_rows(lines: list[str], problems: Problems) -> Iterator[tuple[int, dict
         if isinstance(text, Undecodable) or not text.strip():
             continue
         try:
-            row = json.loads(text)
-        except json.JSONDecodeError as error:
-            problems.add(number, f"not valid JSON ({error.msg})")
+            row = parse_json(text)
+        except JsonProblem as error:
+            problems.add(number, str(error))
             continue
         if not isinstance(row, dict):
             problems.add(number, "not a JSON object")
@@ -115,10 +147,14 @@ def delimited_rows(
     blank = (("" if isinstance(t, Undecodable) else t) + "\n" for t in lines)
     reader = csv.reader(blank, delimiter=delimiter)
     header: list[str] = []
-    for fields in reader:
-        if any(f.strip() for f in fields):
-            header = unique_names(fields)
-            break
+    try:
+        for fields in reader:
+            if any(f.strip() for f in fields):
+                header = unique_names(fields)
+                break
+    except csv.Error as error:  # a carriage return or NUL in the header: no columns to read
+        problems.add(reader.line_num or 1, f"unreadable header ({error})")
+        return [], iter(())
     start = reader.line_num
 
     def rows() -> Iterator[tuple[int, dict]]:

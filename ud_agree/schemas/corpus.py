@@ -125,7 +125,9 @@ SENTENCES = pa.schema(
         described("treebank", pa.string(), "treebank name"),
         described("sent_id", pa.string(), "sentence id"),
         described(
-            "text", pa.string(), "the sentence rebuilt from its surface words and SpaceAfter=No"
+            "text",
+            pa.string(),
+            "the sentence rebuilt from its surface words, SpaceAfter=No and SpacesAfter=",
         ),
         described(
             "words",
@@ -136,6 +138,12 @@ SENTENCES = pa.schema(
             "space_after",
             pa.list_(pa.bool_()),
             "per surface word: false after `SpaceAfter=No` (to rebuild the text exactly)",
+        ),
+        described(
+            "spaces_after",
+            _str_list,
+            "per surface word: the whitespace MISC `SpacesAfter=` gives after it (decoded: two "
+            "spaces, a no-break space), null where `space_after` says it all (one space or none)",
         ),
         described("file", pa.string(), "CoNLL-U file, relative to --ud-dir"),
         described("line", pa.int64(), "line of the sentence's first line in that file"),
@@ -187,13 +195,28 @@ PAIRS = pa.schema(
         described("lemma", pa.string(), "lemma of the varied word"),
         described("upos", pa.string(), "UPOS of the varied word"),
         described("good_form", pa.string(), "the varied word as written"),
-        described("bad_form", pa.string(), "the form replacing it, with its capitalisation"),
+        described(
+            "bad_form",
+            pa.string(),
+            "what is written in its place, with its capitalisation (a contraction or elided form "
+            "where the language writes one: du, l')",
+        ),
         described("bad_count", pa.int64(), "lexicon count of the bad form (spellings summed)"),
         described("bad_source", pa.string(), "where the bad form comes from: ud, unimorph or both"),
         described("sentence_good", pa.string(), "the sentence as written"),
         described("sentence_bad", pa.string(), "the same sentence with the bad form"),
-        described("start", pa.int32(), "character offset of the varied word in both sentences"),
-        described("end_good", pa.int32(), "end offset of the varied word in sentence_good"),
+        described(
+            "start",
+            pa.int32(),
+            "character offset of what is replaced in both sentences: the varied word (with the "
+            "word before for a contraction, de la → du)",
+        ),
+        described(
+            "end_good",
+            pa.int32(),
+            "end offset of what is replaced in sentence_good (after the word, or after the "
+            "whitespace that an elided bad form drops)",
+        ),
         described("end_bad", pa.int32(), "end offset of the bad form in sentence_bad"),
         described(
             "also",
@@ -232,6 +255,8 @@ SKIP_REASONS = (
     "no-nonce",
     "rare-value",
     "uncertain-agreement",
+    "ambiguous-onset",
+    "unattested-token",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 from ud_agree.evaluate.report.heatmaps import heat_figure, heat_table
 from ud_agree.evaluate.report.html import build_report, frequency_sentence
-from ud_agree.evaluate.report.runs import overall, run_line
+from ud_agree.evaluate.report.runs import overall, run_line, runs_table
 from ud_agree.evaluate.report.summary import markdown_table, summarize
 
 from tests.evaluate.report.test_synthetic import write_run
@@ -104,3 +104,25 @@ def test_a_missing_balanced_figure_says_why(tmp_path):
     )
     page = report(tmp_path, rows)
     assert "no figure: fewer than 20 items a value" in page
+
+
+def runs_row(model: str, reading: str, n: int) -> dict:
+    return {**overall(None), "n": n, "lang": "fr", "model": model, "reading": reading,
+            "method": "m", "accuracy": 0.5, "ci_low": 0.4, "ci_high": 0.6}  # fmt: skip
+
+
+def test_runs_over_different_item_sets_are_said_to_be_so():
+    table = runs_table(
+        [
+            runs_row("frequency-baseline", "class-average", 52),
+            runs_row("frequency-baseline", "pair", 32),
+            runs_row("gpt2", "class-average", 31),
+            runs_row("gpt2", "pair", 32),
+        ]
+    )
+    notes = [line for line in table.splitlines() if line.startswith("note:")]
+    assert notes == [
+        "note: fr class-average: these runs score different item sets (frequency-baseline "
+        "n = 52, gpt2 n = 31), so their accuracies are not over the same items; each run's "
+        "manifest.json counts what it skipped and why"
+    ]

@@ -1,0 +1,176 @@
+"""The surface the language writes (DESIGN.md §4.1): a bad form spliced into a sentence may need
+another written shape. Three data tables in `mine/data/` (each row cites its grammar source):
+`contractions.tsv` (two words → one written form: French *de le* → *du*), `allomorphs.tsv` (a set
+of written forms of one word, the member picked by the next word's onset: Italian *il*/*lo*/*l'*)
+and `onsets.tsv` (the onset classes, as patterns over the next word, first match wins; a word that
+matches none is `consonant`). A rebuilt multiword token must be a token the language's treebanks
+write (`unattested-token`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import polars as pl
+
+from .resources import read_rows
+from .rules.pairs import capitalised_like
+
+CONSONANT = "consonant"  # the onset class of a next word that no pattern matches (or of none)
+APOSTROPHE_ENDS = ("'", "’")
+
+
+@dataclass(frozen=True)
+class WrittenSurface:
+    """A language's surface tables: onset classes in order (class, pattern), the written member
+    per (upos, member, onset class) (None: the onset cannot tell), and contractions."""
+
+    onsets: tuple[tuple[str, str], ...]
+    allomorphs: pl.DataFrame  # upos, key, onset, written (null: no written form)
+    contractions: pl.DataFrame  # first, second, written
+
+
+NO_SURFACE = WrittenSurface(
+    (),
+    pl.DataFrame(
+        schema={"upos": pl.String, "key": pl.String, "onset": pl.String, "written": pl.String}
+    ),
+    pl.DataFrame(schema={"first": pl.String, "second": pl.String, "written": pl.String}),
+)
+
+
+@cache
+def load_written_surface(code: str) -> WrittenSurface:
+    """The tables of the language with UD code `code` (empty where it has none)."""
+    onsets = tuple((r["onset"], r["pattern"]) for r in read_rows("onsets.tsv") if r["code"] == code)
+    classes = {CONSONANT, *(name for name, _ in onsets)}
+    sets: dict[tuple[str, str], dict[str, set[str]]] = {}  # (upos, set) → member → onsets
+    for row in read_rows("allomorphs.tsv"):
+        if row["code"] == code:
+            members = sets.setdefault((row["upos"], row["set"]), {})
+            members[row["member"]] = {c.strip() for c in row["onsets"].split(",") if c.strip()}
+    # A member may belong to several sets (*l'* is *le* and *la*): written only where every set
+    # it belongs to writes the same member for the onset.
+    chosen: dict[tuple[str, str, str], set[str]] = {}
+    for (upos, _), members in sets.items():
+        for member in members:
+            for onset in classes:
+                picks = {m for m, where in members.items() if onset in where}
+                chosen.setdefault((upos, member, onset), set()).update(picks or {""})
+    allomorphs = pl.DataFrame(
+        [
+            (
+                upos,
+                member,
+                onset,
+                next(iter(picks)) if len(picks) == 1 and "" not in picks else None,
+            )
+            for (upos, member, onset), picks in chosen.items()
+        ],
+        schema={"upos": pl.String, "key": pl.String, "onset": pl.String, "written": pl.String},
+        orient="row",
+    )
+    contractions = pl.DataFrame(
+        [
+            (r["first"], r["second"], r["written"])
+            for r in read_rows("contractions.tsv")
+            if r["code"] == code
+        ],
+        schema={"first": pl.String, "second": pl.String, "written": pl.String},
+        orient="row",
+    )
+    return WrittenSurface(onsets, allomorphs, contractions)
+
+
+def onset_class(word: pl.Expr, onsets: tuple[tuple[str, str], ...]) -> pl.Expr:
+    """The onset class of `word` (lower-cased; null word: `consonant`), first pattern matching."""
+    lower = word.str.to_lowercase()
+    expr: pl.Expr = pl.lit(CONSONANT)
+    for name, pattern in reversed(onsets):
+        expr = pl.when(lower.str.contains(pattern)).then(pl.lit(name)).otherwise(expr)
+    return pl.when(word.is_null()).then(pl.lit(CONSONANT)).otherwise(expr)
+
+
+def write_surface(
+    tries: pl.DataFrame, surface: WrittenSurface, tokens: pl.Series | None
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The tries (with `text`, `start`, `form`, `bad_form` and the words around) as the language
+    writes them: `cut_start`/`cut_end`, the stretch of the good sentence replaced, and
+    `bad_form`, what is written there; and the tries with no written form, per reason
+    (`ambiguous-onset`, `unattested-token`)."""
+    text = pl.col("text")
+    word_end = pl.col("start") + pl.col("form").str.len_chars()
+    after = text.str.slice(pl.col("after_start"), pl.col("after_end") - pl.col("after_start"))
+    before = text.str.slice(pl.col("before_start"), pl.col("before_end") - pl.col("before_start"))
+    own_word = pl.col("token_start").is_null()
+    tries = tries.with_columns(
+        pl.col("bad_form").str.to_lowercase().alias("_key"),
+        onset_class(after, surface.onsets).alias("onset"),
+        before.str.to_lowercase().alias("_before"),
+        pl.col("start").alias("cut_start"),
+        word_end.alias("cut_end"),
+    )
+    # The next word's onset picks the member of the bad form's set (the word's own, not a part).
+    tries = tries.join(
+        surface.allomorphs.rename({"key": "_key", "written": "_member"}).with_columns(
+            pl.lit(True).alias("_in_set")
+        ),
+        on=["upos", "_key", "onset"],
+        how="left",
+    )
+    in_set = pl.col("_in_set").fill_null(False) & own_word
+    unwritable = in_set & pl.col("_member").is_null()
+    ambiguous = tries.filter(unwritable)
+    tries = tries.filter(~unwritable)
+    member = pl.when(in_set).then(pl.col("_member")).otherwise(pl.col("_key"))
+    elided = (
+        in_set
+        & pl.col("_member").str.ends_with(APOSTROPHE_ENDS[0])
+        & (pl.col("after_start").is_not_null())
+    )
+    tries = tries.with_columns(
+        pl.when(in_set)
+        .then(capitalised_like(pl.col("_member"), pl.col("form")))
+        .otherwise(pl.col("bad_form"))
+        .alias("bad_form"),
+        member.alias("_key"),
+        # An elided member is glued to the next word: the whitespace after the word goes too.
+        pl.when(elided).then(pl.col("after_start")).otherwise(pl.col("cut_end")).alias("cut_end"),
+        elided.alias("_elided"),
+    )
+    # Two words → one written form (*de* + *le* → *du*): the word before, if written apart.
+    if surface.contractions.height:
+        tries = tries.join(
+            surface.contractions.rename(
+                {"first": "_before", "second": "_key", "written": "_contracted"}
+            ),
+            on=["_before", "_key"],
+            how="left",
+        )
+        apart = pl.col("before_end") < pl.col("start")
+        contract = pl.col("_contracted").is_not_null() & own_word & apart & ~pl.col("_elided")
+        tries = tries.with_columns(
+            pl.when(contract)
+            .then(capitalised_like(pl.col("_contracted"), before))
+            .otherwise(pl.col("bad_form"))
+            .alias("bad_form"),
+            pl.when(contract)
+            .then(pl.col("before_start"))
+            .otherwise(pl.col("cut_start"))
+            .alias("cut_start"),
+        ).drop("_contracted")
+    # A part of a multiword token rebuilt: the token must be one the language writes.
+    unattested = pl.lit(False)
+    if tokens is not None:
+        token = text.str.slice(pl.col("token_start"), pl.col("token_end") - pl.col("token_start"))
+        offset = pl.col("start") - pl.col("token_start")
+        rebuilt = (
+            token.str.slice(0, offset)
+            + pl.col("bad_form")
+            + token.str.slice(offset + pl.col("form").str.len_chars())
+        )
+        unattested = ~own_word & ~rebuilt.str.to_lowercase().is_in(tokens.implode())
+    missing = tries.filter(unattested)
+    tries = tries.filter(~unattested)
+    helpers = ["_key", "onset", "_before", "_member", "_in_set", "_elided"]
+    return tries.drop(helpers), ambiguous.drop(helpers, strict=False), missing.drop(helpers)
