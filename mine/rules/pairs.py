@@ -410,10 +410,14 @@ def marked_cells(counts: dict[tuple[str, str, str], int]) -> pl.DataFrame:
     """§4.2: (tense, mood, feature) where at least MARKED_SHARE of the language's finite verb
     tokens of that Tense and Mood carry the feature (`counts`: per (tense, mood, feature), ""
     for all tokens)."""
+    # A verb with neither Tense nor Mood has no cell to speak of: its bad form's same FEATS
+    # could be another tense (Old French *demandoient* → *demande*).
     rows = [
         (tense, mood, feature)
         for (tense, mood, feature), n in counts.items()
-        if feature and n >= MARKED_SHARE * counts.get((tense, mood, ""), 0)
+        if feature
+        and (tense, mood) != ("_", "_")
+        and n >= MARKED_SHARE * counts.get((tense, mood, ""), 0)
     ]
     schema = {"tense": pl.String, "mood": pl.String, "feature": pl.String}
     return pl.DataFrame(rows, schema=schema, orient="row")
