@@ -129,7 +129,18 @@ def pairs_from_attempts(
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
-    attempts = _licensed(attempts, frames)
+    marked = frames.marked  # the language's, before the frames are narrowed to the batch
+    # Only the paradigms of the words varied and of the other members are read.
+    frames = frames.narrowed(
+        pl.concat(
+            [
+                attempts.select("lemma", "upos"),
+                attempts.select(pl.col("o_lemma").alias("lemma"), pl.col("o_upos").alias("upos")),
+            ]
+        )
+    )
+    # §4.2: an unmarked cell its language does not license makes no attempt (nor a skip).
+    attempts = _licensed(attempts, frames, marked)
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
     # §4.1: is agreement in the feature certain in the relation's configuration? The flag
@@ -143,15 +154,6 @@ def pairs_from_attempts(
         attempts = attempts.filter(pl.col("certain")).drop("certain")
         if attempts.height == 0:
             return PAIRS.empty_table(), pl.concat(skipped), Counter()
-    # Only the paradigms of the words varied and of the other members are read.
-    frames = frames.narrowed(
-        pl.concat(
-            [
-                attempts.select("lemma", "upos"),
-                attempts.select(pl.col("o_lemma").alias("lemma"), pl.col("o_upos").alias("upos")),
-            ]
-        )
-    )
     # The bad forms are decided per distinct word asked about (they recur), then joined.
     asked = attempts.select(*_WORD, "values").unique(subset=_WORD).with_row_index("asked")
     attempts = attempts.join(asked.select("asked", *_WORD), on=_WORD, nulls_equal=True)
@@ -219,13 +221,13 @@ def pairs_from_attempts(
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), flags
 
 
-def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
+def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFrame) -> pl.DataFrame:
     """§4.2 unmarked cells: an attempt whose target takes a cell its language does not license
     (`rules.pairs.licensed_cells`) is dropped where it varies that feature, and elsewhere keeps
     the target's own (empty) value; a licensed cell is named in `derived` (`unmarked-cell`)."""
     if "unmarked" not in attempts.columns:
         return attempts
-    refused = licensed_cells(attempts, frames.marked, frames.bundles)
+    refused = licensed_cells(attempts, marked, frames.bundles)
     attempts = attempts.with_columns(refused.alias("_refused"))
     attempts = attempts.filter(~pl.col("_refused").list.contains(pl.col("feature")))
     taken = (
