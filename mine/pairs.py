@@ -25,13 +25,11 @@ from .rules.pairs import (
     breaks_elision,
     capitalised_like,
     implicit_person,
-    licensed_cells,
     of_feature,
     relation_skip_reason,
     target_agreeing,
     target_features,
     unagreeing,
-    with_subject_facts,
 )
 from .rules.relations import NO_VALUE
 from .written import NO_SURFACE, WrittenSurface, write_surface
@@ -67,15 +65,7 @@ def prepare_attempts(
     about the relation, and a row per skip (SKIPPED columns); `unagreement`: the language has it."""
     attempts = _attempts(pl.DataFrame(relations), _sentence_facts(sentences), vary, unagreement)
     reason = attempts.select(relation_skip_reason()).to_series()
-    # An unmarked cell's attempt is one only where its language licenses the cell (§4.2, decided
-    # with the lexicon): its relation's skips are not counted.
-    provisional = attempts.select(
-        pl.col("unmarked")
-        .list.eval(pl.element().str.split("=").list.first())
-        .list.contains(pl.col("feature"))
-    ).to_series()
-    skipping = reason.is_not_null() & ~provisional
-    skipped = skipped_rows(attempts.filter(skipping), reason.filter(skipping))
+    skipped = skipped_rows(attempts.filter(reason.is_not_null()), reason.drop_nulls())
     kept = attempts.filter(reason.is_null())
     return kept.drop("in_mwt", "coordinated", "duplicate", "unagreeing"), skipped
 
@@ -129,20 +119,6 @@ def pairs_from_attempts(
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
-    marked = frames.marked  # the language's, before the frames are narrowed to the batch
-    # Only the paradigms of the words varied and of the other members are read.
-    frames = frames.narrowed(
-        pl.concat(
-            [
-                attempts.select("lemma", "upos"),
-                attempts.select(pl.col("o_lemma").alias("lemma"), pl.col("o_upos").alias("upos")),
-            ]
-        )
-    )
-    # §4.2: an unmarked cell its language does not license makes no attempt (nor a skip).
-    attempts = _licensed(attempts, frames, marked)
-    if attempts.height == 0:
-        return PAIRS.empty_table(), pl.DataFrame(), Counter()
     # §4.1: is agreement in the feature certain in the relation's configuration? The flag
     # (null, `backed-off`, `agreement-unmeasured`) stays with each attempt up to its pair's
     # `derived`.
@@ -154,6 +130,15 @@ def pairs_from_attempts(
         attempts = attempts.filter(pl.col("certain")).drop("certain")
         if attempts.height == 0:
             return PAIRS.empty_table(), pl.concat(skipped), Counter()
+    # Only the paradigms of the words varied and of the other members are read.
+    frames = frames.narrowed(
+        pl.concat(
+            [
+                attempts.select("lemma", "upos"),
+                attempts.select(pl.col("o_lemma").alias("lemma"), pl.col("o_upos").alias("upos")),
+            ]
+        )
+    )
     # The bad forms are decided per distinct word asked about (they recur), then joined.
     asked = attempts.select(*_WORD, "values").unique(subset=_WORD).with_row_index("asked")
     attempts = attempts.join(asked.select("asked", *_WORD), on=_WORD, nulls_equal=True)
@@ -219,41 +204,6 @@ def pairs_from_attempts(
     derived = table.get_column("derived").explode().drop_nulls()
     flags = Counter(derived.filter(derived.is_in([BACKED_OFF, UNMEASURED])).to_list())
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), flags
-
-
-def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFrame) -> pl.DataFrame:
-    """§4.2 unmarked cells: an attempt whose target takes a cell its language does not license
-    (`rules.pairs.licensed_cells`) is dropped where it varies that feature, and elsewhere keeps
-    the target's own (empty) value; a licensed cell is named in `derived` (`unmarked-cell`)."""
-    if "unmarked" not in attempts.columns:
-        return attempts
-    refused = licensed_cells(attempts, marked, frames.bundles)
-    attempts = attempts.with_columns(refused.alias("_refused"))
-    attempts = attempts.filter(~pl.col("_refused").list.contains(pl.col("feature")))
-    taken = (
-        pl.col("unmarked")
-        .list.eval(pl.element().str.split("=").list.first())
-        .list.set_difference(pl.col("_refused"))
-    )
-    return attempts.with_columns(
-        *(
-            pl.when(pl.col("_refused").list.contains(feature))
-            .then(pl.lit(""))
-            .otherwise(pl.col(f"k_{name}"))
-            .alias(f"k_{name}")
-            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
-        ),
-        pl.col("k_agreeing")
-        .str.split(",")
-        .list.set_difference(pl.col("_refused"))
-        .list.sort()
-        .list.join(",")
-        .alias("k_agreeing"),
-        pl.when(taken.list.len() > 0)
-        .then(pl.col("derived").list.concat(pl.lit(["unmarked-cell"])))
-        .otherwise(pl.col("derived"))
-        .alias("derived"),
-    ).drop("_refused")
 
 
 def every_contrast(pairs: pl.DataFrame) -> pl.DataFrame:
@@ -369,7 +319,6 @@ def _attempts(
     relations = relations.with_row_index("rel").join(
         sentences.keys, on=["treebank", "sent_id"], how="left"
     )
-    relations = with_subject_facts(relations, unagreement)
     frames = []
     for rank, role in enumerate(VARY_CHOICES[vary]):
         other = "target" if role == "controller" else "controller"
@@ -388,8 +337,7 @@ def _attempts(
                 pl.col(f"{role}_form").alias("form"),
                 pl.col(f"{role}_lemma").alias("lemma"),
                 pl.col(f"{role}_upos").alias("upos"),
-                # A varied target reads its values and the controller's as §4.2 gives them.
-                *(pl.col(_as_read(role, name)).alias(name) for name in LIST_COLUMNS),
+                *(pl.col(f"{role}_{name}").alias(name) for name in LIST_COLUMNS),
                 pl.col(f"{role}_feats").fill_null("").alias("raw_feats"),
                 (pl.col("first_word") + pl.col(f"{role}_surface")).alias("word"),
                 pl.col(f"in_mwt_{role}").alias("in_mwt"),
@@ -397,7 +345,7 @@ def _attempts(
                 pl.col(f"{other}_form").str.to_lowercase().alias("o_key"),
                 pl.col(f"{other}_lemma").alias("o_lemma"),
                 pl.col(f"{other}_upos").alias("o_upos"),
-                *(pl.col(_as_read(other, name, role)).alias(f"o_{name}") for name in LIST_COLUMNS),
+                *(pl.col(f"{other}_{name}").alias(f"o_{name}") for name in LIST_COLUMNS),
                 pl.col("coordinated").fill_null(False),
                 pl.col("duplicate").fill_null(False),
                 "sentence",
@@ -408,7 +356,6 @@ def _attempts(
                     "unagreeing"
                 ),
                 (implicit_person() if role == "target" else pl.lit(False)).alias("implicit"),
-                *_target_only(role),
             )
         )
     frame = pl.concat(frames).rename({"features": "feature"}).explode("feature")
@@ -457,34 +404,7 @@ def _attempts(
         "coordinated",
         "duplicate",
         derived_by_attempt().alias("derived"),
-        "unmarked",
     )
-
-
-def _as_read(member: str, name: str, varied: str = "") -> str:
-    """The column of a member's values that an attempt reads: §4.2's (`with_subject_facts`)
-    where the target is varied, the relation's own where the controller is."""
-    if (varied or member) == "target" and name != "case":
-        return f"{member[0]}_{name}"
-    return f"{member}_{name}"
-
-
-def _target_only(role: str) -> list[pl.Expr]:
-    """§4.2's flags of a varied target (a varied controller reads its own values)."""
-    empty = pl.lit([], pl.List(pl.String))
-    if role != "target":
-        return [
-            empty.alias("unmarked"),
-            pl.lit(False).alias("from_antecedent"),
-            pl.lit(False).alias("from_dependent"),
-        ]
-    return [
-        pl.col("unmarked"),
-        (
-            (pl.col("from_antecedent").list.len() > 0) | (pl.col("relative") & pl.col("implicit"))
-        ).alias("from_antecedent"),
-        pl.col("from_dependent"),
-    ]
 
 
 def _around(
@@ -519,8 +439,6 @@ def derived_by_attempt() -> pl.Expr:
             pl.lit("implicit-person")
         ),
         pl.when(pl.col("mwt_offset").is_not_null()).then(pl.lit("transparent-token")),
-        pl.when(pl.col("from_antecedent")).then(pl.lit("antecedent")),
-        pl.when(pl.col("from_dependent")).then(pl.lit("dependent-number")),
     ).list.drop_nulls()
 
 

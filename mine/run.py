@@ -45,7 +45,6 @@ from .pairs import pairs_from_attempts, prepare_attempts, skip_table
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
-from .rules.pairs import marked_cells
 from .written import load_written_surface
 
 
@@ -187,14 +186,6 @@ def language_rates(run: LanguageRun) -> pl.DataFrame:
     return certainty.rate_table(run.language.key, rated, rated_agree)
 
 
-def finite_cells(run: LanguageRun) -> Counter:
-    """§4.2: the language's finite verb tokens per (Tense, Mood, feature), from its files."""
-    cells: Counter = Counter()
-    for result in run.results.values():
-        cells.update(result.finite_cells)
-    return cells
-
-
 def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir: Path) -> Written:
     """Stream the spilled files' relations and sentences into the language's tables, and their
     pairs (and nonce variants) into `pairs.parquet`, a batch of files at a time."""
@@ -206,11 +197,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
         value_sets = load_value_sets().get(run.language.code)
         reported = run.language.code in load_reported_speech_languages()
         frames = ParadigmFrames(lexicon, value_sets, reported)
-        frames.marked = marked_cells(finite_cells(run))
     by_type: Counter = Counter()
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = Counter()
-    n_sentences = n_relations = n_listed = 0
+    n_sentences = n_relations = 0
     nonce: Counter = Counter()
     surface = load_written_surface(run.language.code)
     tokens = pl.Series(
@@ -266,13 +256,10 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
         for prefix in attempts:
             relations = unspill(prefix, "relations")
             sentences = unspill(prefix, "sentences")
-            # §4.2's pair-only candidates (not `listed`) stay out of `relations`.
-            listed = relations.filter(relations.column("listed"))
-            relations_out.write_table(listed.select(RELATIONS.names).cast(RELATIONS))
+            relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
             drops_out.write_table(unspill(prefix, "drops"))
-            by_type.update(listed.column("type").to_pylist())
-            n_listed += listed.num_rows
+            by_type.update(relations.column("type").to_pylist())
             if options.pairs and options.nonce:
                 members.append(pl.DataFrame(relations).select(NONCE_MEMBERS))
             # Attempts of several files at once (fewer, larger steps), in the language's order
@@ -298,7 +285,9 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 run, options, lexicon, frames, rates, originals, made, members, pairs_out, skips_out
             )
             pair_skips.update(more_skips)
-    return Written(n_sentences, n_listed, by_type, pairs_by_type, nonce, pair_skips, rates, flags)
+    return Written(
+        n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips, rates, flags
+    )
 
 
 def language_manifest(
