@@ -49,6 +49,7 @@ def mine_french_pud(work: Path, nonce: int = 0) -> Path:
     (work / "ud").mkdir(parents=True)
     (work / "ud" / "UD_French-PUD").symlink_to(SHARED / "data/ud/UD_French-PUD")
     out = work / "corpus"
+    (work / "none").mkdir()  # an empty UniMorph root: no paradigms (a missing one is refused)
     command = [sys.executable, "-m", "mine", "--ud-dir", str(work / "ud"), "--all-types"]
     command += ["--unimorph-dir", str(work / "none"), "--out", str(out), "--quiet"]
     command += ["--nonce", str(nonce)]
