@@ -54,7 +54,6 @@ _TAB, _NL, _HASH = 9, 10, 35
 _MAYBE_SPACE = np.zeros(256, bool)
 _MAYBE_SPACE[[9, 11, 12, 13, 28, 29, 30, 31, 32]] = True
 _MAYBE_SPACE[0x80:] = True
-_SPACE_AFTER_NO = "SpaceAfter=No"
 _SENT_ID = b"# sent_id"
 _ID_SHIFT = 32  # (sentence << 32) + ID keys: IDs are below MAX_ID = 2**31
 _MAX_DIGITS = 8  # IDs and HEADs read from one 8-byte word; longer ones in Python
@@ -753,9 +752,12 @@ def _spacing(buf: _Bytes, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarra
     if not len(long):
         return space_after, spaces_after
     misc = buf.strings(start[long], end[long])
-    # A substring test finds the few candidates; Python reads their keys whole.
-    maybe = pc.or_(pc.match_substring(misc, _SPACE_AFTER_NO), pc.match_substring(misc, "sAfter="))
-    odd = np.flatnonzero(maybe.to_numpy(zero_copy_only=False))
+    # Keys read whole in Arrow (`misc_spacing`'s rule); Python decodes only `SpacesAfter=`'s
+    # escapes, which are rare (a SpaceAfter=No on every tenth token is not).
+    no_space = pc.match_substring_regex(misc, r"(?:^|\|)SpaceAfter=No(?:\||$)")
+    given = pc.match_substring_regex(misc, r"(?:^|\|)SpacesAfter=").to_numpy(zero_copy_only=False)
+    space_after[long[no_space.to_numpy(zero_copy_only=False) & ~given]] = False
+    odd = np.flatnonzero(given)
     spaces: dict[int, str] = {}
     for at, text in zip(long[odd].tolist(), misc.take(pa.array(odd)).to_pylist(), strict=True):
         space_after[at], given = misc_spacing(text)
