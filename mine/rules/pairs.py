@@ -40,9 +40,9 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     sets `k_<feature>`, `k_agreeing`) and the cell wanted (`cell_<feature>`, with the word's
     other FEATS: *est* never becomes *étaient*). None where the word's own spelling is in the
     cell; among the cell's spellings, none that also has a bundle agreeing on every agreeing
-    feature (it could be correct); the highest count, then the first alphabetically. Per question whose cell holds a
-    form, `bad_key`, `bad_count`, `bad_source`, or `outcome` 'syncretic'; the others (`no-form`)
-    are left out. §4.1: a spelling in the word's own script only, and the cell's spellings of the
+    feature (it could be correct); the highest count, then the first alphabetically. Per
+    question whose cell holds a form, `bad_key`, `bad_count`, `bad_source`, or `outcome`
+    'syncretic'; the others (`no-form`) are left out. §4.1: a spelling in the word's own script only, and the cell's spellings of the
     sentence's own `treebank` where it has some."""
     found = (
         questions.select("qid", *CELL_COLUMNS, "treebank", script_of(questions["key"]))
@@ -75,15 +75,16 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     # A spelling with a bundle that meets the word's values on every agreeing feature could be
     # correct (syncretism), and so could the word's own spelling; only its rows with the word's
     # own other FEATS (or unknown ones) are read: a subjunctive *remain* tagged 3sg does not make
-    # indicative *remains* → *remain* correct (§4.1).
-    # Where the subjunctive stands in main clauses (German reported speech: *Der Veteran habe
-    # versucht*), every attested bundle of the form counts, whatever its mood or other FEATS
-    # (treebanks spell them differently): *hat* → *habe* could be correct.
-    same_feats = pl.col("b_attested") & (
-        pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("w_feats"))
-    )
+    # indicative *remains* → *remain* correct (§4.1). Where the subjunctive stands in main
+    # clauses (German reported speech: *Der Veteran habe versucht*), every attested bundle of the
+    # form counts, whatever its mood or other FEATS (treebanks spell them differently): *hat* →
+    # *habe* could be correct.
     if frames.reported_speech:
         same_feats = pl.col("b_decisive")
+    else:
+        same_feats = pl.col("b_attested") & (
+            pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("w_feats"))
+        )
     could_agree = same_feats & pl.all_horizontal(
         ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
