@@ -1,7 +1,9 @@
 """Read the evaluator's result files as one polars LazyFrame, and its run manifests.
 
 `load_results(path)` returns exactly the columns of `ud_agree.schemas.results.RESULTS`, in that order
-(DESIGN.md §3), each described in the schema (and in the docs' table generated from it).
+(DESIGN.md §3), each described in the schema (and in the docs' table generated from it): the
+corpus runs' rows, then the suite runs' (`reading` = `suite`, their own columns in
+`load_suite_results`).
 """
 
 from __future__ import annotations
@@ -15,15 +17,21 @@ import polars as pl
 
 from ud_agree.errors import UserError
 from ud_agree.schemas.results import RESULTS
+from ud_agree.schemas.suites import COLUMNS as SUITE_COLUMNS
+from ud_agree.schemas.suites import SUITE_RESULTS
 
 from ..sharding.sets import check_sets, runs_as_one
 
 COLUMNS: tuple[str, ...] = tuple(RESULTS.names)
 SCHEMA: pl.Schema = pl.DataFrame(RESULTS.empty_table()).schema
+SUITE_SCHEMA: pl.Schema = pl.DataFrame(SUITE_RESULTS.empty_table()).schema
+# A suite run's chunks (`python -m evaluate.suite`): `suite-NNNNN.parquet`.
+SUITE_CHUNK = "suite-*.parquet"
 
 
 def result_files(path: str | Path) -> list[Path]:
-    """Result Parquet files under `path` (a results root, a language or run folder, or one file)."""
+    """Result Parquet files under `path` (a results root, a language or run folder, or one file):
+    corpus runs' `results*.parquet`, then suite runs' `suite-*.parquet`."""
     path = Path(path)
     if path.is_file():
         return [path]
@@ -31,25 +39,65 @@ def result_files(path: str | Path) -> list[Path]:
         raise FileNotFoundError(f"no such results folder: {path}")
     files = sorted(path.rglob("results*.parquet"))
     check_sets(path, files)  # the shards of a run are read together only when the set is whole
-    return files
+    return files + sorted(path.rglob(SUITE_CHUNK))
 
 
 def load_results(path: str | Path) -> pl.LazyFrame:
     """All result rows under `path` as one LazyFrame with the documented columns (`COLUMNS`)."""
     files = result_files(path)
     if not files:
-        raise FileNotFoundError(f"no results*.parquet under {path}")
+        raise FileNotFoundError(f"no results*.parquet or {SUITE_CHUNK} under {path}")
     return read_results(files)
+
+
+def is_suite_chunk(path: Path) -> bool:
+    """A chunk written by a suite run."""
+    return path.name.startswith("suite-")
 
 
 def read_results(files: Sequence[Path]) -> pl.LazyFrame:
     """The rows of the result chunks `files` as one LazyFrame with the documented columns."""
     # Scanning chunk by chunk and casting keeps the contract even if a writer widened an int type.
-    frames = [
-        with_every_column(upgraded(scan_chunk(f)), SCHEMA).select(COLUMNS).cast(SCHEMA)
-        for f in files
-    ]
+    rules: dict[Path, str | None] = {}
+    frames = []
+    for file in files:
+        if is_suite_chunk(file):
+            if file.parent not in rules:
+                rules[file.parent] = suite_rule(file.parent)
+            frame = suite_rows(scan_chunk(file), rules[file.parent])
+        else:
+            frame = upgraded(scan_chunk(file))
+        frames.append(with_every_column(frame, SCHEMA).select(COLUMNS).cast(SCHEMA))
     return pl.concat(frames, how="vertical")
+
+
+def suite_rule(folder: Path) -> str | None:
+    """The rule that decided `right` in a suite run's folder (its manifest's `settings.rule`;
+    runs before `--rule` existed were decided by `sum`); None where the manifest is unreadable."""
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    settings = manifest.get("settings") if isinstance(manifest, dict) else None
+    rule = settings.get("rule", "sum") if isinstance(settings, dict) else None
+    return rule if isinstance(rule, str) else None
+
+
+def suite_rows(frame: pl.LazyFrame, rule: str | None) -> pl.LazyFrame:
+    """A suite chunk's rows in the results' columns: `reading` = `suite`; a SyntaxGym row's
+    `condition` is its prediction (`0: (2;%mismatch%) > (2;%match%)`); the suite's metadata
+    columns stay out (a `lang` or `distance` there means something else)."""
+    frame = with_every_column(frame, SUITE_SCHEMA).select(SUITE_COLUMNS).cast(SUITE_SCHEMA)
+    pair = pl.col("prediction").is_null()
+    return frame.select(
+        *(c for c in SUITE_COLUMNS if c in SCHEMA and c != "condition"),
+        pl.when(pair)
+        .then(pl.col("condition"))
+        .otherwise(pl.format("{}: {}", "prediction", "formula"))
+        .alias("condition"),
+        pl.lit("suite").alias("reading"),
+        pl.when(pair).then(pl.lit(rule, dtype=pl.String)).alias("rule"),
+    )
 
 
 def scan_chunk(path: Path) -> pl.LazyFrame:

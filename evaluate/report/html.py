@@ -28,6 +28,7 @@ from .cells import display_columns
 from .figures import BASELINE, SPECS, all_figures, prepare, system_order
 from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT, write_heat_maps
 from .intact import LeftOut, check_runs
+from .suites import suite_note, suite_rows
 from .summary import (
     COVERS_LITTLE,
     balanced_note,
@@ -858,8 +859,13 @@ def render(
     heat_maps: Sequence[str] = (),
     flags: pl.DataFrame | None = None,
     left_out: Sequence[LeftOut] = (),
+    suites: Sequence[dict[str, Any]] = (),
 ) -> str:
     """The whole report page as an HTML string (figures referenced as `<name>.png`)."""
+    if frame.is_empty():
+        return "\n".join(
+            [*_suites_opening(suites, source), *_left_out(left_out), *_suites(suites), END]
+        )
     out = [
         *_opening(frame, source),
         *_left_out(left_out),
@@ -874,11 +880,34 @@ def render(
         html_table(summaries["lang_type"]),
         *_heat_maps(heat_maps),
         *_figures(tables),
+        *_suites(suites),
         "<h2>Runs: options, model, coverage and skips</h2>",
         manifests_section(manifests),
-        "</body></html>",
+        END,
     ]
     return "\n".join(out)
+
+
+END = "</body></html>"
+
+
+def _suites(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The suite runs' table (none: nothing)."""
+    if not rows:
+        return []
+    return ["<h2>Peers' suites</h2>", suite_note(rows), html_rows(list(rows[0]), rows)]
+
+
+def _suites_opening(rows: Sequence[dict[str, Any]], source: str) -> list[str]:
+    """The page's top where the results hold suite runs only."""
+    return [
+        "<!doctype html><html><head><meta charset='utf-8'><title>ud-agree report</title>",
+        f"<style>{CSS}</style></head><body>",
+        "<h1>ud-agree report</h1>",
+        f"<p class='headline'>{len(rows)} suite run{'s' if len(rows) != 1 else ''} from "
+        f"<code>{html.escape(source)}</code>, no run over a mined corpus (python -m evaluate). "
+        f"Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC.</p>",
+    ]
 
 
 def build_report(
@@ -899,11 +928,19 @@ def build_report(
     for run in checked.left_out:
         if warn is not None:
             warn(f"run {run.run} left out of the report: {run.reason}")
-    frame = prepare(read_results(checked.files)).collect()
-    if frame.height == 0:
+    root = Path(results) if Path(results).is_dir() else Path(results).parent
+    suites = suite_rows(checked.files, root)
+    # Suite rows have their own table: the corpus's figures group by language and type.
+    frame = (
+        prepare(read_results(checked.files)).filter(pl.col("reading").ne_missing("suite")).collect()
+    )
+    if frame.height == 0 and not suites:
         raise FileNotFoundError(f"no result rows under {results}: nothing to report")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    if frame.height == 0:
+        page = render(frame, [], {}, {}, str(results), left_out=checked.left_out, suites=suites)
+        return write_text(page, out / "index.html")
     tables = all_figures(frame, out)
     heat_maps, flags = write_heat_maps(frame, out)
     summaries = summary_tables(frame, tables)
@@ -912,7 +949,15 @@ def build_report(
     write_csv(summaries["lang_type"], out / "summary.csv")
     manifests = load_manifests(results, {f.parent for f in checked.files})
     page = render(
-        frame, manifests, tables, summaries, str(results), heat_maps, flags, checked.left_out
+        frame,
+        manifests,
+        tables,
+        summaries,
+        str(results),
+        heat_maps,
+        flags,
+        checked.left_out,
+        suites,
     )
     return write_text(page, out / "index.html")
 

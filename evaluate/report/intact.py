@@ -10,12 +10,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from ..output.results import SUITE_CHUNK
 from ..sharding.sets import check_run
 from ..sharding.spec import FOLDER, ShardError
 
 RESUME = "rerun it with --resume"
+RUN_TOOL, SUITE_TOOL = "ud-agree evaluate", "ud-agree evaluate.suite"  # manifests' `tool`
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,18 @@ def _rows(chunks: list[Path]) -> tuple[int, str | None]:
     return rows, None
 
 
+def _pairs(chunks: list[Path]) -> tuple[int, str | None]:
+    """Distinct pairs (SyntaxGym: items) in a suite run's chunks, or which chunk cannot be read."""
+    ids: set[str] = set()
+    for chunk in chunks:
+        try:
+            column = pq.read_table(chunk, columns=["pair_id"]).column("pair_id")
+        except (OSError, ValueError, KeyError) as error:
+            return len(ids), f"results chunk {chunk.name} is unreadable ({type(error).__name__})"
+        ids.update(pc.unique(column).to_pylist())
+    return len(ids), None
+
+
 def check_folder(folder: Path, chunks: list[Path]) -> str | None:
     """Why the run in `folder` (its result chunks `chunks`) cannot be trusted, or None."""
     manifest, problem = _manifest(folder)
@@ -72,10 +87,13 @@ def check_folder(folder: Path, chunks: list[Path]) -> str | None:
         return problem
     if manifest.get("complete") is False:
         return f"it never finished (killed or still running): {RESUME}"
-    expected = (manifest.get("counts") or {}).get("items_in_results")
+    # A suite run counts pairs (a SyntaxGym item has a row per prediction); a corpus run, rows.
+    suite = manifest.get("tool") == SUITE_TOOL
+    key = "in_results" if suite else "items_in_results"
+    expected = (manifest.get("counts") or {}).get(key)
     if not isinstance(expected, int) or isinstance(expected, bool):
-        return "its manifest counts no rows (counts.items_in_results)"
-    rows, problem = _rows(chunks)
+        return f"its manifest counts no rows (counts.{key})"
+    rows, problem = _pairs(chunks) if suite else _rows(chunks)
     if problem is not None:
         return f"{problem}: delete it and {RESUME}"
     if rows != expected:
@@ -92,7 +110,7 @@ def _is_run_manifest(path: Path) -> bool:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return False
-    return isinstance(data, dict) and data.get("tool") == "ud-agree evaluate"
+    return isinstance(data, dict) and data.get("tool") in (RUN_TOOL, SUITE_TOOL)
 
 
 def check_runs(root: str | Path) -> Checked:
@@ -104,7 +122,7 @@ def check_runs(root: str | Path) -> Checked:
     if not root.is_dir():
         raise FileNotFoundError(f"no such results folder: {root}")
     chunks: dict[Path, list[Path]] = defaultdict(list)
-    for chunk in sorted(root.rglob("results*.parquet")):
+    for chunk in sorted([*root.rglob("results*.parquet"), *root.rglob(SUITE_CHUNK)]):
         chunks[chunk.parent].append(chunk)
     for manifest in root.rglob("manifest.json"):
         # A run whose every chunk is gone still has its manifest to say so.

@@ -259,7 +259,9 @@ def _score_in(
     # 3. Summary over every chunk of the folder, and the finished manifest.
     paths = chunk_paths(folder)
     results = pl.scan_parquet(paths) if paths else None
-    summary = summarize_suite(results) if results is not None else empty_summary()
+    summary = (
+        summarize_suite(results, rule=options.rule) if results is not None else empty_summary()
+    )
     if results is not None:
         write_csv(summary, folder / "summary.csv")
     in_results = 0 if results is None else results.select("pair_id").unique().collect().height

@@ -104,7 +104,7 @@ RESULTS = pa.schema(
             pa.string(),
             "context, no-context, frequency (class-average); causal, pll-word, pll-sentence, frequency (pair)",
         ),
-        described("reading", pa.string(), "class-average or pair (§5)"),
+        described("reading", pa.string(), "class-average or pair (§5); suite: a peer's suite (§7)"),
         described(
             "value",
             pa.string(),
@@ -146,6 +146,20 @@ RESULTS = pa.schema(
             "frequency",
             pa.string(),
             "§10: congruent (the frequency heuristic is right on this item), incongruent or tie",
+        ),
+        # §7: a peer's suite scored by `python -m evaluate.suite` (its own columns, sentences and
+        # metadata included: load_suite_results).
+        described("suite", pa.string(), "suite: the suite file's name (`simple_agrmt`)"),
+        described(
+            "pair_id",
+            pa.string(),
+            "suite: the pair's line in its file (Parquet: row); SyntaxGym: the item number",
+        ),
+        described(
+            "condition",
+            pa.string(),
+            "suite: BLiMP UID, CLAMS file, MultiBLiMP phenomenon or --condition; SyntaxGym: the "
+            "prediction, `0: (2;%mismatch%) > (2;%match%)`",
         ),
     ]
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 import ud_agree.evaluate.backends
@@ -29,13 +30,8 @@ from ud_agree.schemas.suites import COLUMNS
 
 
 def options(tmp_path: Path, files: list[Path], **kwargs) -> SuiteOptions:
-    return SuiteOptions(
-        files=[str(f) for f in files],
-        model="stub",
-        out=str(tmp_path / "out"),
-        progress=False,
-        **kwargs,
-    )
+    settings = {"model": "stub", "out": str(tmp_path / "out"), "progress": False, **kwargs}
+    return SuiteOptions(files=[str(f) for f in files], **settings)
 
 
 @pytest.mark.parametrize("layout", sorted(SUITES))
@@ -246,14 +242,26 @@ def test_results_have_the_documented_columns_then_metadata(tmp_path: Path) -> No
     assert set(json.loads(gym["surprisals"][0])) == {"match", "mismatch"}
 
 
-def test_suite_results_stay_out_of_load_results(tmp_path: Path) -> None:
+def test_suite_runs_are_in_load_results_beside_corpus_runs(tmp_path: Path) -> None:
     from tests.evaluate.report.test_synthetic import write_run
     from tests.ud_agree.test_docs_recipes import hand_frame
 
     write_run(tmp_path / "out", hand_frame("m", "context", lambda item: True), "m")
-    run_suites(options(tmp_path, [write(tmp_path, "s.txt", CLAMS)]), factory(HashScorer()))
-    assert load_results(tmp_path / "out").collect().height == 9
-    assert load_suite_results(tmp_path / "out").collect().height == 3
+    paths = [write(tmp_path, "s.txt", CLAMS), write(tmp_path, *SUITES["syntaxgym"][:2])]
+    run_suites(options(tmp_path, paths, rule="chars"), factory(HashScorer()))
+    rows = load_results(tmp_path / "out").collect()
+    suites = load_suite_results(tmp_path / "out").collect()
+    assert rows.height == 9 + suites.height == 9 + 3 + 4
+    ours = rows.filter(pl.col("reading") == "suite").sort("suite", "pair_id", "condition")
+    clams = ours.filter(pl.col("suite") == "s")
+    expected = suites.filter(pl.col("suite") == "s").sort("pair_id")
+    for column in ("pair_id", "score_good", "score_bad", "right", "right_sum", "model", "method"):
+        assert clams[column].to_list() == expected[column].to_list(), column
+    assert clams["rule"].to_list() == ["chars"] * 3 and clams["lang"].null_count() == 3
+    gym = ours.filter(pl.col("suite") == "number_agreement")
+    assert gym["condition"].to_list() == ["0: (2;%mismatch%) > (2;%match%)",
+                                          "1: (*;%mismatch%) > (*;%match%)"] * 2  # fmt: skip
+    assert gym["rule"].null_count() == gym.height
 
 
 def test_files_sharing_a_stem_are_told_apart_by_their_folder(tmp_path: Path) -> None:
@@ -324,3 +332,67 @@ def test_a_suite_run_takes_the_rule_and_records_it(tmp_path: Path) -> None:
     assert manifest["counts"]["undecided"] == 0
     (again,) = run_suites(options(tmp_path, [path], rule="minicons"), factory(OracleScorer(good)))
     assert again.manifest["counts"]["undecided"] == again.manifest["counts"]["in_results"] > 0
+
+
+class FlatScorer(HashScorer):
+    """Every whitespace token scores -1: two sentences of as many words tie under `sum`."""
+
+    name = "flat"
+
+    def token_scores(self, texts, words=None):
+        out = super().token_scores(texts, words)
+        return [type(s)(s.spans, np.full(len(s.spans), -1.0)) for s in out]
+
+
+def test_suite_summaries_count_ties_per_rule_as_corpus_runs_do(tmp_path: Path) -> None:
+    from ud_agree.evaluate.report.summary import COLUMNS as RUN_COLUMNS
+
+    text = "True\tthe dogs run\nFalse\tthe dogs ran\nFalse\tthe dog run\nTrue\tit is\nFalse\tit are here\n"
+    (outcome,) = run_suites(options(tmp_path, [write(tmp_path, "s.txt", text)], rule="chars"),
+                            factory(FlatScorer()))  # fmt: skip
+    ties = [c for c in RUN_COLUMNS if c == "undecided" or c.startswith("ties")]
+    assert set(ties) <= set(outcome.summary.columns)
+    rows = load_suite_results(outcome.folder).collect()
+    # Counted one pair at a time: a sum tie is two sentences of as many words; a chars tie also
+    # needs as many characters (the headline `ties` follows --rule chars).
+    words = [(len(g.split()), len(b.split()), len(g), len(b))
+             for g, b in zip(rows["sentence_good"], rows["sentence_bad"], strict=True)]  # fmt: skip
+    sum_ties = sum(1 for g, b, _, _ in words if g == b)
+    chars_ties = sum(1 for g, b, cg, cb in words if g == b and cg == cb)
+    first = outcome.summary.row(0, named=True)
+    assert (first["ties_sum"], first["ties_chars"], first["ties"]) == (sum_ties, chars_ties,
+                                                                       chars_ties)  # fmt: skip
+    assert sum_ties == 2 and chars_ties == 1  # the pairs here make both kinds
+    by_rule = outcome.summary.filter(pl.col("breakdown") == "rule")
+    assert dict(zip(by_rule["group"], by_rule["ties"], strict=True))["sum"] == sum_ties
+    assert pl.read_csv(outcome.folder / "summary.csv")["ties_sum"][0] == sum_ties
+
+
+@pytest.mark.parametrize("with_corpus_run", [False, True])
+def test_the_report_shows_suite_runs(tmp_path: Path, with_corpus_run: bool) -> None:
+    from ud_agree.evaluate.report.html import build_report
+
+    from tests.evaluate.report.test_synthetic import write_run
+    from tests.ud_agree.test_docs_recipes import hand_frame
+
+    if with_corpus_run:
+        frame = hand_frame("m", "context", lambda item: True)
+        write_run(tmp_path / "out", frame.with_columns(reading=pl.lit("class-average")), "m")
+    name, text, good, extra = SUITES["clams"]
+    right = run_suites(options(tmp_path, [write(tmp_path, name, text)], **extra),
+                       factory(OracleScorer(good, name="right")))  # fmt: skip
+    wrong = run_suites(
+        options(tmp_path, [write(tmp_path, name, text)], model="other", **extra),
+        factory(OracleScorer(good, reverse=True, name="wrong")),
+    )
+    page = (build_report(tmp_path / "out", tmp_path / "report")).read_text()
+    assert "<h2>Peers' suites</h2>" in page
+    table = page[page.index("<h2>Peers' suites</h2>") :]
+    # The oracle is right on every pair, its reverse on none: each run's row says so.
+    assert right[0].manifest["counts"]["in_results"] == wrong[0].manifest["counts"]["in_results"]
+    assert table.count("simple_agrmt") >= 2
+    assert "<td>right</td>" in table and "<td>wrong</td>" in table
+    row_right = table[table.index("<td>right</td>") :].split("</tr>")[0]
+    row_wrong = table[table.index("<td>wrong</td>") :].split("</tr>")[0]
+    assert "100.0%" in row_right and "0.0%" in row_wrong and "100.0%" not in row_wrong
+    assert ("Per language and agreement type" in page) == with_corpus_run
