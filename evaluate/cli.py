@@ -248,6 +248,7 @@ SKIP_COUNTS = (
     "non-finite",
     "undecided",
     "identical",
+    "same-tokens",
 )
 
 

@@ -101,12 +101,16 @@ def run_folder(options: Options) -> Path:
 
 def finished(options: Options) -> bool:
     """A complete run of these options already lies in its folder (manifest `complete`, made
-    with the same options that change results): `--resume` skips it."""
+    with the same options that change results, its chunks holding the rows it counts): `--resume`
+    skips it. One made from a corpus mined since is not: its run refuses --resume."""
+    from .corpus import language_folder, manifest_digest
+    from .output.store import check_folder
+    from .output.writer import chunk_paths
     from .run import resolve_kind
 
-    path = out_dir(resolve_kind(options)) / "manifest.json"
+    folder = out_dir(resolve_kind(options))
     try:
-        manifest = json.loads(path.read_text())
+        manifest = json.loads((folder / "manifest.json").read_text())
     except (OSError, ValueError):  # none yet, or damaged: the run itself says which
         return False
     if not isinstance(manifest, dict) or manifest.get("complete") is not True:
@@ -116,20 +120,11 @@ def finished(options: Options) -> bool:
     now = options.as_record()
     if not all(before[k] == now[k] for k in RESUME_OPTIONS if k in before):
         return False
-    return chunks_hold(path.parent, (manifest.get("counts") or {}).get("items_in_results"))
-
-
-def chunks_hold(folder: Path, rows: object) -> bool:
-    """The chunks of a run folder hold the rows its manifest counts (a chunk deleted or unreadable:
-    the run is not finished, --resume scores what is missing)."""
-    import pyarrow.parquet as pq
-
-    from .output.writer import chunk_paths
-
-    total = 0
-    for chunk in chunk_paths(folder):
-        try:
-            total += pq.read_metadata(chunk).num_rows
-        except (OSError, ValueError):  # pyarrow's ArrowInvalid is a ValueError
-            return False
-    return isinstance(rows, int) and total == rows
+    recorded = manifest.get("corpus_manifest_sha256")
+    try:
+        corpus = manifest_digest(language_folder(options.corpus, options.lang))
+    except UsageError:  # the run says what is wrong with the corpus
+        return False
+    if recorded is not None and recorded != corpus:
+        return False
+    return check_folder(folder, chunk_paths(folder)) is None

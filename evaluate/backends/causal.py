@@ -55,7 +55,16 @@ class CausalLM:
         self.pad_id = tok.pad_token_id if tok.pad_token_id is not None else (self.bos or 0)
         # §5.1's `lp_native` is `lp_sum` where the tokenizer puts BOS first itself (or the model
         # has none: nothing is scored given BOS); elsewhere a forward without BOS, run when asked.
-        self.native_free = tokenizer_adds_bos(tok, self.name) or self.bos is None
+        # A tokenizer adding anything else (EOS, [CLS] … [SEP]) leaves `lp_native` unknown: refused
+        # only where the `minicons` rule is asked; elsewhere that column stays null.
+        self.native_unknown: str | None = None
+        try:
+            adds_bos = tokenizer_adds_bos(tok, self.name)
+        except UsageError as error:
+            if native:
+                raise
+            adds_bos, self.native_unknown = False, str(error)
+        self.native_free = self.native_unknown is None and (adds_bos or self.bos is None)
         self.native = native
         self.window = loaded.window
         # A model attending to its last `sliding` positions only (Mistral v0.1, Gemma-2's local
@@ -101,6 +110,8 @@ class CausalLM:
 
     def native_fact(self) -> str:
         """How §5.1's `lp_native` (the `minicons` rule) was had, or why it is null."""
+        if self.native_unknown is not None:
+            return f"null: {self.native_unknown}"
         if self.native_free:
             return "lp_sum (the tokenizer puts BOS first itself, or the model has no BOS)"
         if self.native:

@@ -21,32 +21,39 @@ from ud_agree.schemas.suites import COLUMNS as SUITE_COLUMNS
 from ud_agree.schemas.suites import SUITE_RESULTS
 
 from ..sharding.sets import check_sets, runs_as_one
+from .store import RUN_CHUNK, SUITE_CHUNK, check_runs
 
 COLUMNS: tuple[str, ...] = tuple(RESULTS.names)
 SCHEMA: pl.Schema = pl.DataFrame(RESULTS.empty_table()).schema
 SUITE_SCHEMA: pl.Schema = pl.DataFrame(SUITE_RESULTS.empty_table()).schema
-# A suite run's chunks (`python -m evaluate.suite`): `suite-NNNNN.parquet`.
-SUITE_CHUNK = "suite-*.parquet"
 
 
 def result_files(path: str | Path) -> list[Path]:
     """Result Parquet files under `path` (a results root, a language or run folder, or one file):
-    corpus runs' `results*.parquet`, then suite runs' `suite-*.parquet`."""
+    corpus runs' `results*.parquet`, then suite runs' `suite-*.parquet`. A run that cannot be read
+    whole (unfinished, a chunk missing or unreadable, its manifest absent, a set of shards not
+    whole) is a UserError naming it: its rows would count as a finished run's."""
     path = Path(path)
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        raise FileNotFoundError(f"no such results folder: {path}")
-    files = sorted(path.rglob("results*.parquet"))
-    check_sets(path, files)  # the shards of a run are read together only when the set is whole
-    return files + sorted(path.rglob(SUITE_CHUNK))
+    if path.is_dir():
+        # The shards of a run are read together only when the set is whole (ShardError names it).
+        check_sets(path, sorted(path.rglob(RUN_CHUNK)))
+    checked = check_runs(path, bare=True)
+    if checked.left_out:
+        first = checked.left_out[0]
+        more = len(checked.left_out) - 1
+        raise UserError(
+            f"{Path(path) / first.run}: {first.reason}"
+            + (f" (and {more} more run{'s' if more > 1 else ''} under {path})" if more else "")
+            + "; or read a finished run's own folder"
+        )
+    return checked.files
 
 
 def load_results(path: str | Path) -> pl.LazyFrame:
     """All result rows under `path` as one LazyFrame with the documented columns (`COLUMNS`)."""
     files = result_files(path)
     if not files:
-        raise FileNotFoundError(f"no results*.parquet or {SUITE_CHUNK} under {path}")
+        raise FileNotFoundError(f"no {RUN_CHUNK} or {SUITE_CHUNK} under {path}")
     return read_results(files)
 
 

@@ -36,7 +36,10 @@ def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl
         before = old.get("options", {})
         chunks.check_settings(before, options.as_record(), RESUME_OPTIONS, "options")
         if corpus_sha and old.get("corpus_manifest_sha256") not in (None, corpus_sha):
-            raise UsageError(f"--resume: the corpus changed since the results in {folder}")
+            raise UsageError(
+                f"--resume: the corpus was mined again since the results in {folder} were made "
+                "(its manifest.json differs); run without --resume to score it afresh"
+            )
     paths = chunks.paths()
     if paths and "varied" not in pl.read_parquet_schema(paths[0]):
         raise UsageError(

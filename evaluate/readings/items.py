@@ -10,14 +10,17 @@ import polars as pl
 from ud_agree.schemas.corpus import FEATURES
 
 
-def expand_roles(relations: pl.DataFrame, roles: Sequence[str]) -> pl.DataFrame:
-    """One row per (relation, masked role) with the masked word's form, upos, features, surfaces."""
+def expand_roles(
+    relations: pl.DataFrame, roles: Sequence[str], role_column: str = "masked"
+) -> pl.DataFrame:
+    """One row per (relation, role) with that word's form, upos, features, surfaces; the role in
+    `role_column` (`masked` for the class-average reading, `varied` for pairs)."""
     frames = []
     for role in roles:
         other = "target" if role == "controller" else "controller"
         frames.append(
             relations.with_columns(
-                pl.lit(role).alias("masked"),
+                pl.lit(role).alias(role_column),
                 pl.col(f"{role}_form").alias("form"),
                 pl.col(f"{role}_lemma").alias("lemma"),
                 pl.col(f"{role}_upos").alias("upos"),

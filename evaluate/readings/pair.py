@@ -21,7 +21,7 @@ from ..output.writer import ChunkWriter
 from .decide import congruence
 from .items import expand_roles
 from .rules import RULES, TokenUnigram, ingredients, rule_columns, token_unigram
-from .sums import token_scores, with_leading_space, words_to_score
+from .sums import same_tokens, token_scores, with_leading_space, words_to_score
 
 
 def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -30,18 +30,16 @@ def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
         raise UsageError(
             "the corpus has no pairs.parquet; mine it again with this version, without --no-pairs"
         )
-    pairs = corpus.pairs.rename({"varied": "masked"})
+    pairs = corpus.pairs
     counts: dict[str, int] = {"pairs": pairs.height}
-    relations = expand_roles(corpus.relations, ROLES).drop("lemma", "upos", "type")
-    on = [*RELATION_KEY, "masked"]
+    relations = expand_roles(corpus.relations, ROLES, "varied").drop("lemma", "upos", "type")
+    on = [*RELATION_KEY, "varied"]
     items = pairs.join(relations, on=on, how="inner").with_columns(
         pl.col("good_form").alias("form"),
         # §6: a pair's contrast is its varied feature, its value the good form's value of it.
         pl.format("{}={}", "feature", "good_value").alias("value"),
     )
     counts["missing-relation"] = pairs.height - items.height
-    # Results name the re-inflected word's role `varied`; `masked` is the class-average reading's.
-    items = items.rename({"masked": "varied"})
     items = items.sort([*RELATION_KEY, "varied", "feature", "bad_value", "variant"])
     items = items.with_row_index("item")
     counts["items_built"] = items.height
@@ -56,6 +54,9 @@ class PairReading:
         self.scorer: TokenScorer | CountScorer | None = scorer  # loaded by ready()
         self.extra: dict[str, Any] = {}
         self._unigram: TokenUnigram | None = None  # counted once per run, on first use
+        # Sentence PLL: pairs whose sentences the UD words could not serve (their words absent,
+        # or not the sentence's), scored over the tokenizer's words instead, counted.
+        self.tokenizer_words = 0
 
     def items(self) -> tuple[pl.DataFrame, dict[str, int]]:
         """One item per pair, with its sentence's surface words (for the token distance)."""
@@ -110,6 +111,8 @@ class PairReading:
         ends = pairs["end_good"].to_list() + pairs["end_bad"].to_list()
         spans = list(zip(starts, ends, strict=True))
         words = pair_words(pairs)
+        if self.scorer.method == "pll-sentence":
+            self.tokenizer_words += sum(w is None for w in words[:n])
         if self.options.leading_space:
             texts, spans, words = with_leading_space(texts, spans, words)
         scored = token_scores(self.scorer, texts, words_to_score(self.scorer, 2 * n, spans, words))
@@ -180,8 +183,11 @@ class PairReading:
         from tqdm import tqdm
 
         assert self.scorer is not None, "ready() loads the scorer"
-        too_long = undecided = identical = 0
+        too_long = undecided = identical = alike = 0
         headline = f"right_{self.options.rule}"
+        # The frequency baseline compares counts, not sentences: no tokens to compare.
+        tokenizer = None if isinstance(self.scorer, CountScorer) else self.scorer.tokenizer
+        space = " " if self.options.leading_space else ""
         bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
         for chunk_rows in sentence_chunks(items, self.options.chunk_size):
             chunk = items[chunk_rows]
@@ -189,7 +195,15 @@ class PairReading:
             # they are left out before anything is scored.
             same = (chunk["sentence_good"] == chunk["sentence_bad"]).fill_null(False).to_numpy()
             identical += int(same.sum())
-            rows = chunk_rows[~same]
+            # Two sentences the tokenizer makes one (a double space, a zero-width character):
+            # left out too, and counted apart.
+            tokens = same_tokens(
+                tokenizer,
+                [space + t for t in chunk["sentence_good"].to_list()],
+                [space + t for t in chunk["sentence_bad"].to_list()],
+            )
+            alike += int(tokens.sum())
+            rows = chunk_rows[~(same | tokens)]
             if not len(rows):
                 bar.update(len(chunk_rows))
                 continue
@@ -210,7 +224,14 @@ class PairReading:
             bar.update(len(chunk_rows))
         bar.close()
         writer.flush(items)
-        return {"too-long": too_long, "undecided": undecided, "identical": identical}
+        return {
+            "too-long": too_long,
+            "undecided": undecided,
+            "identical": identical,
+            "same-tokens": alike,
+            # Not a skip (no hyphen): a fallback, scored all the same.
+            "words_from_tokenizer": self.tokenizer_words,
+        }
 
 
 def sentence_chunks(items: pl.DataFrame, size: int) -> Iterator[np.ndarray]:

@@ -5,6 +5,7 @@ is asked here. Every reading and suite sums through this module."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -89,3 +90,20 @@ def score_sentences(
 
         scorer = load_scorer(scorer)
     return sentence_scores(scorer, list(texts), spans)
+
+
+def same_tokens(tokenizer: Any, good: Sequence[str], bad: Sequence[str]) -> np.ndarray:
+    """Pairs whose two sentences differ as text but not as the model's tokens (a double space, a
+    zero-width character or an accent the tokenizer normalizes away): no model can prefer one, so
+    they are skipped (`same-tokens`), never counted as a tie. False everywhere without a
+    tokenizer."""
+    flags = np.zeros(len(good), dtype=bool)
+    differ = [i for i, (g, b) in enumerate(zip(good, bad, strict=True)) if g != b]
+    if tokenizer is None or not differ:
+        return flags
+    texts = [good[i] for i in differ] + [bad[i] for i in differ]
+    ids = tokenizer(texts, add_special_tokens=False, verbose=False)["input_ids"]
+    n = len(differ)
+    for k, i in enumerate(differ):
+        flags[i] = list(ids[k]) == list(ids[n + k])
+    return flags

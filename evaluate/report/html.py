@@ -22,12 +22,12 @@ from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
 from ud_agree.schemas.results import ITEM_KEY
 
 from ..output.results import SHORT_MODEL, load_manifests, read_results, with_system
+from ..output.store import LeftOut, check_runs
 from ..readings.rules import RULES
 from . import stats
 from .cells import display_columns
 from .figures import BASELINE, SPECS, all_figures, prepare, system_order
 from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT, write_heat_maps
-from .intact import LeftOut, check_runs
 from .suites import suite_note, suite_rows
 from .summary import (
     COVERS_LITTLE,

@@ -54,7 +54,8 @@ def _skipped(folder: Path) -> str:
         return "–"
     counts = manifest.get("counts") if isinstance(manifest, dict) else None
     counts = counts if isinstance(counts, dict) else {}
-    skipped = counts.get("skipped") if isinstance(counts.get("skipped"), dict) else {}
+    skipped = counts.get("skipped")
+    skipped = skipped if isinstance(skipped, dict) else {}
     parts = [f"{reason} {n}" for reason, n in sorted(skipped.items()) if n]
     if counts.get("malformed"):
         parts.append(f"malformed lines {counts['malformed']}")

@@ -22,6 +22,7 @@ from ud_agree.hold import hold
 
 from ..backends.api import TokenScorer
 from ..options import FREQUENCY
+from ..readings.sums import same_tokens
 from .output import (
     chunk_paths,
     file_sha256,
@@ -324,9 +325,19 @@ def score_chunks(
         chunk = todo[start : start + options.chunk_size]
         # The kind of `todo` follows the suite's: narrowed by hand, as a checker cannot pair them.
         if isinstance(suite, PairSuite):
-            frame = score_pairs(
-                cast(pl.DataFrame, chunk), scorer, options.rule, options.leading_space
+            pairs = cast(pl.DataFrame, chunk)
+            space = " " if options.leading_space else ""
+            alike = same_tokens(
+                scorer.tokenizer,
+                [space + t for t in pairs["sentence_good"].to_list()],
+                [space + t for t in pairs["sentence_bad"].to_list()],
             )
+            if alike.any():  # sentences the tokenizer makes one: skipped, counted apart
+                skipped["same-tokens"] += int(alike.sum())
+                pairs = pairs.filter(pl.Series(~alike))
+                if not pairs.height:
+                    continue
+            frame = score_pairs(pairs, scorer, options.rule, options.leading_space)
             finite = pl.col("score_good").is_finite() & pl.col("score_bad").is_finite()
         else:
             frame = pl.DataFrame(score_items(suite, cast("list[Item]", chunk), scorer))

@@ -491,6 +491,14 @@ def suite_cases() -> list[Case]:
             "b.jsonl:1",
             scored(1),
         ),
+        Case(
+            "blimp/same-tokens",
+            "suite",
+            _suite_same_tokens,
+            0,
+            "",
+            _suite_same_tokens_skipped,
+        ),
         Case("blimp/bom", "suite", S("b.jsonl", "\ufeff" + jsonl(B1, B2)), 0, "", scored(2)),
         Case(
             "blimp/crlf",
@@ -1141,6 +1149,53 @@ def _identical_pair(frame):
     )
 
 
+def _zero_width_pair(frame):
+    """The first pair's bad sentence made its good one with a zero-width space at the end: a
+    different text that BERT's tokenizer makes the same tokens."""
+    import polars as pl
+
+    first = pl.int_range(pl.len()) == 0
+    return frame.with_columns(
+        pl.when(first)
+        .then(pl.col("sentence_good") + "\u200b")
+        .otherwise(pl.col("sentence_bad"))
+        .alias("sentence_bad")
+    )
+
+
+def _one_same_tokens_skipped(place: Place) -> str | None:
+    """The pair its tokenizer cannot tell apart is skipped and counted, never scored as a tie."""
+    import polars as pl
+
+    folder = next(place.out.rglob("manifest.json")).parent
+    counts = json.loads((folder / "manifest.json").read_text())["counts"]
+    rows = pl.read_parquet(sorted(folder.glob("results-*.parquet"))).height
+    if counts.get("same-tokens") != 1 or rows != counts["items_eligible"] - 1:
+        return f"same-tokens {counts.get('same-tokens')}, {rows} rows of {counts['items_eligible']}"
+    return None
+
+
+def _suite_same_tokens(place: Place) -> list[str]:
+    """A BLiMP file with a pair apart by a double space, one by a zero-width space, scored by BERT."""
+    double = blimp(GOOD[0], GOOD[0].replace(" ", "  ", 1))
+    zero_width = blimp(GOOD[0], GOOD[0] + "\u200b")
+    path = place.file("b.jsonl", jsonl(B1, double, zero_width))
+    return [path, "--model", str(place.bert), "--pll", "sentence", "--out", str(place.out),
+            "--no-progress"]  # fmt: skip
+
+
+def _suite_same_tokens_skipped(place: Place) -> str | None:
+    """The suite's pair of a double space and the one of a zero-width space are skipped."""
+    import polars as pl
+
+    folder = next(place.out.rglob("manifest.json")).parent
+    counts = json.loads((folder / "manifest.json").read_text())["counts"]
+    rows = pl.read_parquet(sorted(folder.glob("suite-*.parquet")))
+    if counts["skipped"].get("same-tokens") != 2 or rows.height != 1:
+        return f"same-tokens {counts['skipped'].get('same-tokens')}, {rows.height} rows"
+    return None
+
+
 def _one_identical_skipped(place: Place) -> str | None:
     """The pair of identical sentences is skipped and counted, never scored."""
     import polars as pl
@@ -1162,6 +1217,36 @@ def _suite_chunk_garbled(place: Place) -> list[str]:
         )
     next(place.out.rglob("suite-*.parquet")).write_bytes(b"garbage")
     return ["suite", str(place.out)]
+
+
+def _resume_after_mining_again(place: Place) -> list[str]:
+    """A finished run, then its corpus mined again (a pair fewer, another manifest), then the
+    same command with --resume: the results of the old corpus must not stand for the new one."""
+    import polars as pl
+
+    corpus = place.corpus_copy()
+    argv = evaluate_run("--chunk-size", "5", corpus=lambda _: corpus)(place)
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert _evaluate(argv) == 0
+    pairs = corpus / "fr" / "pairs.parquet"
+    pl.read_parquet(pairs).head(-1).write_parquet(pairs)
+    manifest = corpus / "fr" / "manifest.json"
+    record = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**record, "mined": "again"}))
+    return [*argv, "--resume"]
+
+
+def _results_unfinished(place: Place) -> list[str]:
+    """A run killed after its first chunks (its manifest still says `complete: false`)."""
+
+    def killed(folder: Path) -> None:
+        manifest = folder / "manifest.json"
+        record = json.loads(manifest.read_text())
+        manifest.write_text(json.dumps({**record, "complete": False}))
+        sorted(folder.glob("results-*.parquet"))[-1].unlink()
+
+    _finished_then(killed)(place)
+    return ["results", str(place.out)]
 
 
 def _results_chunk_garbled(place: Place) -> list[str]:
@@ -1351,6 +1436,14 @@ def corpus_cases() -> list[Case]:
             "identical 1",
             _one_identical_skipped,
         ),
+        Case(
+            "corpus/pairs-same-tokens",
+            "evaluate",
+            E(model="bert", corpus=T(_table("pairs", _zero_width_pair))),
+            0,
+            "same-tokens 1",
+            _one_same_tokens_skipped,
+        ),
         # options
         Case("option/chunk-size-0", "evaluate", E("--chunk-size", "0"), 2, "--chunk-size"),
         Case("option/chunk-size-negative", "evaluate", E("--chunk-size", "-1"), 2, "--chunk-size"),
@@ -1487,6 +1580,8 @@ def corpus_cases() -> list[Case]:
             2,
             "results-00001.parquet",
         ),
+        Case("resume/corpus-mined-again", "evaluate", _resume_after_mining_again, 2, "mined again"),
+        Case("results/load-results-unfinished", "api", _results_unfinished, 2, "never finished"),
         # what the report says of these is the report's (issue 34, point 3): here no traceback
         Case("report/broken-manifest", "report", _report_broken_manifest, None),
         Case("report/no-chunks", "report", _report_no_chunks, None),

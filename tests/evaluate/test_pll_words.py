@@ -168,3 +168,35 @@ def test_a_token_holding_the_varied_word_is_split_at_it_into_its_words():
     good, bad = pair_words(pairs)
     assert [pairs["sentence_good"][0][a:b] for a, b in good] == ["It", "is", "n't", "."]
     assert [pairs["sentence_bad"][0][a:b] for a, b in bad] == ["It", "are", "n't", "."]
+
+
+def test_pairs_the_surface_words_cannot_serve_are_counted(random_bert, tmp_path):
+    corpus = tmp_path / "corpus"
+    mine_languages(MineOptions(ud_dir=SAMPLE / "ud", out=corpus, unimorph_dirs=[SAMPLE / "unimorph"],
+                               all_types=True, progress=False, langs=["fr"]))  # fmt: skip
+    pairs = pl.read_parquet(corpus / "fr" / "pairs.parquet")
+    chosen = pairs["sent_id"][0]
+    # That sentence's words, all glued, no longer spell it: its pairs take the tokenizer's words.
+    path = corpus / "fr" / "sentences.parquet"
+    sentences = pl.read_parquet(path)
+    glued = pl.col("space_after").list.eval(pl.lit(False).repeat_by(pl.len()).explode())
+    sentences.with_columns(
+        pl.when(pl.col("sent_id") == chosen)
+        .then(glued)
+        .otherwise(pl.col("space_after"))
+        .alias("space_after")
+    ).write_parquet(path)
+    options = Options(lang="fr", corpus=str(corpus), model=str(random_bert), reading="pair",
+                      pll="sentence", out=str(tmp_path / "out"), progress=False, device="cpu")  # fmt: skip
+    outcome = evaluate(options)
+    results = pl.read_parquet(outcome.out_dir / "results-*.parquet")
+    expected = results.filter(pl.col("sent_id") == chosen).height
+    assert expected > 0
+    assert outcome.manifest["counts"]["words_from_tokenizer"] == expected
+    key = ["sent_id", "target_id", "controller_id", "feature", "bad_form"]
+    scored = results.filter(pl.col("sent_id") == chosen).join(
+        pairs.select(*key, "sentence_good"), on=key
+    )
+    for row in scored.iter_rows(named=True):
+        good = loop_pll(random_bert, row["sentence_good"], None)
+        assert row["score_good"] == pytest.approx(good, abs=1e-4)

@@ -271,14 +271,24 @@ def test_minicons_is_the_sentence_without_bos_in_the_context(tmp_path):
     assert "not run" in scorer.facts()["lp_native"]
 
 
-def test_an_unknown_bos_convention_fails_at_load(tmp_path):
+def test_an_unknown_bos_convention_is_refused_only_where_minicons_is_asked(tmp_path):
     needs("tiny-fr-ud-bert")
     from ud_agree.evaluate.options import UsageError
 
     tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-bert")
     folder = random_causal(tmp_path / "m", tokenizer)  # a causal body on [CLS] … [SEP]
     with pytest.raises(UsageError, match=r"adds \['\[CLS\]', '\[SEP\]'\] around a sentence"):
-        lm(folder)
+        lm(folder, native=True)
+    # `--rule sum` (or a class-average run) never needs lp_native: the model loads and scores,
+    # its sums equal a one-sentence-at-a-time loop, and lp_native is null with the reason said.
+    scorer = lm(folder)
+    assert "adds ['[CLS]', '[SEP]']" in scorer.facts()["lp_native"]
+    found = scorer.token_scores(TEXTS)
+    assert all(s.native is None for s in found)
+    first = [] if scorer.bos is None else [scorer.bos]
+    plain = [tokenizer(t, add_special_tokens=False)["input_ids"] for t in TEXTS]
+    loop = [loop_token_logprobs(scorer.model, [*first, *ids]).sum() for ids in plain]
+    np.testing.assert_allclose([s.logprobs.sum() for s in found], loop, rtol=1e-5, atol=1e-4)
 
 
 def test_a_tokenizer_that_adds_bos_itself_never_gets_two(tmp_path):

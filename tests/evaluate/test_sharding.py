@@ -168,7 +168,7 @@ def fake_shard(run: Path, index: int, count: int, **changes) -> Path:
         "corpus_manifest_sha256": "abc",
         "complete": True,
         "shard": {"index": index, "count": count, "whole_run_counts": ["items_built"]},
-        "counts": {"items_built": 100, "items_scored_now": 10},
+        "counts": {"items_built": 100, "items_scored_now": 10, "items_in_results": 0},
     }
     (folder / "manifest.json").write_text(json.dumps(manifest | changes))
     return folder
@@ -291,9 +291,11 @@ def test_a_shard_killed_mid_run_resumes_without_losing_or_duplicating_rows(
     sample_corpus, tmp_path, monkeypatch, model, reading
 ):
     import ud_agree.evaluate.run as run_module
+    from ud_agree.evaluate.output.results import load_results
     from ud_agree.evaluate.output.writer import ChunkWriter
     from ud_agree.evaluate.run import evaluate
 
+    from ud_agree.errors import UserError
     from ud_agree.schemas.results import ITEM_KEY
 
     class DiesAfterTwoChunks(ChunkWriter):
@@ -318,8 +320,11 @@ def test_a_shard_killed_mid_run_resumes_without_losing_or_duplicating_rows(
     with pytest.raises(ShardError, match=r"shards 1 of 3 .* incomplete"):
         check_run(run_folder(options))
 
+    # load_results refuses the killed shard (issue 42); its chunks, read one by one, hold what landed.
+    with pytest.raises(UserError, match="never finished"):
+        load_results(killed)
+    landed = pl.read_parquet(sorted(killed.glob("results-*.parquet"))).height
     monkeypatch.setattr(run_module, "ChunkWriter", ChunkWriter)
-    landed = item_rows(killed).height
     again = evaluate(replace(options, shard="1/3", resume=True))
     rows = item_rows(killed)
     assert again.counts["resumed_already_done"] == landed

@@ -54,3 +54,21 @@ def test_an_old_pair_folder_is_read_with_varied_filled_and_refused_on_resume(
     assert main([*argv, "--no-progress", "--resume"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "ud-agree 0.2.0 or earlier" in err
+
+
+def test_pair_items_keep_the_varied_role_from_the_corpus_to_the_results(corpus):
+    from ud_agree.evaluate.corpus import read_corpus
+    from ud_agree.evaluate.readings.items import expand_roles
+    from ud_agree.evaluate.readings.pair import build_pair_items
+
+    read = read_corpus(str(corpus), "fr", pairs=True)
+    # The relations' roles are laid out under the pairs' own name: no `masked` on the way.
+    roles = expand_roles(read.relations, ("target", "controller"), "varied")
+    assert "masked" not in roles.columns
+    assert (
+        roles["varied"].value_counts().sort("varied")["count"].to_list()
+        == [read.relations.height] * 2
+    )
+    items, counts = build_pair_items(read)
+    assert "masked" not in items.columns and counts["missing-relation"] == 0
+    assert sorted(items["varied"].to_list()) == sorted(read.pairs["varied"].to_list())

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from ud_agree.evaluate.output.store import check_runs
 from ud_agree.evaluate.report.html import main
-from ud_agree.evaluate.report.intact import check_runs
 
 from tests.evaluate.report.test_synthetic import make_frame, write_run
 

@@ -1,6 +1,7 @@
-"""Which runs under a results folder the report can trust (issue 34): a run whose chunks do not
-hold the rows its manifest counts (a chunk missing or unreadable), whose manifest is unreadable or
-absent, or that never finished is named with its reason and shown in no table or figure."""
+"""The store of run folders: which runs under a results folder can be read (load_results, the
+report, --resume, the merge). A run whose chunks do not hold the rows its manifest counts (a
+chunk missing or unreadable), whose manifest is unreadable or absent, or that never finished is
+named with its reason and read by none of them (issue 34, issue 42)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from typing import Any
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..output.results import SUITE_CHUNK
 from ..sharding.sets import check_run
 from ..sharding.spec import FOLDER, ShardError
 
 RESUME = "rerun it with --resume"
 RUN_TOOL, SUITE_TOOL = "ud-agree evaluate", "ud-agree evaluate.suite"  # manifests' `tool`
+# Result chunks: a corpus run's `results-NNNNN.parquet`, a suite run's `suite-NNNNN.parquet`.
+RUN_CHUNK, SUITE_CHUNK = "results*.parquet", "suite-*.parquet"
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,7 @@ class Checked:
         return "; ".join(shown) + (f"; and {more} more" if more > 0 else "")
 
 
-def _manifest(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
+def read_manifest(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
     """A run folder's manifest, or why it cannot be read."""
     path = folder / "manifest.json"
     if not path.exists():
@@ -57,7 +59,7 @@ def _manifest(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
     return data, None
 
 
-def _rows(chunks: list[Path]) -> tuple[int, str | None]:
+def chunk_rows(chunks: list[Path]) -> tuple[int, str | None]:
     """Rows in a run's chunks (from their footers), or which chunk cannot be read."""
     rows = 0
     for chunk in chunks:
@@ -82,7 +84,7 @@ def _pairs(chunks: list[Path]) -> tuple[int, str | None]:
 
 def check_folder(folder: Path, chunks: list[Path]) -> str | None:
     """Why the run in `folder` (its result chunks `chunks`) cannot be trusted, or None."""
-    manifest, problem = _manifest(folder)
+    manifest, problem = read_manifest(folder)
     if manifest is None:
         return problem
     if manifest.get("complete") is False:
@@ -93,7 +95,7 @@ def check_folder(folder: Path, chunks: list[Path]) -> str | None:
     expected = (manifest.get("counts") or {}).get(key)
     if not isinstance(expected, int) or isinstance(expected, bool):
         return f"its manifest counts no rows (counts.{key})"
-    rows, problem = _pairs(chunks) if suite else _rows(chunks)
+    rows, problem = _pairs(chunks) if suite else chunk_rows(chunks)
     if problem is not None:
         return f"{problem}: delete it and {RESUME}"
     if rows != expected:
@@ -113,16 +115,18 @@ def _is_run_manifest(path: Path) -> bool:
     return isinstance(data, dict) and data.get("tool") in (RUN_TOOL, SUITE_TOOL)
 
 
-def check_runs(root: str | Path) -> Checked:
+def check_runs(root: str | Path, bare: bool = False) -> Checked:
     """Every run under `root` checked against its manifest: the files of the sound ones (a set of
-    shards is sound when it is whole and each shard is), and the others with their reason."""
+    shards is sound when it is whole and each shard is), and the others with their reason.
+    `bare`: chunks in a folder with no manifest at all (not written by a run: a table saved by
+    hand) are read as they are, as a chunk asked for by name is."""
     root = Path(root)
     if root.is_file():
         return Checked([root], [])  # one chunk asked for by name is read as it is
     if not root.is_dir():
         raise FileNotFoundError(f"no such results folder: {root}")
     chunks: dict[Path, list[Path]] = defaultdict(list)
-    for chunk in sorted([*root.rglob("results*.parquet"), *root.rglob(SUITE_CHUNK)]):
+    for chunk in sorted([*root.rglob(RUN_CHUNK), *root.rglob(SUITE_CHUNK)]):
         chunks[chunk.parent].append(chunk)
     for manifest in root.rglob("manifest.json"):
         # A run whose every chunk is gone still has its manifest to say so.
@@ -142,6 +146,8 @@ def check_runs(root: str | Path) -> Checked:
         if folder in shard_sets or (folder.parent in shard_sets and FOLDER.fullmatch(folder.name)):
             continue  # a set of shards is checked as one run below
         reason = check_folder(folder, chunks[folder])
+        if bare and not (folder / "manifest.json").exists():
+            reason = None
         if reason is None:
             files += chunks[folder]
         else:
@@ -159,3 +165,9 @@ def check_runs(root: str | Path) -> Checked:
         else:
             files += [chunk for s in sorted(shards) for chunk in chunks[s]]
     return Checked(sorted(files), sorted(left_out, key=lambda r: r.run))
+
+
+def unsound(root: str | Path) -> str | None:
+    """Why the runs under `root` cannot all be read (the runs left out, in one line), or None."""
+    checked = check_runs(root)
+    return checked.note() if checked.left_out else None
