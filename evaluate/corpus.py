@@ -9,12 +9,11 @@ from pathlib import Path
 
 import polars as pl
 
+from ud_agree.errors import UsageError
 from ud_agree.formats.pairs_table import LATER_COLUMNS, completed
 from ud_agree.schemas.corpus import LEXICON as LEXICON_SCHEMA
 from ud_agree.schemas.corpus import PAIRS as PAIRS_SCHEMA
 from ud_agree.schemas.corpus import RELATIONS as RELATIONS_SCHEMA
-
-from .options import UsageError, corpus_not_found
 
 # Columns the evaluator reads (ud_agree/schemas/corpus.py); `space_after` is optional: DESIGN.md §3 lacks it.
 _REQUIRED = {
@@ -136,4 +135,15 @@ def read_corpus(corpus: str, lang: str, pairs: bool = False) -> Corpus:
         tables["lexicon"],
         digest,
         tables.get("pairs"),
+    )
+
+
+def corpus_not_found(corpus: str) -> str:
+    """A missing corpus folder, and the command that mines one (the embedded sample's folder
+    where it lies below the working directory)."""
+    sample = Path("data/sample/ud")
+    ud_dir = str(sample) if sample.is_dir() else "<folder of UD_* treebanks>"
+    return (
+        f"corpus folder '{corpus}' not found; mine one with `python -m mine --ud-dir {ud_dir} "
+        f"--out {corpus}`, or pass --corpus"
     )

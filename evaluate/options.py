@@ -7,13 +7,27 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal, get_args
 
-from ud_agree.errors import UserError, did_you_mean
+from ud_agree.errors import UsageError, did_you_mean
 from ud_agree.schemas.corpus import ROLES
 
+from .backends.spec import FREQUENCY, TINY_RANDOM, Dtype, Kind, ModelSpec, Pll, name_of, safe_name
+from .corpus import corpus_not_found
+from .output.writer import RunOutput
 from .sharding.spec import Shard, parse_shard, shard_folder
 
-FREQUENCY = "frequency"
-TINY_RANDOM = "tiny-random"
+__all__ = [
+    "FREQUENCY",
+    "TINY_RANDOM",
+    "Dtype",
+    "Kind",
+    "ModelSpec",
+    "Options",
+    "Pll",
+    "UsageError",
+    "corpus_not_found",
+    "name_of",
+    "safe_name",
+]
 
 
 Mask = Literal["controller", "target", "both"]
@@ -22,11 +36,6 @@ Case = Literal["fold", "exact"]
 Device = Literal["auto", "cpu", "cuda"]
 Control = Literal["context", "no-context"]
 Reading = Literal["class-average", "pair"]
-Pll = Literal["word", "sentence"]  # masked LMs in the pair reading: PLL of the word or sentence
-# Compute precision: float32, autocast to bfloat16/float16, or `auto`: the checkpoint's stored
-# precision, no autocast (lm-evaluation-harness's default `dtype=auto`).
-Dtype = Literal["float32", "bfloat16", "float16", "auto"]
-Kind = Literal["masked", "causal"]
 Rule = Literal["sum", "minicons", "mean", "chars", "bytes", "word", "slor"]  # §5.1
 # Rules whose ingredients cost work of their own, run only when a run names them (§5.1):
 # `minicons` needs a forward without BOS where the tokenizer adds none.
@@ -50,10 +59,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
 
 # A language folder's name: never a path (`../x`, `fr/`), so that results stay under --out.
 LANGUAGE_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-
-
-class UsageError(UserError):
-    """A user-facing error of the evaluator: printed as one line, exit status 2."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,42 @@ class Options:
         record["shard"] = None if self.shard is None else str(self.shard)
         record["rules"] = list(self.rules)  # as JSON reads it back
         return record
+
+    @property
+    def model_spec(self) -> ModelSpec:
+        """What the back-end needs of this run (its kind as resolved so far)."""
+        return ModelSpec(
+            model=self.model,
+            kind=None if self.model == FREQUENCY else self.kind,
+            device=self.device,
+            batch_size=self.batch_size,
+            max_tokens=self.max_tokens,
+            dtype=self.dtype,
+            trust_remote_code=self.trust_remote_code,
+            progress=self.progress,
+            seed=self.seed,
+            pll=self.pll,
+            method=self.method,
+            chunk_size=self.chunk_size,
+            vocab_of=self.vocab_of,
+            native=self.runs_native,
+        )
+
+    @property
+    def run_output(self) -> RunOutput:
+        """What the run's output needs of it (its kind as resolved so far)."""
+        pair = self.reading == "pair"
+        return RunOutput(
+            model=model_label(self),
+            method=self.method,
+            reading=self.reading,
+            match=None if pair else self.match,
+            case=None if pair else self.case,
+            chunk_size=self.chunk_size,
+            resume=self.resume,
+            record=self.as_record(),
+            resume_keys=RESUME_OPTIONS,
+        )
 
     @property
     def runs_native(self) -> bool:
@@ -195,21 +236,6 @@ RESUME_OPTIONS = (
 )
 
 
-def safe_name(name: str) -> str:
-    """A model name or local folder made safe for a path (`org/name` → `org--name`)."""
-    path = Path(name)
-    if path.is_dir():
-        name = path.resolve().name
-    name = name.replace("/", "--")
-    return re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip("-") or "model"
-
-
-def name_of(model: str) -> str:
-    """A hub name as given, or a local directory's folder name."""
-    path = Path(model)
-    return path.resolve().name if path.is_dir() else model
-
-
 def model_label(options: Options) -> str:
     """The `model` column: hub name as given, a local directory's folder name, or `frequency-baseline`."""
     if options.model == FREQUENCY:
@@ -242,17 +268,6 @@ def out_dir(options: Options) -> Path:
             name += "__leading-space"
     run = Path(options.out) / options.lang / name
     return run if options.shard is None else shard_folder(run, options.shard)
-
-
-def corpus_not_found(corpus: str) -> str:
-    """A missing corpus folder, and the command that mines one (the embedded sample's folder
-    where it lies below the working directory)."""
-    sample = Path("data/sample/ud")
-    ud_dir = str(sample) if sample.is_dir() else "<folder of UD_* treebanks>"
-    return (
-        f"corpus folder '{corpus}' not found; mine one with `python -m mine --ud-dir {ud_dir} "
-        f"--out {corpus}`, or pass --corpus"
-    )
 
 
 def model_typo(flag: str, model: str, names: tuple[str, ...] = (FREQUENCY, TINY_RANDOM)) -> str:

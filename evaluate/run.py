@@ -100,7 +100,7 @@ def _run_in(
     from .report.summary import summarize, write_summary
 
     # 4. The manifest written first, so that --resume can check it.
-    done = prepare_folder(folder, options, corpus.manifest_sha256)
+    done = prepare_folder(folder, options.run_output, corpus.manifest_sha256)
     base = manifest_base(options, corpus.manifest_sha256, facts)
     base.update(shard_entry(options.shard, whole_run_counts))  # type: ignore[typeddict-item]
     write_json({**base, "complete": False}, folder / "manifest.json")
@@ -110,7 +110,7 @@ def _run_in(
     items, keep, counts["resumed_already_done"] = skip_done(items, done)
     if keep is not None:
         encoded = reading.subset(encoded, keep)
-    writer = ChunkWriter(folder, options)
+    writer = ChunkWriter(folder, options.run_output)
     if items.height:
         try:
             counts.update(reading.score(items, encoded, writer))

@@ -19,6 +19,11 @@ class UserError(Exception):
     exit_code = 2
 
 
+class UsageError(UserError):
+    """A user-facing error of the evaluator (an option, a corpus, a model folder): one line, exit
+    status 2."""
+
+
 class MachineError(Exception):
     """A fault of the machine, not of the input (no space, permission denied, read-only file
     system, too many open files…): one line naming the path and the cause, exit 1."""

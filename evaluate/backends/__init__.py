@@ -23,6 +23,7 @@ from .api import (
     TokenScores,
 )
 from .loading import load_scorer
+from .spec import FREQUENCY, ModelSpec
 
 __all__ = [
     "BACKENDS",
@@ -44,7 +45,6 @@ __all__ = [
 
 if TYPE_CHECKING:
     from ..corpus import Corpus
-    from ..options import Options
 
 BackendKind = Literal["frequency", "masked", "causal"]
 
@@ -63,13 +63,11 @@ PAIR_SCORERS: dict[BackendKind, tuple[str, str]] = {
 }
 
 
-def backend_kind(options: Options) -> BackendKind:
-    """The registry key of `options.model`: the frequency baseline, or the LM's kind."""
-    from ..options import FREQUENCY
-
-    if options.model == FREQUENCY:
+def backend_kind(spec: ModelSpec) -> BackendKind:
+    """The registry key of `spec.model`: the frequency baseline, or the LM's kind."""
+    if spec.model == FREQUENCY:
         return "frequency"
-    return "causal" if options.kind == "causal" else "masked"
+    return "causal" if spec.kind == "causal" else "masked"
 
 
 def registered(registry: dict[BackendKind, tuple[str, str]], kind: BackendKind) -> Any:
@@ -78,24 +76,24 @@ def registered(registry: dict[BackendKind, tuple[str, str]], kind: BackendKind) 
     return getattr(importlib.import_module(f".{module}", __name__), name)
 
 
-def open_backend(options: Options, corpus: Corpus) -> FormScorer:
-    """The class-average form scorer of `options.model`: frequency baseline, masked or causal LM."""
-    backend: FormScorer = registered(BACKENDS, backend_kind(options))(options, corpus)
+def open_backend(spec: ModelSpec, corpus: Corpus) -> FormScorer:
+    """The class-average form scorer of `spec.model`: frequency baseline, masked or causal LM."""
+    backend: FormScorer = registered(BACKENDS, backend_kind(spec))(spec, corpus)
     return backend
 
 
-def open_pair_scorer(options: Options, corpus: Corpus) -> TokenScorer | CountScorer:
-    """The pair reading's scorer of `options.model`, loaded now: the baseline's lexicon counts, or
+def open_pair_scorer(spec: ModelSpec, corpus: Corpus) -> TokenScorer | CountScorer:
+    """The pair reading's scorer of `spec.model`, loaded now: the baseline's lexicon counts, or
     an LM's token scorer."""
-    if backend_kind(options) == "frequency":
+    if backend_kind(spec) == "frequency":
         counts: CountScorer = registered(PAIR_SCORERS, "frequency")(corpus.lexicon)
         return counts
-    return open_token_scorer(options, corpus)
+    return open_token_scorer(spec, corpus)
 
 
-def open_token_scorer(options: Options, corpus: Corpus) -> TokenScorer:
-    """The token scorer of `options.model`, loaded now (`tiny-random`: built from the corpus' words)."""
-    o = options
+def open_token_scorer(spec: ModelSpec, corpus: Corpus) -> TokenScorer:
+    """The token scorer of `spec.model`, loaded now (`tiny-random`: built from the corpus' words)."""
+    o = spec
     return load_scorer(
         o.model,
         pll=o.pll,
@@ -107,5 +105,5 @@ def open_token_scorer(options: Options, corpus: Corpus) -> TokenScorer:
         corpus=corpus,
         seed=o.seed,
         trust_remote_code=o.trust_remote_code,
-        native=o.runs_native,
+        native=o.native,
     )

@@ -16,14 +16,15 @@ import numpy as np
 import polars as pl
 import torch
 
+from ud_agree.errors import UsageError
 from ud_agree.surface import surface_text
 
 from ..corpus import Corpus
-from ..options import Options, UsageError, name_of
 from .api import FormBatch, Forms, Span, TokenScores
 from .batching import Padded, length_batches, pad
 from .models import CAUSAL, LoadedModel, autocast, dtype_fact, load_model, load_tokenizer
 from .prefixes import PackedRow, longest_holders, pack, rows
+from .spec import ModelSpec, name_of
 
 # Logits are computed for this many scored positions at a time: (tokens × vocabulary) floats.
 _HEAD_CHUNK = 8192
@@ -407,19 +408,17 @@ def tokenizer_adds_bos(tokenizer: Any, model: str) -> bool:
     )
 
 
-def load_causal(options: Options, tokenizer=None) -> CausalLM:
-    """A causal LM for `options.model`, ready to score."""
+def load_causal(spec: ModelSpec, tokenizer=None) -> CausalLM:
+    """A causal LM for `spec.model`, ready to score."""
     loaded = load_model(
-        options.model,
-        options.device,
+        spec.model,
+        spec.device,
         tokenizer=tokenizer,
         kind=CAUSAL,
-        trust_remote_code=options.trust_remote_code,
-        dtype=options.dtype,
+        trust_remote_code=spec.trust_remote_code,
+        dtype=spec.dtype,
     )
-    return CausalLM(
-        loaded, options.batch_size, options.max_tokens, options.dtype, progress=options.progress
-    )
+    return CausalLM(loaded, spec.batch_size, spec.max_tokens, spec.dtype, progress=spec.progress)
 
 
 class CausalBackend:
@@ -429,16 +428,16 @@ class CausalBackend:
     context = "left"
     min_count = 0
 
-    def __init__(self, options: Options, corpus: Corpus) -> None:
-        self.options = options
-        self.tokenizer = load_tokenizer(options.model, options.trust_remote_code)
+    def __init__(self, spec: ModelSpec, corpus: Corpus) -> None:
+        self.spec = spec
+        self.tokenizer = load_tokenizer(spec.model, spec.trust_remote_code)
         self.lm: CausalLM | None = None
         self.forwards = 0
 
     def ready(self) -> dict[str, Any]:
         """Load the weights."""
         if self.lm is None:
-            self.lm = load_causal(self.options, self.tokenizer)
+            self.lm = load_causal(self.spec, self.tokenizer)
         return self.lm.facts()
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
@@ -474,7 +473,7 @@ class CausalBackend:
         assert self.lm is not None
         device = self.lm.device
         index = FormIndex(forms, device)
-        size = self.options.chunk_size
+        size = self.spec.chunk_size
         for start in range(0, n_items, size):
             rows = np.arange(start, min(start + size, n_items))
             distinct, where = _distinct([encoded[i] for i in rows])

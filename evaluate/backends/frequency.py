@@ -9,8 +9,8 @@ import numpy as np
 import polars as pl
 
 from ..corpus import Corpus
-from ..options import Options
 from .api import FormBatch, Forms
+from .spec import ModelSpec
 
 
 def count_shares(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -30,13 +30,13 @@ class FrequencyBackend:
     min_count = 1  # a form never seen has share 0: it could never win
     forwards = 0
 
-    def __init__(self, options: Options, corpus: Corpus) -> None:
-        self.options = options
+    def __init__(self, spec: ModelSpec, corpus: Corpus) -> None:
+        self.spec = spec
         self.tokenizer = None
-        if options.vocab_of:
+        if spec.vocab_of:
             from .models import load_tokenizer
 
-            self.tokenizer = load_tokenizer(options.vocab_of, options.trust_remote_code)
+            self.tokenizer = load_tokenizer(spec.vocab_of, spec.trust_remote_code)
 
     def ready(self) -> dict[str, Any]:
         """No weights to wait for."""
@@ -64,7 +64,7 @@ class FrequencyBackend:
     def form_scores(self, encoded: Any, forms: Forms, n_items: int) -> Iterator[FormBatch]:
         """The count shares, one chunk of items at a time (one row serves the whole chunk)."""
         prob, logit = count_shares(np.asarray(forms.counts, dtype=np.float64))
-        size = self.options.chunk_size
+        size = self.spec.chunk_size
         for start in range(0, n_items, size):
             yield FormBatch(np.arange(start, min(start + size, n_items)), prob, logit)
 

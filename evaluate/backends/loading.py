@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..options import TINY_RANDOM, Dtype, Kind, Pll, UsageError
+from ud_agree.errors import UsageError
+
 from .api import TokenScorer
+from .spec import TINY_RANDOM, Dtype, Kind, Pll
 
 if TYPE_CHECKING:
     from ..corpus import Corpus

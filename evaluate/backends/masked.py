@@ -12,10 +12,10 @@ import numpy as np
 import polars as pl
 
 from ..corpus import Corpus
-from ..options import TINY_RANDOM, Options, name_of
 from .api import FormBatch, Forms, Span, TokenScores
 from .batching import length_batches, pad
 from .encoding import Encoded, encode, masked_text, window
+from .spec import TINY_RANDOM, ModelSpec, name_of
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -29,20 +29,20 @@ class MaskedBackend:
     context = "both"
     min_count = 0
 
-    def __init__(self, options: Options, corpus: Corpus) -> None:
+    def __init__(self, spec: ModelSpec, corpus: Corpus) -> None:
         from .models import load_model, load_tokenizer, tiny_random_model
 
-        self.options = options
+        self.spec = spec
         self.forwards = 0
         self.loaded: LoadedModel | None = None
         self._pending: tuple[ThreadPoolExecutor, Future[LoadedModel]] | None = None
-        if options.model == TINY_RANDOM:
+        if spec.model == TINY_RANDOM:
             self.loaded = tiny_random_model(
-                corpus.sentences, corpus.lexicon, options.device, options.seed
+                corpus.sentences, corpus.lexicon, spec.device, spec.seed
             )
             self.tokenizer = self.loaded.tokenizer
         else:
-            self.tokenizer = load_tokenizer(options.model, options.trust_remote_code)
+            self.tokenizer = load_tokenizer(spec.model, spec.trust_remote_code)
             # The weights load in a thread while candidates and splits are built: reading and
             # torch release the GIL, and start-up is most of a short run's overhead.
             pool = ThreadPoolExecutor(max_workers=1)
@@ -50,11 +50,11 @@ class MaskedBackend:
                 pool,
                 pool.submit(
                     load_model,
-                    options.model,
-                    options.device,
+                    spec.model,
+                    spec.device,
                     tokenizer=self.tokenizer,
-                    trust_remote_code=options.trust_remote_code,
-                    dtype=options.dtype,
+                    trust_remote_code=spec.trust_remote_code,
+                    dtype=spec.dtype,
                 ),
             )
 
@@ -90,7 +90,7 @@ class MaskedBackend:
                 None,
                 0,
             )
-        encoded = encode_items(items, self.tokenizer, self.model.window, self.options.method)
+        encoded = encode_items(items, self.tokenizer, self.model.window, self.spec.method)
         distance = pl.Series("distance_tokens", encoded.distance_tokens.astype(np.int32))
         return items.with_columns(distance), encoded, int(encoded.windowed.sum())
 
@@ -103,7 +103,7 @@ class MaskedBackend:
 
     def form_scores(self, encoded: Encoded, forms: Forms, n_items: int) -> Iterator[FormBatch]:
         """Batched forwards at the mask, one per distinct masked input, read over the forms."""
-        yield from mask_form_scores(self, encoded, forms, self.model, self.options)
+        yield from mask_form_scores(self, encoded, forms, self.model, self.spec)
 
 
 def encode_items(items: pl.DataFrame, tokenizer, window_limit: int, control: str):
@@ -132,7 +132,7 @@ def encode_items(items: pl.DataFrame, tokenizer, window_limit: int, control: str
 
 
 def mask_form_scores(
-    backend: MaskedBackend, encoded: Encoded, forms: Forms, loaded: LoadedModel, options: Options
+    backend: MaskedBackend, encoded: Encoded, forms: Forms, loaded: LoadedModel, spec: ModelSpec
 ) -> Iterator[FormBatch]:
     """One forward per distinct masked input (items that share a masked sentence share it), the
     head at the mask only, each form's probability and logit per item; no host sync per batch."""
@@ -150,9 +150,9 @@ def mask_form_scores(
     bounds = np.searchsorted(where[order], np.arange(len(distinct) + 1))
     lengths = np.asarray([len(ids) for ids, _ in distinct])
     pad_id = loaded.tokenizer.pad_token_id or 0
-    bar = tqdm(total=len(where), unit="item", disable=not options.progress, smoothing=0.1)
-    with torch.inference_mode(), autocast(device, options.dtype):
-        for batch in length_batches(lengths, options.batch_size, options.max_tokens):
+    bar = tqdm(total=len(where), unit="item", disable=not spec.progress, smoothing=0.1)
+    with torch.inference_mode(), autocast(device, spec.dtype):
+        for batch in length_batches(lengths, spec.batch_size, spec.max_tokens):
             padded = pad([distinct[i][0] for i in batch], pad_id, "right", device)
             at = torch.as_tensor([distinct[i][1] for i in batch], device=device)
             logits = mask_logits(loaded.model, padded.input_ids, padded.attention_mask, at)

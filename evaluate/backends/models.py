@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 from ud_agree.errors import UserError
 
-from ..options import Kind
 from .api import Forms
+from .spec import Kind
 
 
 class ModelNotFound(UserError):

@@ -13,9 +13,7 @@ import polars as pl
 import pyarrow as pa
 
 from ud_agree.atomic import write_parquet
-from ud_agree.errors import MachineError
-
-from ..options import UsageError
+from ud_agree.errors import MachineError, UsageError
 
 
 class ResumeError(UsageError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -9,10 +11,26 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from ud_agree.errors import UsageError
 from ud_agree.schemas.results import ITEM_KEY, RESULTS
 
-from ..options import RESUME_OPTIONS, Options, UsageError, model_label
 from .chunks import ChunkFolder
+
+
+@dataclass(frozen=True)
+class RunOutput:
+    """What a run's output needs of it, resolved once from its options: the columns every row
+    carries, the chunk size, and for --resume the options that change results."""
+
+    model: str  # the `model` column
+    method: str
+    reading: str
+    match: str | None = None  # class-average only
+    case: str | None = None
+    chunk_size: int = 4096
+    resume: bool = False
+    record: Mapping[str, Any] = field(default_factory=dict)  # the options, as the manifest has them
+    resume_keys: tuple[str, ...] = ()  # those of `record` that --resume compares
 
 
 def chunk_folder(folder: Path) -> ChunkFolder:
@@ -25,16 +43,16 @@ def chunk_paths(folder: Path) -> list[Path]:
     return chunk_folder(folder).paths()
 
 
-def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl.DataFrame | None:
+def prepare_folder(folder: Path, run: RunOutput, corpus_sha: str | None) -> pl.DataFrame | None:
     """Make the folder; without --resume old chunks go; with it, check options and return done keys."""
     chunks = chunk_folder(folder)
-    chunks.prepare(options.resume, also=("summary.csv", "summary.md"))
-    if not options.resume:
+    chunks.prepare(run.resume, also=("summary.csv", "summary.md"))
+    if not run.resume:
         return None
     old = chunks.manifest()
     if old is not None:
         before = old.get("options", {})
-        chunks.check_settings(before, options.as_record(), RESUME_OPTIONS, "options")
+        chunks.check_settings(before, run.record, run.resume_keys, "options")
         if corpus_sha and old.get("corpus_manifest_sha256") not in (None, corpus_sha):
             raise UsageError(
                 f"--resume: the corpus was mined again since the results in {folder} were made "
@@ -49,15 +67,14 @@ def prepare_folder(folder: Path, options: Options, corpus_sha: str | None) -> pl
     return chunks.read(ITEM_KEY)
 
 
-def result_table(items: pl.DataFrame, scores: dict[str, Any], options: Options) -> pa.Table:
+def result_table(items: pl.DataFrame, scores: dict[str, Any], run: RunOutput) -> pa.Table:
     """Rows of RESULTS for these items and their score columns; columns of the other reading null."""
-    pair = options.reading == "pair"
     constants = {
-        "model": model_label(options),
-        "match": None if pair else options.match,
-        "case": None if pair else options.case,
-        "method": options.method,
-        "reading": options.reading,
+        "model": run.model,
+        "match": run.match,
+        "case": run.case,
+        "method": run.method,
+        "reading": run.reading,
     }
     frame = items.with_columns(
         *(pl.Series(name, values) for name, values in scores.items()),
@@ -65,9 +82,9 @@ def result_table(items: pl.DataFrame, scores: dict[str, Any], options: Options) 
     )
     present = set(frame.columns)
     table = frame.select([c for c in RESULTS.names if c in present]).to_arrow()
-    for field in RESULTS:
-        if field.name not in present:
-            table = table.append_column(field.name, pa.nulls(table.num_rows, field.type))
+    for column in RESULTS:
+        if column.name not in present:
+            table = table.append_column(column.name, pa.nulls(table.num_rows, column.type))
     return table.select(RESULTS.names).cast(RESULTS)
 
 
@@ -77,8 +94,8 @@ class ChunkWriter:
     Score columns may arrive as device tensors: they reach the host once per chunk, not per batch.
     """
 
-    def __init__(self, folder: Path, options: Options):
-        self.folder, self.options = folder, options
+    def __init__(self, folder: Path, run: RunOutput):
+        self.folder, self.run = folder, run
         self.chunks = chunk_folder(folder)
         self.number = self.chunks.next_number()
         self.rows: list[np.ndarray] = []
@@ -94,7 +111,7 @@ class ChunkWriter:
         for name, values in columns.items():
             self.scores.setdefault(name, []).append(values)
         self.pending += len(rows)
-        if self.pending >= self.options.chunk_size:
+        if self.pending >= self.run.chunk_size:
             self.flush(items)
 
     def flush(self, items: pl.DataFrame) -> None:
@@ -103,7 +120,7 @@ class ChunkWriter:
             return
         rows = np.concatenate(self.rows)
         scores = {k: _concatenate(v) for k, v in self.scores.items()}
-        table = result_table(items[rows], scores, self.options)
+        table = result_table(items[rows], scores, self.run)
         self.chunks.write(table, self.number)
         self.number += 1
         self.written += len(rows)

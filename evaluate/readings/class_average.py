@@ -71,7 +71,7 @@ class ClassAverage:
 
     def __init__(self, options: Options, corpus: Corpus) -> None:
         self.options, self.corpus = options, corpus
-        self.backend = open_backend(options, corpus)
+        self.backend = open_backend(options.model_spec, corpus)
         self.candidates = model_candidates(options, corpus, self.backend)
         self.extra: dict[str, Any] = {}
 

@@ -80,7 +80,7 @@ class PairReading:
     def ready(self) -> dict[str, Any]:
         """Load the scorer (the model's, or the one given); its facts for the manifest."""
         if self.scorer is None:
-            self.scorer = open_pair_scorer(self.options, self.corpus)
+            self.scorer = open_pair_scorer(self.options.model_spec, self.corpus)
         return self.scorer.facts()
 
     @property

@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
 
-from ..options import safe_name
+from ..backends.spec import safe_name
 from ..output.chunks import ChunkFolder
 
 # Chunks are `suite-NNNNN.parquet`: not `results*`, so `load_results` never mistakes them for

@@ -163,3 +163,18 @@ def test_back_ends_score_and_readings_decide():
 
 def test_output_never_reaches_up_into_the_report():
     assert upward_imports("ud_agree.evaluate.output", "ud_agree.evaluate.report") == []
+
+
+def test_back_ends_output_and_corpus_reading_never_import_the_run_options():
+    # Each run is resolved once (issue 40): the CLI and the plan make its options; the back-ends
+    # take a ModelSpec, the output a RunOutput, the corpus reader its folder and language.
+    for lower in ("ud_agree.evaluate.backends", "ud_agree.evaluate.output",
+                  "ud_agree.evaluate.corpus"):  # fmt: skip
+        assert upward_imports(lower, "ud_agree.evaluate.options") == [], lower
+
+
+def test_the_evaluators_usage_error_lives_with_the_other_errors():
+    from ud_agree.errors import UsageError, UserError
+    from ud_agree.evaluate import options
+
+    assert options.UsageError is UsageError and issubclass(UsageError, UserError)

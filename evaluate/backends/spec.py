@@ -1,0 +1,55 @@
+"""What a back-end is asked to load and how to run it (`ModelSpec`), resolved once from a run's
+options; and the names of models that every layer shares. Back-ends read this, never the run's
+options (a test checks it)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+FREQUENCY = "frequency"  # the frequency baseline, no model
+TINY_RANDOM = "tiny-random"  # an offline random-weight BERT built from the corpus' words
+
+Pll = Literal["word", "sentence"]  # masked LMs in the pair reading: PLL of the word or sentence
+# Compute precision: float32, autocast to bfloat16/float16, or `auto`: the checkpoint's stored
+# precision, no autocast (lm-evaluation-harness's default `dtype=auto`).
+Dtype = Literal["float32", "bfloat16", "float16", "auto"]
+Kind = Literal["masked", "causal"]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One run's model, resolved: which (its kind read from its config), on what, how batched,
+    and what the run will ask of it."""
+
+    model: str
+    kind: Kind | None = None  # None: the frequency baseline
+    device: str = "auto"
+    batch_size: int = 32
+    max_tokens: int | None = None
+    dtype: Dtype = "float32"
+    trust_remote_code: bool = False
+    progress: bool = False
+    seed: int = 0
+    pll: Pll = "word"
+    method: str = "context"  # the results column `method`
+    chunk_size: int = 4096
+    vocab_of: str | None = None  # the frequency baseline's vocabulary
+    native: bool = False  # §5.1: the `minicons` rule's own forward is asked for
+
+
+def name_of(model: str) -> str:
+    """A hub name as given, or a local directory's folder name."""
+    path = Path(model)
+    return path.resolve().name if path.is_dir() else model
+
+
+def safe_name(name: str) -> str:
+    """A model name or local folder made safe for a path (`org/name` → `org--name`)."""
+    path = Path(name)
+    if path.is_dir():
+        name = path.resolve().name
+    name = name.replace("/", "--")
+    return re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip("-") or "model"
