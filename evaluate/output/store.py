@@ -66,7 +66,7 @@ def chunk_rows(chunks: list[Path]) -> tuple[int, str | None]:
         try:
             rows += pq.read_metadata(chunk).num_rows
         except (OSError, ValueError) as error:
-            return rows, f"results chunk {chunk.name} is unreadable ({type(error).__name__})"
+            return rows, f"results chunk {chunk} is unreadable ({type(error).__name__})"
     return rows, None
 
 
@@ -77,7 +77,7 @@ def _pairs(chunks: list[Path]) -> tuple[int, str | None]:
         try:
             column = pq.read_table(chunk, columns=["pair_id"]).column("pair_id")
         except (OSError, ValueError, KeyError) as error:
-            return len(ids), f"results chunk {chunk.name} is unreadable ({type(error).__name__})"
+            return len(ids), f"results chunk {chunk} is unreadable ({type(error).__name__})"
         ids.update(pc.unique(column).to_pylist())
     return len(ids), None
 
@@ -87,17 +87,17 @@ def check_folder(folder: Path, chunks: list[Path]) -> str | None:
     manifest, problem = read_manifest(folder)
     if manifest is None:
         return problem
-    if manifest.get("complete") is False:
-        return f"it never finished (killed or still running): {RESUME}"
     # A suite run counts pairs (a SyntaxGym item has a row per prediction); a corpus run, rows.
     suite = manifest.get("tool") == SUITE_TOOL
+    rows, problem = _pairs(chunks) if suite else chunk_rows(chunks)
+    if problem is not None:  # named first: --resume, finished or not, stops on it too
+        return f"{problem}: delete it and {RESUME}"
+    if manifest.get("complete") is False:
+        return f"it never finished (killed or still running): {RESUME}"
     key = "in_results" if suite else "items_in_results"
     expected = (manifest.get("counts") or {}).get(key)
     if not isinstance(expected, int) or isinstance(expected, bool):
         return f"its manifest counts no rows (counts.{key})"
-    rows, problem = _pairs(chunks) if suite else chunk_rows(chunks)
-    if problem is not None:
-        return f"{problem}: delete it and {RESUME}"
     if rows != expected:
         return (
             f"its chunks hold {rows:,} rows, its manifest counts {expected:,} (a chunk missing): "

@@ -69,9 +69,10 @@ def test_every_family_has_a_real_tokenizer_and_every_claim_a_cell():
     assert len({f for f, _ in CELLS}) == len(FAMILIES)
 
 
-def test_a_family_whose_tokenizer_adds_more_than_bos_is_refused_at_load(tmp_path):
+def test_a_family_whose_tokenizer_adds_more_than_bos_is_refused_where_minicons_is_asked(tmp_path):
     # Llama-2's tokenizer set to add EOS too: lp_native (minicons' encoding) would score it, and
-    # ud-agree knows no such convention (§5.2: fails loudly, not silently).
+    # ud-agree knows no such convention (§5.2: fails loudly, not silently) where minicons is
+    # asked; elsewhere lp_native is never read, and the model scores.
     transformers = pytest.importorskip("transformers")
     from ud_agree.evaluate.backends import load_scorer
     from ud_agree.evaluate.options import UsageError
@@ -84,7 +85,10 @@ def test_a_family_whose_tokenizer_adds_more_than_bos_is_refused_at_load(tmp_path
     assert tokenizer("Les clés.")["input_ids"][-1] == tokenizer.eos_token_id
     tokenizer.save_pretrained(tmp_path / "model")
     with pytest.raises(UsageError, match=r"adds \['<s>', '</s>'\] around a sentence"):
-        load_scorer(str(tmp_path / "model"), device="cpu")
+        load_scorer(str(tmp_path / "model"), device="cpu", native=True)
+    scorer = load_scorer(str(tmp_path / "model"), device="cpu")
+    assert "adds ['<s>', '</s>']" in scorer.facts()["lp_native"]
+    assert all(s.native is None for s in scorer.token_scores(["Les clés sont là."]))
 
 
 @pytest.mark.parametrize("page", TABLE_PAGES)

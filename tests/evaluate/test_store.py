@@ -39,7 +39,7 @@ FAULTS: dict[str, tuple[Callable[[Path], None], str]] = {
         lambda run: [p.unlink() for p in run.glob("results-*.parquet")],
         r"its chunks hold 0 rows, its manifest counts \d+",
     ),
-    "chunk unreadable": (tamper_chunk, r"results chunk results-00001.parquet is unreadable"),
+    "chunk unreadable": (tamper_chunk, r"results chunk \S*results-00001.parquet is unreadable"),
     "manifest garbage": (
         lambda run: (run / "manifest.json").write_text("{not json"),
         r"its manifest.json is unreadable \(JSONDecodeError\)",

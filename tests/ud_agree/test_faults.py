@@ -25,6 +25,7 @@ from ud_agree.mine.export import main as export_main
 import ud_agree.atomic
 import ud_agree.errors
 from tests.paths import PUD, SAMPLE, UD
+from ud_agree.errors import UserError
 from ud_agree.hold import NAME, HeldError, acquire, hold, is_stale
 from ud_agree.schemas.results import ITEM_KEY
 
@@ -86,7 +87,10 @@ def test_evaluator_out_of_space_is_one_line_and_a_resume_equals_a_clean_run(
     assert evaluate(corpus, tmp_path / "full") == 1
     message = one_line(capsys)
     assert "no space left on device on" in message and "/results-00001.parquet" in message
-    saved = rows(tmp_path / "full").height  # the chunks written whole before the fault
+    # The chunks written whole before the fault; load_results refuses the unfinished run.
+    with pytest.raises(UserError, match="never finished"):
+        rows(tmp_path / "full")
+    saved = pl.read_parquet(sorted((tmp_path / "full").rglob("results-*.parquet"))).height
     assert saved > 0 and f"{saved} items are saved" in message and "--resume" in message
     assert temporaries(tmp_path / "full") == []
     no_space_at(0)  # the disk has room again

@@ -174,7 +174,8 @@ def test_back_ends_output_and_corpus_reading_never_import_the_run_options():
 
 
 def test_the_evaluators_usage_error_lives_with_the_other_errors():
-    from ud_agree.errors import UsageError, UserError
     from ud_agree.evaluate import options
+
+    from ud_agree.errors import UsageError, UserError
 
     assert options.UsageError is UsageError and issubclass(UsageError, UserError)
