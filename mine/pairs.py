@@ -367,12 +367,10 @@ def _attempts(
             )
         )
     frame = pl.concat(frames)
-    # The implicit Person is one more feature tried, after the agreeing ones (it sorts last).
+    # The implicit Person is one more feature tried. Attempts need no order: pairs and skips
+    # are sorted by relation, role, feature and bad value when written.
     person = frame.filter(pl.col("implicit")).with_columns(pl.lit("Person").alias("feature"))
-    frame = pl.concat([frame.explode("feature"), person]).sort(
-        "role_rank", "rel", maintain_order=True
-    )
-    frame = frame.filter(pl.col("feature").is_not_null())
+    frame = pl.concat([frame.explode("feature").filter(pl.col("feature").is_not_null()), person])
     feats = {raw: other_feats(raw) for raw in frame["raw_feats"].unique().to_list()}
     # A word's offset and elision, looked up by its index among the file's words.
     word = frame.get_column("word").fill_null(0).to_numpy()

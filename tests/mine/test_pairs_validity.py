@@ -10,7 +10,7 @@ import polars as pl
 from ud_agree.mine.columnar import mine_file_columnar
 from ud_agree.mine.extract import FileJob
 from ud_agree.mine.lexicon import is_marked, other_feats
-from ud_agree.mine.paradigms import attested_rows, rare_values, script_of
+from ud_agree.mine.paradigms import attestation, rare_values, script_of
 from ud_agree.mine.plan import Options
 from ud_agree.mine.run import mine_languages
 
@@ -73,7 +73,7 @@ def test_a_stray_tag_supplies_no_bad_form(tmp_path):
     assert ("Gender", "Masc", "no-form") in reasons(skips)
 
 
-def test_attested_rows_share_per_row_and_per_bundle():
+def test_attestation_share_per_row_and_per_bundle():
     values = pl.List(pl.String)
     lexicon = pl.DataFrame(
         {
@@ -90,14 +90,13 @@ def test_attested_rows_share_per_row_and_per_bundle():
         },
         schema_overrides={"number": values, "gender": values, "case": values, "person": values},
     )
-    got = lexicon.select(
-        attested_rows().alias("row"), attested_rows(per_bundle=True).alias("bundle")
-    )
+    got = attestation(lexicon)
     # 100 tokens of *o* (any case): each Fem row holds 2%, the Fem bundle 4%; UniMorph counts.
-    assert got["row"].to_list() == [True, True, False, False, True]
-    assert got["bundle"].to_list() == [True, True, False, False, True]
+    assert got["attested"].to_list() == [True, True, False, False, True]
+    assert got["attested_bundle"].to_list() == [True, True, False, False, True]
     more = lexicon.with_columns(pl.Series("count", [90, 5, 3, 2, 0]))  # Fem: 5 of 100
-    assert more.select(attested_rows(per_bundle=True)).to_series().to_list()[2:4] == [True, True]
+    assert attestation(more)["attested_bundle"].to_list()[2:4] == [True, True]
+    assert attestation(more)["attested"].to_list()[2:4] == [False, False]  # 3% and 2% alone
 
 
 # Letters of the script; no marked tokens.
