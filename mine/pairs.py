@@ -329,6 +329,8 @@ def _attempts(
     relations = relations.with_row_index("rel").join(
         sentences.keys, on=["treebank", "sent_id"], how="left"
     )
+    configured = configuration(relations).get_columns()
+    implicit = relations.select(implicit_person()).to_series()
     frames = []
     for rank, role in enumerate(VARY_CHOICES[vary]):
         other = "target" if role == "controller" else "controller"
@@ -357,13 +359,15 @@ def _attempts(
                 pl.col("coordinated").fill_null(False),
                 pl.col("duplicate").fill_null(False),
                 "sentence",
-                *configuration(),
-                agreeing_key(person_agrees(unagreement) if target else pl.lit(False)).alias(
-                    "k_agreeing"
-                ),
+                *configured,
+                agreeing_key(
+                    person_agrees(unagreement, implicit) if target else pl.lit(False)
+                ).alias("k_agreeing"),
                 pl.col("agreeing").alias("feature"),
-                (unagreeing(unagreement) if target else pl.lit(False)).alias("unagreeing"),
-                (implicit_person() if target else pl.lit(False)).alias("implicit"),
+                (unagreeing(unagreement, implicit) if target else pl.lit(False)).alias(
+                    "unagreeing"
+                ),
+                (implicit if target else pl.lit(False)).alias("implicit"),
             )
         )
     frame = pl.concat(frames)
@@ -551,23 +555,25 @@ ATTEMPT_COLUMNS = [
 ]  # fmt: skip
 
 
-def configuration() -> list[pl.Expr]:
-    """A relation's configuration of §4.1 (`mine.certainty`), keyed as the rates are
+def configuration(relations: pl.DataFrame) -> pl.DataFrame:
+    """Each relation's configuration of §4.1 (`mine.certainty`), keyed as the rates are
     (`rules.relations.set_key`): the controller's Case, the target's upos and VerbForm, order."""
     case = pl.col("controller_case")
-    verbform = (
-        pl.col("target_feats")
-        .str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
-        .str.split(",")
-        .list.sort()
-        .list.join(",")
-    )
-    return [
+    verbform = relations.select(
+        pl.col("target_feats").str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
+    ).to_series()
+    # A set key: the rare multi-valued VerbForm sorted, once per distinct value.
+    unsorted = {
+        value: ",".join(sorted(value.split(",")))
+        for value in verbform.unique().drop_nulls().to_list()
+        if "," in value
+    }
+    return relations.select(
         pl.when(case.list.len() > 0)
         .then(case.list.join(","))
         .otherwise(pl.lit(NO_VALUE))
         .alias("controller_case"),
         pl.col("target_upos"),
-        verbform.fill_null(NO_VALUE).alias("target_verbform"),
+        verbform.replace(unsorted).fill_null(NO_VALUE).alias("target_verbform"),
         pl.col("order"),
-    ]
+    )

@@ -219,16 +219,19 @@ def implicit_person() -> pl.Expr:
     )
 
 
-def unagreeing(unagreement: bool) -> pl.Expr:
+def unagreeing(unagreement: bool, implicit: pl.Expr | pl.Series | None = None) -> pl.Expr:
     """Where the implicit third person does not hold: a plural target in a language with
-    unagreement (`unagreement`), whose plural noun subject may be first or second person."""
-    return implicit_person() & pl.lit(unagreement) & (pl.col("target_number") == ["Plur"])
+    unagreement (`unagreement`), whose plural noun subject may be first or second person
+    (`implicit`: `implicit_person` already computed, if it is)."""
+    implicit = implicit_person() if implicit is None else implicit
+    return implicit & pl.lit(unagreement) & (pl.col("target_number") == ["Plur"])
 
 
-def person_agrees(unagreement: bool) -> pl.Expr:
+def person_agrees(unagreement: bool, implicit: pl.Expr | pl.Series | None = None) -> pl.Expr:
     """Whether Person joins the features that a varied target's bad form must not meet (§4's A),
     over relations: where the controller's Person is implicitly 3, except under unagreement."""
-    return implicit_person() & ~unagreeing(unagreement)
+    implicit = implicit_person() if implicit is None else implicit
+    return implicit & ~unagreeing(unagreement, implicit)
 
 
 def agreeing_key(with_person: pl.Expr) -> pl.Expr:
