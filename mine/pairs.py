@@ -25,6 +25,8 @@ from .rules.pairs import (
     bad_forms_of,
     breaks_elision,
     capitalised_like,
+    changes_declension,
+    definite_determiner,
     implicit_person,
     of_feature,
     person_agrees,
@@ -147,6 +149,10 @@ def pairs_from_attempts(
     # `outcome` null: no form in the wanted cell (not asked).
     skipped.append(skipped_rows(tries.filter(no_form), pl.col("outcome").fill_null("no-form")))
     tries = tries.filter(~no_form)
+    if frames.endings:
+        declension = tries.select(changes_declension(frames.endings)).to_series()
+        skipped.append(skipped_rows(tries.filter(declension), "declension-class"))
+        tries = tries.filter(~declension)
     tries = tries.join(_ambiguity(tries, frames), on=_AMBIGUITY, how="left", nulls_equal=True)
     other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
     skipped.append(
@@ -290,7 +296,8 @@ def _wanted_cell() -> list[pl.Expr]:
 
 def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
     """Per word asked about (`asked`) and bad value to try: the bad form's key, count and source,
-    or why there is none (`outcome`: `rare-value`, `syncretic`; null: `no-form`)."""
+    or why there is none (`outcome`: `rare-value`, `genderless-plural`, `syncretic`; null:
+    `no-form`)."""
     # Each other value that the lexicon attests for the word's UPOS is one bad value to try;
     # a rare one (§4.1: the Greek article's archaic dative) is tried to be skipped.
     tried = (
@@ -300,17 +307,27 @@ def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
         .join(frames.rare, on=["upos", "feature", "bad_value"], how="left")
     )
     rare = pl.col("rare").fill_null(False)
-    questions = tried.filter(~rare).with_row_index("qid")
+    # §4.1: where the plural distinguishes no gender, a plural word has no Gender to vary.
+    genderless = (
+        pl.lit(frames.genderless_plural)
+        & (pl.col("feature") == "Gender")
+        & (pl.col("k_number") == "Plur")
+    )
+    unasked = rare | genderless
+    questions = tried.filter(~unasked).with_row_index("qid")
     answers = bad_forms_of(questions.with_columns(_wanted_cell()), frames)
     found = questions.select("asked", "bad_value", "qid").join(answers, on="qid", how="left")
-    skipped = tried.filter(rare).select(
+    skipped = tried.filter(unasked).select(
         "asked",
         "bad_value",
         pl.lit(None, pl.UInt32).alias("qid"),
         pl.lit(None, pl.String).alias("bad_key"),
         pl.lit(None, pl.Int64).alias("bad_count"),
         pl.lit(None, pl.String).alias("bad_source"),
-        pl.lit("rare-value").alias("outcome"),
+        pl.when(rare)
+        .then(pl.lit("rare-value"))
+        .otherwise(pl.lit("genderless-plural"))
+        .alias("outcome"),
     )
     return pl.concat([found, skipped.cast(found.schema)])
 
@@ -329,6 +346,12 @@ def _attempts(
     relations = relations.with_row_index("rel").join(
         sentences.keys, on=["treebank", "sent_id"], how="left"
     )
+    # §4.1: a noun with a definite or demonstrative determiner takes weak adjectives (German).
+    keys = ["treebank", "sent_id", "controller_id"]
+    determined = relations.filter(definite_determiner()).select(keys).unique()
+    relations = relations.join(
+        determined.with_columns(pl.lit(True).alias("definite")), on=keys, how="left"
+    ).with_columns(pl.col("definite").fill_null(False))
     configured = configuration(relations).get_columns()
     implicit = relations.select(implicit_person()).to_series()
     frames = []
@@ -359,6 +382,7 @@ def _attempts(
                 pl.col("coordinated").fill_null(False),
                 pl.col("duplicate").fill_null(False),
                 "sentence",
+                "definite",
                 *configured,
                 agreeing_key(
                     person_agrees(unagreement, implicit) if target else pl.lit(False)
@@ -406,6 +430,7 @@ def _attempts(
         "o_upos",
         of_feature(lambda _, name: pl.col(f"o_{name}")).list.join(",").alias("k_o_values"),
         "sentence",
+        "definite",
         pl.Series("start", np.where(known, sentences.start[word] + inside, 0), dtype=pl.Int32),
         # A part after the token's first has the token's own letters before it.
         pl.Series("after_elided", known & sentences.after_elided[word] & (inside == 0)),

@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from ud_agree.schemas.corpus import FEATURES
 
-from .languages import ValueSets
+from .languages import Endings, ValueSets
 
 Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
 APOSTROPHES = ("'", "\u2019")
@@ -174,13 +174,18 @@ class ParadigmFrames:
         lexicon: pa.Table,
         value_sets: ValueSets | None = None,
         reported_speech: bool = False,
+        genderless_plural: bool = False,
+        endings: Endings | None = None,
     ) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets; without its
         in-memory attestation columns, every token counts as unmarked, of no treebank);
         `reported_speech`: the language's subjunctive stands in main clauses, so syncretism is
-        judged across moods."""
+        judged across moods; `genderless_plural`: its plural distinguishes no gender;
+        `endings`: the endings its attributive words may have (`load_adjective_endings`)."""
         self.value_sets = value_sets or {}
         self.reported_speech = reported_speech
+        self.genderless_plural = genderless_plural
+        self.endings = endings or {}
         frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))

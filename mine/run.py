@@ -45,7 +45,12 @@ from ud_agree.schemas.corpus import (
 from . import certainty
 from .columnar import mine_file_columnar
 from .extract import FileJob, FileResult
-from .languages import load_reported_speech_languages, load_value_sets
+from .languages import (
+    load_adjective_endings,
+    load_genderless_plural_languages,
+    load_reported_speech_languages,
+    load_value_sets,
+)
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
 from .pairs import pairs_from_attempts, prepare_attempts, skip_table
@@ -236,8 +241,14 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     flags: Counter = Counter()
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
-        reported = run.language.code in load_reported_speech_languages()
-        frames = ParadigmFrames(lexicon, value_sets, reported)
+        code = run.language.code
+        frames = ParadigmFrames(
+            lexicon,
+            value_sets,
+            reported_speech=code in load_reported_speech_languages(),
+            genderless_plural=code in load_genderless_plural_languages(),
+            endings=load_adjective_endings().get(code),
+        )
         surface = load_written_surface(run.language.code)
         tokens = pl.Series(
             "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String
