@@ -41,7 +41,7 @@ from .lexicon import other_feats
 from .pairs import every_contrast
 from .paradigms import LIST_COLUMNS
 from .read import Sentence, read_bytes
-from .reread import sentences_at
+from .reread import mined_from, sentences_at
 from .resources import read_rows
 
 # MultiBLiMP's columns the comparison reads.
@@ -177,7 +177,7 @@ class Corpus:
         self.skips = self._read("pair_skips").join(keys, on=on, how="semi")
         drops = self._read("drops").join(keys, on=on, how="semi")
         places = self.sentences.select("file", "line").iter_rows()
-        self.parsed = sentences_at(self.ud_dir, places)
+        self.parsed = sentences_at(self.ud_dir, places, mined_from(self.manifest))
         # Rows by key, for a lookup per MultiBLiMP row.
         self.places = {
             (tb, sid): (file, line)

@@ -37,11 +37,12 @@ from ud_agree.schemas.corpus import (
 
 from . import certainty
 from .columnar import mine_file_columnar
+from .duplicates import repeats, without_repeats
 from .extract import FileJob, FileResult
 from .languages import load_reported_speech_languages, load_value_sets
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
-from .pairs import pairs_from_attempts, prepare_attempts, skip_table
+from .pairs import pairs_from_attempts, prepare_attempts, skip_table, skipped_rows
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
@@ -85,6 +86,12 @@ def unspill(prefix: Path, name: str) -> pa.Table:
     """A spilled table, read whole."""
     with pa.OSFile(f"{prefix}.{name}.arrow", "rb") as source:
         return pa.ipc.open_file(source).read_all()
+
+
+def unspill_columns(prefix: Path, name: str, columns: list[str]) -> pa.Table:
+    """Some columns of a spilled table (mapped, not read: the rest stays on disk)."""
+    with pa.memory_map(f"{prefix}.{name}.arrow", "rb") as source:
+        return pa.ipc.open_file(source).read_all().select(columns).combine_chunks()
 
 
 def part(options: Options, run: LanguageRun, index: int) -> Path:
@@ -172,6 +179,7 @@ class Written:
     pairs_by_type: Counter
     nonce_by_type: Counter
     pair_skips: Counter
+    duplicate_sent_ids: int  # sentences whose (treebank, sent_id) an earlier one has
     rates: pl.DataFrame  # AGREEMENT rows (§4.1)
     agreement_flags: Counter  # pairs per `agreement_flag`
 
@@ -192,6 +200,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     rates = language_rates(run)
     write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
+    repeated = repeats([unspill_columns(p, "sentences", ["treebank", "sent_id"]) for p in attempts])
     flags: Counter = Counter()
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
@@ -265,7 +274,9 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
             if options.pairs:
-                tries = pl.DataFrame(unspill(prefix, "attempts"))
+                tries, twice = without_repeats(
+                    pl.DataFrame(unspill(prefix, "attempts")), repeated.across_files
+                )
                 batch.append(
                     tries.with_columns(
                         pl.col("rel").cast(pl.Int64) + n_relations,
@@ -274,6 +285,8 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 )
                 skips = pl.DataFrame(unspill(prefix, "skips"))
                 skipped.append(skips.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
+                twice = skipped_rows(twice, "duplicate-sent-id")
+                skipped.append(twice.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
                 texts.append(sentences.column("text").combine_chunks())
                 if sum(b.height for b in batch) >= PAIR_BATCH:
                     write_pairs()
@@ -286,8 +299,9 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             )
             pair_skips.update(more_skips)
     return Written(
-        n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips, rates, flags
-    )
+        n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips,
+        repeated.duplicate_sent_ids, rates, flags,
+    )  # fmt: skip
 
 
 def language_manifest(
@@ -342,7 +356,7 @@ def language_manifest(
             "candidates_agree": {t: agree.get(t, 0) for t in TYPES},
             "candidates_disagree": {t: disagree.get(t, 0) for t in TYPES},
             "malformed": len(malformed),
-            "duplicate_sent_ids": sum(r.duplicate_sent_ids for r in ordered),
+            "duplicate_sent_ids": written.duplicate_sent_ids,
             "pairs": sum(written.pairs_by_type.values()),
             "pairs_by_type": {t: written.pairs_by_type.get(t, 0) for t in TYPES},
             "nonce_pairs": sum(written.nonce_by_type.values()),
