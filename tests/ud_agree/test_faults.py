@@ -390,7 +390,7 @@ def _export_lang(layout: str, lang: str | None) -> Callable[[Path, Path], list[s
 
     def make(tmp_path: Path, corpus: Path) -> list[str]:
         pairs = _pairs_of_lang(tmp_path, corpus, lang or str(tmp_path / "elsewhere"))
-        return [str(pairs), "--format", layout, "--out", "x"]
+        return [str(pairs), "--format", layout, "--out", "exported"]
 
     return make
 
@@ -410,6 +410,9 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
     "unimorph/damaged-xz": ("mine", lambda p, c: _damaged_xz(p), "fra.xz: cannot read this UniMorph"),
     "mine/out-empty": ("mine", lambda p, c: ["--ud-dir", str(SAMPLE / "ud"), "--out", ""], "--out"),
     "mine/file-named-dot-dot": ("mine", _file_named_dot_dot, "'..' cannot name a folder"),
+    "mine/lang-dot-dot": (
+        "mine", lambda p, c: ["--ud-dir", str(SAMPLE / "ud"), "--lang", ".."], "--lang .."
+    ),
     "compare/no-sen-column": (
         "compare", lambda p, c: [*_multiblimp_without_sen(p), "--corpus", str(c)], "no column sen"
     ),
@@ -542,8 +545,23 @@ def _field_over_the_csv_limit(tmp_path: Path, corpus: Path) -> list[str]:
     return problems
 
 
+def _treebank_named_dot_dot(tmp_path: Path, corpus: Path) -> list[str]:
+    """A UD folder `UD_French-..`: its treebank name is a column value, never a path."""
+    ud = tmp_path / "ud"
+    shutil.copytree(SAMPLE / "ud" / "UD_French-Sample", ud / "UD_French-..")
+    out = tmp_path / "deep" / "out"
+    assert mine_main(["--ud-dir", str(ud), "--unimorph-dir", str(SAMPLE / "unimorph"),
+                      "--out", str(out), "--quiet", "--jobs", "1"]) == 0  # fmt: skip
+    outside = [p.name for p in (tmp_path / "deep").iterdir() if p != out]
+    treebanks = pl.read_parquet(out / "fr" / "pairs.parquet")["treebank"].unique().to_list()
+    return [f"written outside --out: {outside}"] * bool(outside) + [f"treebanks {treebanks}"] * (
+        treebanks != [".."]
+    )
+
+
 RESULT_CASES: dict[str, Callable[[Path, Path], list[str]]] = {
     # name: a check on the outcome (what is wrong with it; empty when handled as promised)
+    "mine/treebank-folder-named-dot-dot": _treebank_named_dot_dot,
     "mine/test-and-dev-share-sent-ids": _shared_sent_ids,
     "export/hf-rerun-over-a-larger-export": _larger_export_first("hf"),
     "export/lm-eval-rerun-over-a-larger-export": _larger_export_first("lm-eval"),
@@ -563,11 +581,11 @@ def test_an_export_folder_out_of_space_keeps_the_older_export_whole(
     assert mine_main([*args, "--out", str(tmp_path / "three"), "--quiet", "--jobs", "1"]) == 0
     for layout in ("hf", "lm-eval"):
         out = tmp_path / layout
-        assert export_main([str(tmp_path / "three"), "--format", layout, "--out", str(out)]) == 0
+        assert export_main([str(corpus), "--format", layout, "--out", str(out)]) == 0
         older = _tree(out)
         capsys.readouterr()
-        no_space_at(2)  # the disk fills while the new export is written
-        assert export_main([str(corpus), "--format", layout, "--out", str(out)]) == 1
+        no_space_at(3)  # the disk fills while the new export (of three languages) is written
+        assert export_main([str(tmp_path / "three"), "--format", layout, "--out", str(out)]) == 1
         assert "no space left on device on " in one_line(capsys)
         assert _tree(out) == older  # the older export whole, no part of the new one
         assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
