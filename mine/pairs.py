@@ -20,15 +20,15 @@ from .languages import ValueSets
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
 from .rules.pairs import (
+    agreeing_key,
     ambiguity_of,
     bad_forms_of,
     breaks_elision,
     capitalised_like,
     implicit_person,
     of_feature,
+    person_agrees,
     relation_skip_reason,
-    target_agreeing,
-    target_features,
     unagreeing,
 )
 from .rules.relations import NO_VALUE
@@ -187,23 +187,25 @@ def pairs_from_attempts(
         pl.col("cut_end").alias("end_good"),
         (pl.col("cut_start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
         pl.lit([], pl.List(pl.String)).alias("also"),
-        pl.col("derived")
-        .list.concat(
-            pl.when(pl.col("bad_source") == "unimorph")
-            .then(pl.lit(["unimorph-form"]))
-            .otherwise(pl.lit([], pl.List(pl.String)))
-        )
-        # §4.1: decided at a coarser level of the back-off, or unmeasured.
-        .list.concat(pl.concat_list(pl.col("agreement_flag")).list.drop_nulls())
-        .list.unique()
-        .list.sort()
-        .alias("derived"),
+        (
+            pl.col("derived_bits")
+            + derived_bit("unimorph-form", pl.col("bad_source") == "unimorph")
+            # §4.1: decided at a coarser level of the back-off, or unmeasured.
+            + derived_bit(BACKED_OFF, pl.col("agreement_flag") == BACKED_OFF)
+            + derived_bit(UNMEASURED, pl.col("agreement_flag") == UNMEASURED)
+        ).alias("derived"),
         pl.lit("original").alias("variant"),
     )
     table = one_row_per_bad_sentence(table) if fold else table
-    derived = table.get_column("derived").explode().drop_nulls()
-    flags = Counter(derived.filter(derived.is_in([BACKED_OFF, UNMEASURED])).to_list())
-    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), flags
+    bits = table.get_column("derived")
+    flags = Counter(
+        {
+            flag: int((bits & (1 << DERIVED.index(flag)) > 0).sum())
+            for flag in (BACKED_OFF, UNMEASURED)
+        }
+    )
+    table = table.with_columns(derived_names(pl.col("derived")))
+    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
 
 
 def every_contrast(pairs: pl.DataFrame) -> pl.DataFrame:
@@ -231,11 +233,14 @@ def one_row_per_bad_sentence(pairs: pl.DataFrame) -> pl.DataFrame:
     """§4.1: pairs (in the relations' order) that give the same bad sentence are one row, the
     first contrast in F's order (*has* → *have*: Number before Person), the others in `also`
     as `Feature=Value`; rows stay in their order."""
-    if pairs.height == 0:
-        return pairs
     key = ["lang", "treebank", "sent_id", "variant", "sentence_bad"]
+    # Most bad sentences are made once: only those made more than once are ranked.
+    repeated = pairs.select(pl.struct(key).is_duplicated()).to_series()
+    if not repeated.any():
+        return pairs
     member = ["lang", "treebank", "sent_id", "variant", "target_id", "controller_id", "varied"]
-    ranked = pairs.with_row_index("_row").with_columns(
+    rows = pairs.with_row_index("_row")
+    ranked = rows.filter(repeated).with_columns(
         pl.struct(member).rle_id().alias("_member"),
         pl.col("feature").replace_strict(_FEATURE_RANK, return_dtype=pl.Int8).alias("_rank"),
     )
@@ -246,8 +251,13 @@ def one_row_per_bad_sentence(pairs: pl.DataFrame) -> pl.DataFrame:
     others = ranked.group_by(key, maintain_order=True).agg(
         pl.col("_contrast").slice(1).alias("_others")
     )
-    kept = ranked.filter(pl.col("_nth") == 0).join(others, on=key, nulls_equal=True)
-    return kept.sort("_row").with_columns(pl.col("_others").alias("also")).select(pairs.columns)
+    kept = (
+        ranked.filter(pl.col("_nth") == 0)
+        .join(others, on=key, nulls_equal=True)
+        .with_columns(pl.col("_others").alias("also"))
+        .select("_row", *pairs.columns)
+    )
+    return pl.concat([rows.filter(~repeated), kept]).sort("_row").drop("_row")
 
 
 # What the choice of a bad form depends on besides the bad value (the word asked about), and what
@@ -325,9 +335,7 @@ def _attempts(
         # The features tried, and those a bad form must not meet (§4's A): with the implicit
         # Person where the target is varied (the controller's Person is implicit), except
         # where unagreement makes it no agreement (tried, to be skipped as `unagreement`).
-        agreeing = features = pl.col("agreeing")
-        if role == "target":
-            features, agreeing = target_features(), target_agreeing(unagreement)
+        target = role == "target"
         frames.append(
             relations.select(
                 "rel",
@@ -350,15 +358,20 @@ def _attempts(
                 pl.col("duplicate").fill_null(False),
                 "sentence",
                 *configuration(),
-                agreeing.alias("agreeing"),
-                features.alias("features"),
-                (unagreeing(unagreement) if role == "target" else pl.lit(False)).alias(
-                    "unagreeing"
+                agreeing_key(person_agrees(unagreement) if target else pl.lit(False)).alias(
+                    "k_agreeing"
                 ),
-                (implicit_person() if role == "target" else pl.lit(False)).alias("implicit"),
+                pl.col("agreeing").alias("feature"),
+                (unagreeing(unagreement) if target else pl.lit(False)).alias("unagreeing"),
+                (implicit_person() if target else pl.lit(False)).alias("implicit"),
             )
         )
-    frame = pl.concat(frames).rename({"features": "feature"}).explode("feature")
+    frame = pl.concat(frames)
+    # The implicit Person is one more feature tried, after the agreeing ones (it sorts last).
+    person = frame.filter(pl.col("implicit")).with_columns(pl.lit("Person").alias("feature"))
+    frame = pl.concat([frame.explode("feature"), person]).sort(
+        "role_rank", "rel", maintain_order=True
+    )
     frame = frame.filter(pl.col("feature").is_not_null())
     feats = {raw: other_feats(raw) for raw in frame["raw_feats"].unique().to_list()}
     # A word's offset and elision, looked up by its index among the file's words.
@@ -385,7 +398,7 @@ def _attempts(
         # The relations' value lists are sorted sets (the schema's promise): joined, set keys.
         *(pl.col(n).list.join(",").alias(f"k_{n}") for n in LIST_COLUMNS),
         pl.col("raw_feats").replace_strict(feats, return_dtype=pl.String).alias("feats"),
-        pl.col("agreeing").list.join(",").alias("k_agreeing"),
+        "k_agreeing",
         "o_key",
         "o_lemma",
         "o_upos",
@@ -403,7 +416,7 @@ def _attempts(
         "in_mwt",
         "coordinated",
         "duplicate",
-        derived_by_attempt().alias("derived"),
+        derived_by_attempt().alias("derived_bits"),
     )
 
 
@@ -431,15 +444,32 @@ def _around(
     ]
 
 
+# §3 `derived`, one bit per value while attempts flow through the rules: a list column would
+# be copied by every join, sort and filter (it cost more than the rest of the row).
+DERIVED = ("implicit-person", "transparent-token", "unimorph-form", BACKED_OFF, UNMEASURED)
+
+
+def derived_bit(name: str, condition: pl.Expr) -> pl.Expr:
+    """`derived`'s bit of `name` where `condition` holds (a null condition: not set)."""
+    return condition.fill_null(False).cast(pl.UInt8) * (1 << DERIVED.index(name))
+
+
+def derived_names(bits: pl.Expr) -> pl.Expr:
+    """The `derived` list of each attempt's bits, its names sorted."""
+    names = {
+        code: sorted(name for bit, name in enumerate(DERIVED) if code >> bit & 1)
+        for code in range(1 << len(DERIVED))
+    }
+    return bits.replace_strict(names, return_dtype=pl.List(pl.String))
+
+
 def derived_by_attempt() -> pl.Expr:
     """What beyond §4's plain rule an attempt needs (§3 `derived`), as far as its relation
-    tells: the implicit third person, a part of a transparent multiword token."""
-    return pl.concat_list(
-        pl.when(pl.col("implicit") & (pl.col("feature") == "Person")).then(
-            pl.lit("implicit-person")
-        ),
-        pl.when(pl.col("mwt_offset").is_not_null()).then(pl.lit("transparent-token")),
-    ).list.drop_nulls()
+    tells: the implicit third person, a part of a transparent multiword token (as bits)."""
+    implicit = pl.col("implicit") & (pl.col("feature") == "Person")
+    return derived_bit("implicit-person", implicit) + derived_bit(
+        "transparent-token", pl.col("mwt_offset").is_not_null()
+    )
 
 
 @dataclass

@@ -225,21 +225,18 @@ def unagreeing(unagreement: bool) -> pl.Expr:
     return implicit_person() & pl.lit(unagreement) & (pl.col("target_number") == ["Plur"])
 
 
-def target_features() -> pl.Expr:
-    """The features tried when the target is varied, over relations: the agreeing features,
-    and Person where the controller's is implicitly 3 (under unagreement, tried to be skipped)."""
-    return _with_person(implicit_person())
+def person_agrees(unagreement: bool) -> pl.Expr:
+    """Whether Person joins the features that a varied target's bad form must not meet (§4's A),
+    over relations: where the controller's Person is implicitly 3, except under unagreement."""
+    return implicit_person() & ~unagreeing(unagreement)
 
 
-def target_agreeing(unagreement: bool) -> pl.Expr:
-    """The features that a varied target's bad form must not meet (§4's A), over relations: the
-    agreeing features, and Person where the controller's is implicitly 3."""
-    return _with_person(implicit_person() & ~unagreeing(unagreement))
-
-
-def _with_person(where: pl.Expr) -> pl.Expr:
-    with_person = pl.col("agreeing").list.concat(pl.lit(["Person"])).list.sort()
-    return pl.when(where).then(with_person).otherwise(pl.col("agreeing"))
+def agreeing_key(with_person: pl.Expr) -> pl.Expr:
+    """The agreeing features as a join key (sorted, `,`-joined), with Person where `with_person`
+    holds: Person sorts after every other feature of F, so it goes last."""
+    joined = pl.col("agreeing").list.join(",")
+    person = pl.when(pl.col("agreeing").list.len() > 0).then(joined + ",Person")
+    return pl.when(with_person).then(person.otherwise(pl.lit("Person"))).otherwise(joined)
 
 
 def relation_skip_reason() -> pl.Expr:
