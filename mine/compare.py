@@ -34,6 +34,7 @@ import polars as pl
 from ud_agree.atomic import write_bytes, write_parquet
 from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 from ud_agree.formats.multiblimp import FEATURE_MARK
+from ud_agree.names import path_name
 from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
 
 from .languages import load_languages
@@ -397,8 +398,11 @@ def compare(path: Path, corpus_dir: Path, ud_dir: Path | None = None) -> pl.Data
     keys = pl.DataFrame(
         {"treebank": [x.treebank for x in contrasts], "sent_id": [x.sent_id for x in contrasts]}
     ).unique()
-    for row, contrast in zip(frame.iter_rows(named=True), contrasts, strict=True):
+    for line, (row, contrast) in enumerate(
+        zip(frame.iter_rows(named=True), contrasts, strict=True), 2
+    ):
         lang = iso3.get(row["lang"] or "", row["lang"] or "")
+        path_name(lang, f"{path}:{line}: lang")  # a folder of --corpus, never a path
         if lang not in corpora:
             folder = corpus_dir / lang
             corpora[lang] = Corpus(folder, ud_dir, keys) if folder.is_dir() else None

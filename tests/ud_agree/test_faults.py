@@ -363,6 +363,18 @@ def _compare_after_a_change(tmp_path: Path, corpus: Path) -> list[str]:
     return [str(table), "--corpus", str(mined), "--out", "classed.tsv"]
 
 
+def _compare_lang_dot_dot(tmp_path: Path, corpus: Path) -> list[str]:
+    """MultiBLiMP rows of the corpus's own sentences, one row's `lang` a path out of --corpus."""
+    table = tmp_path / "pairs.tsv"
+    assert export_main([str(corpus / "fr" / "pairs.parquet"), "--format", "multiblimp",
+                        "--out", str(table)]) == 0  # fmt: skip
+    rows = pl.read_csv(table, separator="\t", infer_schema_length=0)
+    rows = rows.with_columns(lang=pl.when(pl.int_range(pl.len()) == 1).then(pl.lit("../fr"))
+                             .otherwise(pl.col("lang")))  # fmt: skip
+    rows.write_csv(table, separator="\t")
+    return [str(table), "--corpus", str(corpus / "fr"), "--out", "classed.tsv"]
+
+
 def _export_after_a_change(tmp_path: Path, corpus: Path) -> list[str]:
     ud, mined = _sample_mined_here(tmp_path)
     _edit_after_mining(ud)
@@ -419,6 +431,7 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
     "compare/out-empty": (
         "compare", lambda p, c: [*_multiblimp_without_sen(p), "--corpus", str(c), "--out", ""], "--out"
     ),
+    "compare/lang-dot-dot": ("compare", _compare_lang_dot_dot, "pairs.tsv:3: lang: '../fr'"),
     "compare/conllu-changed-since-mining": (
         "compare", _compare_after_a_change, "changed since the corpus was mined"
     ),
