@@ -603,3 +603,33 @@ def test_an_export_folder_out_of_space_keeps_the_older_export_whole(
         assert _tree(out) == older  # the older export whole, no part of the new one
         assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
         no_space_at(0)
+
+
+def test_a_folder_swap_that_fails_puts_the_older_folder_back(tmp_path, monkeypatch):
+    out = tmp_path / "export"
+    out.mkdir()
+    (out / "old.txt").write_text("older")
+    real, calls = os.rename, []
+
+    def rename(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:  # the new folder's rename into place
+            raise OSError(errno.EIO, "Input/output error")
+        return real(src, dst)
+
+    monkeypatch.setattr(ud_agree.atomic.os, "rename", rename)
+    with (
+        pytest.raises(ud_agree.errors.MachineError, match=f"on {out}$"),
+        ud_agree.atomic.atomic_folder(out) as folder,
+    ):
+        (folder / "new.txt").write_text("newer")
+    assert _tree(out, out) == {"old.txt": b"older"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]
+
+
+def test_an_export_folder_over_a_file_keeps_the_file(corpus, tmp_path, capsys):
+    in_the_way = tmp_path / "export"
+    in_the_way.write_text("mine")
+    assert export_main([str(corpus), "--format", "hf", "--out", str(in_the_way)]) == 1
+    assert f"not a directory on {in_the_way}" in one_line(capsys)
+    assert in_the_way.read_text() == "mine" and sorted(tmp_path.iterdir()) == [in_the_way]
