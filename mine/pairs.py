@@ -25,6 +25,8 @@ from .rules.pairs import (
     bad_forms_of,
     breaks_elision,
     capitalised_like,
+    changes_declension,
+    definite_determiner,
     implicit_person,
     of_feature,
     person_agrees,
@@ -147,6 +149,10 @@ def pairs_from_attempts(
     # `outcome` null: no form in the wanted cell (not asked).
     skipped.append(skipped_rows(tries.filter(no_form), pl.col("outcome").fill_null("no-form")))
     tries = tries.filter(~no_form)
+    if frames.endings:
+        declension = tries.select(changes_declension(frames.endings)).to_series()
+        skipped.append(skipped_rows(tries.filter(declension), "declension-class"))
+        tries = tries.filter(~declension)
     tries = tries.join(_ambiguity(tries, frames), on=_AMBIGUITY, how="left", nulls_equal=True)
     other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
     skipped.append(
@@ -290,7 +296,8 @@ def _wanted_cell() -> list[pl.Expr]:
 
 def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
     """Per word asked about (`asked`) and bad value to try: the bad form's key, count and source,
-    or why there is none (`outcome`: `rare-value`, `syncretic`; null: `no-form`)."""
+    or why there is none (`outcome`: `rare-value`, `genderless-plural`, `syncretic`; null:
+    `no-form`)."""
     # Each other value that the lexicon attests for the word's UPOS is one bad value to try;
     # a rare one (§4.1: the Greek article's archaic dative) is tried to be skipped.
     tried = (
@@ -300,17 +307,27 @@ def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
         .join(frames.rare, on=["upos", "feature", "bad_value"], how="left")
     )
     rare = pl.col("rare").fill_null(False)
-    questions = tried.filter(~rare).with_row_index("qid")
+    # §4.1: where the plural distinguishes no gender, a plural word has no Gender to vary.
+    genderless = (
+        pl.lit(frames.genderless_plural)
+        & (pl.col("feature") == "Gender")
+        & (pl.col("k_number") == "Plur")
+    )
+    unasked = rare | genderless
+    questions = tried.filter(~unasked).with_row_index("qid")
     answers = bad_forms_of(questions.with_columns(_wanted_cell()), frames)
     found = questions.select("asked", "bad_value", "qid").join(answers, on="qid", how="left")
-    skipped = tried.filter(rare).select(
+    skipped = tried.filter(unasked).select(
         "asked",
         "bad_value",
         pl.lit(None, pl.UInt32).alias("qid"),
         pl.lit(None, pl.String).alias("bad_key"),
         pl.lit(None, pl.Int64).alias("bad_count"),
         pl.lit(None, pl.String).alias("bad_source"),
-        pl.lit("rare-value").alias("outcome"),
+        pl.when(rare)
+        .then(pl.lit("rare-value"))
+        .otherwise(pl.lit("genderless-plural"))
+        .alias("outcome"),
     )
     return pl.concat([found, skipped.cast(found.schema)])
 
@@ -329,6 +346,14 @@ def _attempts(
     relations = relations.with_row_index("rel").join(
         sentences.keys, on=["treebank", "sent_id"], how="left"
     )
+    # §4.1: a noun with a definite or demonstrative determiner takes weak adjectives (German).
+    keys = ["treebank", "sent_id", "controller_id"]
+    determined = relations.filter(definite_determiner()).select(keys).unique()
+    relations = relations.join(
+        determined.with_columns(pl.lit(True).alias("definite")), on=keys, how="left"
+    ).with_columns(pl.col("definite").fill_null(False))
+    configured = configuration(relations).get_columns()
+    implicit = relations.select(implicit_person()).to_series()
     frames = []
     for rank, role in enumerate(VARY_CHOICES[vary]):
         other = "target" if role == "controller" else "controller"
@@ -357,22 +382,23 @@ def _attempts(
                 pl.col("coordinated").fill_null(False),
                 pl.col("duplicate").fill_null(False),
                 "sentence",
-                *configuration(),
-                agreeing_key(person_agrees(unagreement) if target else pl.lit(False)).alias(
-                    "k_agreeing"
-                ),
+                "definite",
+                *configured,
+                agreeing_key(
+                    person_agrees(unagreement, implicit) if target else pl.lit(False)
+                ).alias("k_agreeing"),
                 pl.col("agreeing").alias("feature"),
-                (unagreeing(unagreement) if target else pl.lit(False)).alias("unagreeing"),
-                (implicit_person() if target else pl.lit(False)).alias("implicit"),
+                (unagreeing(unagreement, implicit) if target else pl.lit(False)).alias(
+                    "unagreeing"
+                ),
+                (implicit if target else pl.lit(False)).alias("implicit"),
             )
         )
     frame = pl.concat(frames)
-    # The implicit Person is one more feature tried, after the agreeing ones (it sorts last).
+    # The implicit Person is one more feature tried. Attempts need no order: pairs and skips
+    # are sorted by relation, role, feature and bad value when written.
     person = frame.filter(pl.col("implicit")).with_columns(pl.lit("Person").alias("feature"))
-    frame = pl.concat([frame.explode("feature"), person]).sort(
-        "role_rank", "rel", maintain_order=True
-    )
-    frame = frame.filter(pl.col("feature").is_not_null())
+    frame = pl.concat([frame.explode("feature").filter(pl.col("feature").is_not_null()), person])
     feats = {raw: other_feats(raw) for raw in frame["raw_feats"].unique().to_list()}
     # A word's offset and elision, looked up by its index among the file's words.
     word = frame.get_column("word").fill_null(0).to_numpy()
@@ -404,6 +430,7 @@ def _attempts(
         "o_upos",
         of_feature(lambda _, name: pl.col(f"o_{name}")).list.join(",").alias("k_o_values"),
         "sentence",
+        "definite",
         pl.Series("start", np.where(known, sentences.start[word] + inside, 0), dtype=pl.Int32),
         # A part after the token's first has the token's own letters before it.
         pl.Series("after_elided", known & sentences.after_elided[word] & (inside == 0)),
@@ -553,23 +580,25 @@ ATTEMPT_COLUMNS = [
 ]  # fmt: skip
 
 
-def configuration() -> list[pl.Expr]:
-    """A relation's configuration of §4.1 (`mine.certainty`), keyed as the rates are
+def configuration(relations: pl.DataFrame) -> pl.DataFrame:
+    """Each relation's configuration of §4.1 (`mine.certainty`), keyed as the rates are
     (`rules.relations.set_key`): the controller's Case, the target's upos and VerbForm, order."""
     case = pl.col("controller_case")
-    verbform = (
-        pl.col("target_feats")
-        .str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
-        .str.split(",")
-        .list.sort()
-        .list.join(",")
-    )
-    return [
+    verbform = relations.select(
+        pl.col("target_feats").str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
+    ).to_series()
+    # A set key: the rare multi-valued VerbForm sorted, once per distinct value.
+    unsorted = {
+        value: ",".join(sorted(value.split(",")))
+        for value in verbform.unique().drop_nulls().to_list()
+        if "," in value
+    }
+    return relations.select(
         pl.when(case.list.len() > 0)
         .then(case.list.join(","))
         .otherwise(pl.lit(NO_VALUE))
         .alias("controller_case"),
         pl.col("target_upos"),
-        verbform.fill_null(NO_VALUE).alias("target_verbform"),
+        verbform.replace(unsorted).fill_null(NO_VALUE).alias("target_verbform"),
         pl.col("order"),
-    ]
+    )
