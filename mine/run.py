@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sys
 import time
@@ -163,7 +164,9 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     # lexicon and the pairs (Parquet encoding and polars release the GIL), a language finished
     # alone, as the run's last is, keeps two cores busy.
     with ThreadPoolExecutor(1, thread_name_prefix="tables") as beside:
-        plain = beside.submit(write_plain_tables, parts, out_dir)
+        # Into the spill folder, moved into place once the lexicon and pairs are written (bad
+        # UniMorph input fails there, and must leave no half-written language).
+        plain = beside.submit(write_plain_tables, parts, out_dir / SPILL)
         # Each file's counts know its treebank: §4.1 takes the sentence's own treebank's forms
         # first.
         counts = [
@@ -173,6 +176,8 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
         lexicon = build_lexicon(run.language.key, pa.concat_tables(counts), run.unimorph, mapping)
         written = write_tables(run, options, lexicon, out_dir)
         written.sentences, written.relations, written.by_type = plain.result()
+    for name in ("relations", "sentences", "drops"):
+        os.replace(out_dir / SPILL / f"{name}.parquet", out_dir / f"{name}.parquet")
     write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
     if not options.pairs:  # a stale pairs.parquet would be read as this corpus's
         (out_dir / "pairs.parquet").unlink(missing_ok=True)
