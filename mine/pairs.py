@@ -168,9 +168,10 @@ def pairs_from_attempts(
     skipped.append(skipped_rows(tries.filter(broken), "elision"))
     pairs = tries.filter(~broken).sort("rel", "role_rank", "feature", "bad_value")
     pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
-    pairs, ambiguous, unattested = write_surface(pairs, surface or NO_SURFACE, tokens)
+    pairs, ambiguous, unattested, unelided = write_surface(pairs, surface or NO_SURFACE, tokens)
     skipped.append(skipped_rows(ambiguous, "ambiguous-onset"))
     skipped.append(skipped_rows(unattested, "unattested-token"))
+    skipped.append(skipped_rows(unelided, "elision"))
     table = pairs.select(
         *("lang", "treebank", "sent_id", "type", "target_id", "controller_id", "varied"),
         "feature",
