@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sys
 import time
@@ -44,6 +45,7 @@ from ud_agree.schemas.corpus import (
 
 from . import certainty
 from .columnar import mine_file_columnar
+from .duplicates import repeats, without_repeats
 from .extract import FileJob, FileResult
 from .languages import (
     load_adjective_endings,
@@ -53,7 +55,7 @@ from .languages import (
 )
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
-from .pairs import pairs_from_attempts, prepare_attempts, skip_table
+from .pairs import pairs_from_attempts, prepare_attempts, skip_table, skipped_rows
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
@@ -97,6 +99,12 @@ def unspill(prefix: Path, name: str) -> pa.Table:
     """A spilled table, read whole."""
     with pa.OSFile(f"{prefix}.{name}.arrow", "rb") as source:
         return pa.ipc.open_file(source).read_all()
+
+
+def unspill_columns(prefix: Path, name: str, columns: list[str]) -> pa.Table:
+    """Some columns of a spilled table (mapped, not read: the rest stays on disk)."""
+    with pa.memory_map(f"{prefix}.{name}.arrow", "rb") as source:
+        return pa.ipc.open_file(source).read_all().select(columns).combine_chunks()
 
 
 def part(options: Options, run: LanguageRun, index: int) -> Path:
@@ -156,7 +164,9 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     # lexicon and the pairs (Parquet encoding and polars release the GIL), a language finished
     # alone, as the run's last is, keeps two cores busy.
     with ThreadPoolExecutor(1, thread_name_prefix="tables") as beside:
-        plain = beside.submit(write_plain_tables, parts, out_dir)
+        # Into the spill folder, moved into place once the lexicon and pairs are written (bad
+        # UniMorph input fails there, and must leave no half-written language).
+        plain = beside.submit(write_plain_tables, parts, out_dir / SPILL)
         # Each file's counts know its treebank: §4.1 takes the sentence's own treebank's forms
         # first.
         counts = [
@@ -166,6 +176,8 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
         lexicon = build_lexicon(run.language.key, pa.concat_tables(counts), run.unimorph, mapping)
         written = write_tables(run, options, lexicon, out_dir)
         written.sentences, written.relations, written.by_type = plain.result()
+    for name in ("relations", "sentences", "drops"):
+        os.replace(out_dir / SPILL / f"{name}.parquet", out_dir / f"{name}.parquet")
     write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
     if not options.pairs:  # a stale pairs.parquet would be read as this corpus's
         (out_dir / "pairs.parquet").unlink(missing_ok=True)
@@ -219,6 +231,7 @@ class Written:
     pair_skips: Counter
     rates: pl.DataFrame  # AGREEMENT rows (§4.1)
     agreement_flags: Counter  # pairs per `agreement_flag`
+    duplicate_sent_ids: int = 0  # sentences whose (treebank, sent_id) an earlier one has
 
 
 def language_rates(run: LanguageRun) -> pl.DataFrame:
@@ -238,6 +251,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     rates = language_rates(run)
     write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
+    repeated = repeats([unspill_columns(p, "sentences", ["treebank", "sent_id"]) for p in attempts])
     flags: Counter = Counter()
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
@@ -303,7 +317,9 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 members.append(pl.DataFrame(relations).select(NONCE_MEMBERS))
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
-            tries = pl.DataFrame(unspill(prefix, "attempts"))
+            tries, twice = without_repeats(
+                pl.DataFrame(unspill(prefix, "attempts")), repeated.across_files
+            )
             batch.append(
                 tries.with_columns(
                     pl.col("rel").cast(pl.Int64) + n_relations,
@@ -312,6 +328,8 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             )
             skips = pl.DataFrame(unspill(prefix, "skips"))
             skipped.append(skips.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
+            twice = skipped_rows(twice, "duplicate-sent-id")
+            skipped.append(twice.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
             texts.append(sentences.column("text").combine_chunks())
             if sum(b.height for b in batch) >= PAIR_BATCH:
                 write_pairs()
@@ -322,7 +340,9 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 run, options, lexicon, frames, rates, originals, made, members, pairs_out, skips_out
             )
             pair_skips.update(more_skips)
-    return Written(0, 0, Counter(), pairs_by_type, nonce, pair_skips, rates, flags)
+    return Written(
+        0, 0, Counter(), pairs_by_type, nonce, pair_skips, rates, flags, repeated.duplicate_sent_ids
+    )
 
 
 def language_manifest(
@@ -377,7 +397,7 @@ def language_manifest(
             "candidates_agree": {t: agree.get(t, 0) for t in TYPES},
             "candidates_disagree": {t: disagree.get(t, 0) for t in TYPES},
             "malformed": len(malformed),
-            "duplicate_sent_ids": sum(r.duplicate_sent_ids for r in ordered),
+            "duplicate_sent_ids": written.duplicate_sent_ids,
             "pairs": sum(written.pairs_by_type.values()),
             "pairs_by_type": {t: written.pairs_by_type.get(t, 0) for t in TYPES},
             "nonce_pairs": sum(written.nonce_by_type.values()),
