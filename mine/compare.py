@@ -34,6 +34,7 @@ import polars as pl
 from ud_agree.atomic import write_bytes, write_parquet
 from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 from ud_agree.formats.multiblimp import FEATURE_MARK
+from ud_agree.names import path_name
 from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
 
 from .languages import load_languages
@@ -41,7 +42,7 @@ from .lexicon import other_feats
 from .pairs import every_contrast
 from .paradigms import LIST_COLUMNS
 from .read import Sentence, read_bytes
-from .reread import sentences_at
+from .reread import mined_from, sentences_at
 from .resources import read_rows
 
 # MultiBLiMP's columns the comparison reads.
@@ -177,7 +178,7 @@ class Corpus:
         self.skips = self._read("pair_skips").join(keys, on=on, how="semi")
         drops = self._read("drops").join(keys, on=on, how="semi")
         places = self.sentences.select("file", "line").iter_rows()
-        self.parsed = sentences_at(self.ud_dir, places)
+        self.parsed = sentences_at(self.ud_dir, places, mined_from(self.manifest))
         # Rows by key, for a lookup per MultiBLiMP row.
         self.places = {
             (tb, sid): (file, line)
@@ -397,8 +398,11 @@ def compare(path: Path, corpus_dir: Path, ud_dir: Path | None = None) -> pl.Data
     keys = pl.DataFrame(
         {"treebank": [x.treebank for x in contrasts], "sent_id": [x.sent_id for x in contrasts]}
     ).unique()
-    for row, contrast in zip(frame.iter_rows(named=True), contrasts, strict=True):
+    for line, (row, contrast) in enumerate(
+        zip(frame.iter_rows(named=True), contrasts, strict=True), 2
+    ):
         lang = iso3.get(row["lang"] or "", row["lang"] or "")
+        path_name(lang, f"{path}:{line}: lang")  # a folder of --corpus, never a path
         if lang not in corpora:
             folder = corpus_dir / lang
             corpora[lang] = Corpus(folder, ud_dir, keys) if folder.is_dir() else None

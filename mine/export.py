@@ -22,7 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ud_agree.atomic import write_text
+from ud_agree.atomic import atomic_folder, write_text
 from ud_agree.errors import OneLineParser, run_main, tool_command
 from ud_agree.formats import blimp, clams, multiblimp
 from ud_agree.formats.pairs_table import ExportError, pairs_by_language, read_pairs
@@ -76,6 +76,31 @@ def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | 
         text = WRITERS[layout](pairs)
     write_text(text, out)
     return pairs.height
+
+
+# What marks a folder as an earlier export of a layout, which a new export may replace whole.
+EXPORT_MARKS: dict[str, tuple[str, str]] = {
+    "lm-eval": ("ud_agree_data.py", ""),
+    "hf": ("README.md", "---\npretty_name: ud-agree minimal pairs\n"),
+}
+
+
+def check_replaceable(out: Path, layout: str) -> None:
+    """Refuse an `--out` folder holding anything but an earlier export of `layout`: the export
+    replaces its folder whole, and must never remove a user's own files."""
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    name, start = EXPORT_MARKS[layout]
+    try:
+        with (out / name).open(encoding="utf-8", errors="replace") as mark:
+            if mark.read(len(start)) == start:
+                return
+    except OSError:
+        pass
+    raise ExportError(
+        f"--out {out} holds files that are not a {layout} export, and an export replaces its "
+        "folder whole: give a new or empty folder"
+    )
 
 
 def mine_first(
@@ -159,11 +184,13 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
 
             pairs = pairs_by_language(args.pairs)
             corpus = args.pairs if args.pairs.is_dir() else args.pairs.parent.parent
-            n = (
-                lm_eval.write(pairs, args.out)
-                if args.format == "lm-eval"
-                else hf.write(pairs, args.out, corpus)
-            )
+            check_replaceable(args.out, args.format)
+            with atomic_folder(args.out) as folder:  # no stale language, no part, ever
+                n = (
+                    lm_eval.write(pairs, folder)
+                    if args.format == "lm-eval"
+                    else hf.write(pairs, folder, corpus)
+                )
             print(f"wrote {n} pairs of {len(pairs)} language(s) to {args.out} ({args.format})")
             return 0
         n = export(args.pairs, args.format, args.out, args.ud_dir)

@@ -96,6 +96,29 @@ def load_reported_speech_languages() -> frozenset[str]:
     return frozenset(row["code"].strip() for row in read_rows("reported_speech_languages.tsv"))
 
 
+def load_genderless_plural_languages() -> frozenset[str]:
+    """UD codes of the languages whose plural distinguishes no gender (German *die alten*, for
+    every gender), so a Gender contrast on a plural word is none (§4.1), from
+    `mine/data/genderless_plural_languages.tsv`."""
+    return frozenset(row["code"].strip() for row in read_rows("genderless_plural_languages.tsv"))
+
+
+# Per language, per UPOS, per context (`definite-plural`, `definite`, `any`): the endings its
+# attributive forms may have (a missing context falls back on the next).
+Endings = dict[str, dict[str, tuple[str, ...]]]
+
+
+def load_adjective_endings() -> dict[str, Endings]:
+    """Per UD code, the endings an attributive word may have by context (German weak
+    declension after *der*: -e, -en), from `mine/data/adjective_endings.tsv` (§4.1: a bad form
+    with another ending changes the declension, not the feature)."""
+    endings: dict[str, Endings] = {}
+    for row in read_rows("adjective_endings.tsv"):
+        listed = tuple(e.strip() for e in row["endings"].split(",") if e.strip())
+        endings.setdefault(row["code"], {}).setdefault(row["upos"], {})[row["context"]] = listed
+    return endings
+
+
 def load_participle_languages() -> frozenset[str]:
     """UD codes of the languages whose active participles agree with their subject (§1.1 verb
     forms: Czech *řekl*, *byl*), from `mine/data/participle_languages.tsv`."""

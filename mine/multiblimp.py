@@ -18,7 +18,7 @@ from ud_agree.schemas.corpus import FEATURES, RELATION_KEY
 
 from .languages import load_languages, load_value_sets
 from .read import CONLLU_SUFFIXES, Sentence
-from .reread import sentences_at, words_of
+from .reread import ChangedSinceMining, mined_from, sentences_at, words_of
 from .rules import relations as rules
 
 # Per relation, the columns of MultiBLiMP's own layout that the pairs table lacks.
@@ -50,7 +50,9 @@ def relation_facts(corpus: Path, ud_dir: Path | None = None) -> pl.DataFrame | N
     source = ud_dir or Path((manifest.get("options") or {}).get("ud_dir", "."))
     places = sentences.select("file", "line").iter_rows()
     try:
-        parsed = sentences_at(source, places)
+        parsed = sentences_at(source, places, mined_from(manifest))
+    except ChangedSinceMining:  # its lines would name other sentences: refused
+        raise
     except UserError as error:  # an unreadable CoNLL-U file: the columns stay empty
         print(f"warning: {error}", file=sys.stderr)
         return None

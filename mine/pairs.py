@@ -20,15 +20,17 @@ from .languages import ValueSets
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
 from .rules.pairs import (
+    agreeing_key,
     ambiguity_of,
     bad_forms_of,
     breaks_elision,
     capitalised_like,
+    changes_declension,
+    definite_determiner,
     implicit_person,
     of_feature,
+    person_agrees,
     relation_skip_reason,
-    target_agreeing,
-    target_features,
     unagreeing,
 )
 from .rules.relations import NO_VALUE
@@ -147,6 +149,10 @@ def pairs_from_attempts(
     # `outcome` null: no form in the wanted cell (not asked).
     skipped.append(skipped_rows(tries.filter(no_form), pl.col("outcome").fill_null("no-form")))
     tries = tries.filter(~no_form)
+    if frames.endings:
+        declension = tries.select(changes_declension(frames.endings)).to_series()
+        skipped.append(skipped_rows(tries.filter(declension), "declension-class"))
+        tries = tries.filter(~declension)
     tries = tries.join(_ambiguity(tries, frames), on=_AMBIGUITY, how="left", nulls_equal=True)
     other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
     skipped.append(
@@ -162,9 +168,10 @@ def pairs_from_attempts(
     skipped.append(skipped_rows(tries.filter(broken), "elision"))
     pairs = tries.filter(~broken).sort("rel", "role_rank", "feature", "bad_value")
     pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
-    pairs, ambiguous, unattested = write_surface(pairs, surface or NO_SURFACE, tokens)
+    pairs, ambiguous, unattested, unelided = write_surface(pairs, surface or NO_SURFACE, tokens)
     skipped.append(skipped_rows(ambiguous, "ambiguous-onset"))
     skipped.append(skipped_rows(unattested, "unattested-token"))
+    skipped.append(skipped_rows(unelided, "elision"))
     table = pairs.select(
         *("lang", "treebank", "sent_id", "type", "target_id", "controller_id", "varied"),
         "feature",
@@ -187,23 +194,25 @@ def pairs_from_attempts(
         pl.col("cut_end").alias("end_good"),
         (pl.col("cut_start") + pl.col("bad_form").str.len_chars()).alias("end_bad"),
         pl.lit([], pl.List(pl.String)).alias("also"),
-        pl.col("derived")
-        .list.concat(
-            pl.when(pl.col("bad_source") == "unimorph")
-            .then(pl.lit(["unimorph-form"]))
-            .otherwise(pl.lit([], pl.List(pl.String)))
-        )
-        # §4.1: decided at a coarser level of the back-off, or unmeasured.
-        .list.concat(pl.concat_list(pl.col("agreement_flag")).list.drop_nulls())
-        .list.unique()
-        .list.sort()
-        .alias("derived"),
+        (
+            pl.col("derived_bits")
+            + derived_bit("unimorph-form", pl.col("bad_source") == "unimorph")
+            # §4.1: decided at a coarser level of the back-off, or unmeasured.
+            + derived_bit(BACKED_OFF, pl.col("agreement_flag") == BACKED_OFF)
+            + derived_bit(UNMEASURED, pl.col("agreement_flag") == UNMEASURED)
+        ).alias("derived"),
         pl.lit("original").alias("variant"),
     )
     table = one_row_per_bad_sentence(table) if fold else table
-    derived = table.get_column("derived").explode().drop_nulls()
-    flags = Counter(derived.filter(derived.is_in([BACKED_OFF, UNMEASURED])).to_list())
-    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), flags
+    bits = table.get_column("derived")
+    flags = Counter(
+        {
+            flag: int((bits & (1 << DERIVED.index(flag)) > 0).sum())
+            for flag in (BACKED_OFF, UNMEASURED)
+        }
+    )
+    table = table.with_columns(derived_names(pl.col("derived")))
+    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
 
 
 def every_contrast(pairs: pl.DataFrame) -> pl.DataFrame:
@@ -231,11 +240,14 @@ def one_row_per_bad_sentence(pairs: pl.DataFrame) -> pl.DataFrame:
     """§4.1: pairs (in the relations' order) that give the same bad sentence are one row, the
     first contrast in F's order (*has* → *have*: Number before Person), the others in `also`
     as `Feature=Value`; rows stay in their order."""
-    if pairs.height == 0:
-        return pairs
     key = ["lang", "treebank", "sent_id", "variant", "sentence_bad"]
+    # Most bad sentences are made once: only those made more than once are ranked.
+    repeated = pairs.select(pl.struct(key).is_duplicated()).to_series()
+    if not repeated.any():
+        return pairs
     member = ["lang", "treebank", "sent_id", "variant", "target_id", "controller_id", "varied"]
-    ranked = pairs.with_row_index("_row").with_columns(
+    rows = pairs.with_row_index("_row")
+    ranked = rows.filter(repeated).with_columns(
         pl.struct(member).rle_id().alias("_member"),
         pl.col("feature").replace_strict(_FEATURE_RANK, return_dtype=pl.Int8).alias("_rank"),
     )
@@ -246,8 +258,13 @@ def one_row_per_bad_sentence(pairs: pl.DataFrame) -> pl.DataFrame:
     others = ranked.group_by(key, maintain_order=True).agg(
         pl.col("_contrast").slice(1).alias("_others")
     )
-    kept = ranked.filter(pl.col("_nth") == 0).join(others, on=key, nulls_equal=True)
-    return kept.sort("_row").with_columns(pl.col("_others").alias("also")).select(pairs.columns)
+    kept = (
+        ranked.filter(pl.col("_nth") == 0)
+        .join(others, on=key, nulls_equal=True)
+        .with_columns(pl.col("_others").alias("also"))
+        .select("_row", *pairs.columns)
+    )
+    return pl.concat([rows.filter(~repeated), kept]).sort("_row").drop("_row")
 
 
 # What the choice of a bad form depends on besides the bad value (the word asked about), and what
@@ -280,7 +297,8 @@ def _wanted_cell() -> list[pl.Expr]:
 
 def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
     """Per word asked about (`asked`) and bad value to try: the bad form's key, count and source,
-    or why there is none (`outcome`: `rare-value`, `syncretic`; null: `no-form`)."""
+    or why there is none (`outcome`: `rare-value`, `genderless-plural`, `syncretic`; null:
+    `no-form`)."""
     # Each other value that the lexicon attests for the word's UPOS is one bad value to try;
     # a rare one (§4.1: the Greek article's archaic dative) is tried to be skipped.
     tried = (
@@ -290,17 +308,27 @@ def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
         .join(frames.rare, on=["upos", "feature", "bad_value"], how="left")
     )
     rare = pl.col("rare").fill_null(False)
-    questions = tried.filter(~rare).with_row_index("qid")
+    # §4.1: where the plural distinguishes no gender, a plural word has no Gender to vary.
+    genderless = (
+        pl.lit(frames.genderless_plural)
+        & (pl.col("feature") == "Gender")
+        & (pl.col("k_number") == "Plur")
+    )
+    unasked = rare | genderless
+    questions = tried.filter(~unasked).with_row_index("qid")
     answers = bad_forms_of(questions.with_columns(_wanted_cell()), frames)
     found = questions.select("asked", "bad_value", "qid").join(answers, on="qid", how="left")
-    skipped = tried.filter(rare).select(
+    skipped = tried.filter(unasked).select(
         "asked",
         "bad_value",
         pl.lit(None, pl.UInt32).alias("qid"),
         pl.lit(None, pl.String).alias("bad_key"),
         pl.lit(None, pl.Int64).alias("bad_count"),
         pl.lit(None, pl.String).alias("bad_source"),
-        pl.lit("rare-value").alias("outcome"),
+        pl.when(rare)
+        .then(pl.lit("rare-value"))
+        .otherwise(pl.lit("genderless-plural"))
+        .alias("outcome"),
     )
     return pl.concat([found, skipped.cast(found.schema)])
 
@@ -319,15 +347,21 @@ def _attempts(
     relations = relations.with_row_index("rel").join(
         sentences.keys, on=["treebank", "sent_id"], how="left"
     )
+    # §4.1: a noun with a definite or demonstrative determiner takes weak adjectives (German).
+    keys = ["treebank", "sent_id", "controller_id"]
+    determined = relations.filter(definite_determiner()).select(keys).unique()
+    relations = relations.join(
+        determined.with_columns(pl.lit(True).alias("definite")), on=keys, how="left"
+    ).with_columns(pl.col("definite").fill_null(False))
+    configured = configuration(relations).get_columns()
+    implicit = relations.select(implicit_person()).to_series()
     frames = []
     for rank, role in enumerate(VARY_CHOICES[vary]):
         other = "target" if role == "controller" else "controller"
         # The features tried, and those a bad form must not meet (§4's A): with the implicit
         # Person where the target is varied (the controller's Person is implicit), except
         # where unagreement makes it no agreement (tried, to be skipped as `unagreement`).
-        agreeing = features = pl.col("agreeing")
-        if role == "target":
-            features, agreeing = target_features(), target_agreeing(unagreement)
+        target = role == "target"
         frames.append(
             relations.select(
                 "rel",
@@ -349,17 +383,23 @@ def _attempts(
                 pl.col("coordinated").fill_null(False),
                 pl.col("duplicate").fill_null(False),
                 "sentence",
-                *configuration(),
-                agreeing.alias("agreeing"),
-                features.alias("features"),
-                (unagreeing(unagreement) if role == "target" else pl.lit(False)).alias(
+                "definite",
+                *configured,
+                agreeing_key(
+                    person_agrees(unagreement, implicit) if target else pl.lit(False)
+                ).alias("k_agreeing"),
+                pl.col("agreeing").alias("feature"),
+                (unagreeing(unagreement, implicit) if target else pl.lit(False)).alias(
                     "unagreeing"
                 ),
-                (implicit_person() if role == "target" else pl.lit(False)).alias("implicit"),
+                (implicit if target else pl.lit(False)).alias("implicit"),
             )
         )
-    frame = pl.concat(frames).rename({"features": "feature"}).explode("feature")
-    frame = frame.filter(pl.col("feature").is_not_null())
+    frame = pl.concat(frames)
+    # The implicit Person is one more feature tried. Attempts need no order: pairs and skips
+    # are sorted by relation, role, feature and bad value when written.
+    person = frame.filter(pl.col("implicit")).with_columns(pl.lit("Person").alias("feature"))
+    frame = pl.concat([frame.explode("feature").filter(pl.col("feature").is_not_null()), person])
     feats = {raw: other_feats(raw) for raw in frame["raw_feats"].unique().to_list()}
     # A word's offset and elision, looked up by its index among the file's words.
     word = frame.get_column("word").fill_null(0).to_numpy()
@@ -385,12 +425,13 @@ def _attempts(
         # The relations' value lists are sorted sets (the schema's promise): joined, set keys.
         *(pl.col(n).list.join(",").alias(f"k_{n}") for n in LIST_COLUMNS),
         pl.col("raw_feats").replace_strict(feats, return_dtype=pl.String).alias("feats"),
-        pl.col("agreeing").list.join(",").alias("k_agreeing"),
+        "k_agreeing",
         "o_key",
         "o_lemma",
         "o_upos",
         of_feature(lambda _, name: pl.col(f"o_{name}")).list.join(",").alias("k_o_values"),
         "sentence",
+        "definite",
         pl.Series("start", np.where(known, sentences.start[word] + inside, 0), dtype=pl.Int32),
         # A part after the token's first has the token's own letters before it.
         pl.Series("after_elided", known & sentences.after_elided[word] & (inside == 0)),
@@ -403,7 +444,7 @@ def _attempts(
         "in_mwt",
         "coordinated",
         "duplicate",
-        derived_by_attempt().alias("derived"),
+        derived_by_attempt().alias("derived_bits"),
     )
 
 
@@ -431,15 +472,32 @@ def _around(
     ]
 
 
+# §3 `derived`, one bit per value while attempts flow through the rules: a list column would
+# be copied by every join, sort and filter (it cost more than the rest of the row).
+DERIVED = ("implicit-person", "transparent-token", "unimorph-form", BACKED_OFF, UNMEASURED)
+
+
+def derived_bit(name: str, condition: pl.Expr) -> pl.Expr:
+    """`derived`'s bit of `name` where `condition` holds (a null condition: not set)."""
+    return condition.fill_null(False).cast(pl.UInt8) * (1 << DERIVED.index(name))
+
+
+def derived_names(bits: pl.Expr) -> pl.Expr:
+    """The `derived` list of each attempt's bits, its names sorted."""
+    names = {
+        code: sorted(name for bit, name in enumerate(DERIVED) if code >> bit & 1)
+        for code in range(1 << len(DERIVED))
+    }
+    return bits.replace_strict(names, return_dtype=pl.List(pl.String))
+
+
 def derived_by_attempt() -> pl.Expr:
     """What beyond §4's plain rule an attempt needs (§3 `derived`), as far as its relation
-    tells: the implicit third person, a part of a transparent multiword token."""
-    return pl.concat_list(
-        pl.when(pl.col("implicit") & (pl.col("feature") == "Person")).then(
-            pl.lit("implicit-person")
-        ),
-        pl.when(pl.col("mwt_offset").is_not_null()).then(pl.lit("transparent-token")),
-    ).list.drop_nulls()
+    tells: the implicit third person, a part of a transparent multiword token (as bits)."""
+    implicit = pl.col("implicit") & (pl.col("feature") == "Person")
+    return derived_bit("implicit-person", implicit) + derived_bit(
+        "transparent-token", pl.col("mwt_offset").is_not_null()
+    )
 
 
 @dataclass
@@ -523,23 +581,25 @@ ATTEMPT_COLUMNS = [
 ]  # fmt: skip
 
 
-def configuration() -> list[pl.Expr]:
-    """A relation's configuration of §4.1 (`mine.certainty`), keyed as the rates are
+def configuration(relations: pl.DataFrame) -> pl.DataFrame:
+    """Each relation's configuration of §4.1 (`mine.certainty`), keyed as the rates are
     (`rules.relations.set_key`): the controller's Case, the target's upos and VerbForm, order."""
     case = pl.col("controller_case")
-    verbform = (
-        pl.col("target_feats")
-        .str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
-        .str.split(",")
-        .list.sort()
-        .list.join(",")
-    )
-    return [
+    verbform = relations.select(
+        pl.col("target_feats").str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
+    ).to_series()
+    # A set key: the rare multi-valued VerbForm sorted, once per distinct value.
+    unsorted = {
+        value: ",".join(sorted(value.split(",")))
+        for value in verbform.unique().drop_nulls().to_list()
+        if "," in value
+    }
+    return relations.select(
         pl.when(case.list.len() > 0)
         .then(case.list.join(","))
         .otherwise(pl.lit(NO_VALUE))
         .alias("controller_case"),
         pl.col("target_upos"),
-        verbform.fill_null(NO_VALUE).alias("target_verbform"),
+        verbform.replace(unsorted).fill_null(NO_VALUE).alias("target_verbform"),
         pl.col("order"),
-    ]
+    )

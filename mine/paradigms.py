@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from ud_agree.schemas.corpus import FEATURES
 
-from .languages import ValueSets
+from .languages import Endings, ValueSets
 
 Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
 APOSTROPHES = ("'", "\u2019")
@@ -101,29 +101,35 @@ def script_of(forms: pl.Series) -> pl.Series:
     ).to_series()
 
 
-def attested_rows(per_bundle: bool = False) -> pl.Expr:
-    """Whether each lexicon row counts for the pair rules (§4.1): a UniMorph row always; a UD row
-    when it holds ATTESTED_SHARE of its (form lower-cased, lemma, upos)'s tokens — the row
-    itself, other FEATS included (a bad form fills a cell with them), or, `per_bundle`, all its
-    rows with its bundle (the ambiguity rule reads bundles alone)."""
-    count = pl.col("count").fill_null(0)
-    word = [pl.col("form").str.to_lowercase(), "lemma", "upos"]
-    cell = [*word, *(set_key(pl.col(n)) for n in LIST_COLUMNS)]
-    share = count.sum().over(cell) if per_bundle else count
-    return (pl.col("source") != "ud") | (share >= ATTESTED_SHARE * count.sum().over(word))
-
-
-def decisive_rows() -> pl.Expr:
-    """Whether a lexicon row may make a form "possibly correct" (syncretism): a single UD token
-    only where it is all its form's tokens (one *Sou* tagged 3sg among twelve 1sg must not
-    block *sou* for *é*, leaving the choice to a rare *sô*)."""
+def attestation(lexicon: pl.DataFrame) -> pl.DataFrame:
+    """Per lexicon row, whether it counts for the pair rules (§4.1): a UniMorph row always; a UD
+    row when it holds ATTESTED_SHARE of its (form lower-cased, lemma, upos)'s tokens — the row
+    itself, other FEATS included (`attested`: a bad form fills a cell with them), or all its
+    rows with its bundle (`attested_bundle`: the ambiguity rule reads bundles alone); and
+    whether it may make a form "possibly correct" (`decisive`: a single UD token only where it
+    is all its form's tokens, so one *Sou* tagged 3sg among twelve 1sg does not block *sou* for
+    *é*, leaving the choice to a rare *sô*)."""
     count = pl.col("count").fill_null(0)
     word = [pl.col("form").str.to_lowercase(), pl.col("lemma"), pl.col("upos")]
     # Tokens of the bundle over all its rows: treebanks spell the same cell's FEATS differently
     # (German PUD leaves VerbForm out), and one token there is not one token of the bundle.
-    bundle = count.sum().over([*word, *(set_key(pl.col(n)) for n in LIST_COLUMNS)])
-    total = count.sum().over(word)
-    return (pl.col("source") != "ud") | (bundle >= MIN_TOKENS) | (bundle == total)
+    sums = lexicon.select(
+        count.alias("row"),
+        count.sum().over(word).alias("word"),
+        count.sum().over([*word, *(set_key(pl.col(n)) for n in LIST_COLUMNS)]).alias("bundle"),
+        (pl.col("source") != "ud").alias("unimorph"),
+    )
+    return sums.select(
+        (pl.col("unimorph") | (pl.col("row") >= ATTESTED_SHARE * pl.col("word"))).alias("attested"),
+        (pl.col("unimorph") | (pl.col("bundle") >= ATTESTED_SHARE * pl.col("word"))).alias(
+            "attested_bundle"
+        ),
+        (
+            pl.col("unimorph")
+            | (pl.col("bundle") >= MIN_TOKENS)
+            | (pl.col("bundle") == pl.col("word"))
+        ).alias("decisive"),
+    )
 
 
 def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:
@@ -168,13 +174,18 @@ class ParadigmFrames:
         lexicon: pa.Table,
         value_sets: ValueSets | None = None,
         reported_speech: bool = False,
+        genderless_plural: bool = False,
+        endings: Endings | None = None,
     ) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets; without its
         in-memory attestation columns, every token counts as unmarked, of no treebank);
         `reported_speech`: the language's subjunctive stands in main clauses, so syncretism is
-        judged across moods."""
+        judged across moods; `genderless_plural`: its plural distinguishes no gender;
+        `endings`: the endings its attributive words may have (`load_adjective_endings`)."""
         self.value_sets = value_sets or {}
         self.reported_speech = reported_speech
+        self.genderless_plural = genderless_plural
+        self.endings = endings or {}
         frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))
@@ -194,9 +205,9 @@ class ParadigmFrames:
             .agg(pl.col("v").sort().alias("bad_value"))
         )
         self.rare = rare_values(frame)
-        frame = frame.with_columns(
-            attested_rows().alias("attested"), decisive_rows().alias("decisive")
-        ).filter(attested_rows(per_bundle=True))
+        rows = attestation(frame)
+        frame = frame.with_columns(rows.get_column("attested"), rows.get_column("decisive"))
+        frame = frame.filter(rows.get_column("attested_bundle"))
         self.lexicon = frame.with_columns(script_of(frame.get_column("form").str.to_lowercase()))
 
     def narrowed(self, lemmas: pl.DataFrame) -> ParadigmFrames:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ud_agree import __version__
+from ud_agree.names import path_name
 from ud_agree.schemas.corpus import TYPES
 
 from .extract import FileJob, FileResult
@@ -104,6 +105,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     runs, current = [], []
     for key, group in groups.items():
         language = group[0].language
+        path_name(key, f"{group[0].files[0]}: language key")
         if options.all_types:
             types = frozenset(TYPES)
         elif language.code in valid:

@@ -4,7 +4,9 @@ MultiBLiMP comparison and export need beyond the corpus tables (heads, deprels, 
 
 from __future__ import annotations
 
+import hashlib
 import lzma
+import zlib
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,11 +20,24 @@ from .read import Malformed, Sentence, decode, parse_sentence, read_bytes, stem
 from .rules import relations as rules
 
 
+class ChangedSinceMining(UserError):
+    """A CoNLL-U file is not the one the corpus was mined from: its sentences' lines are stale."""
+
+
+def mined_from(manifest: dict) -> dict[str, str]:
+    """A corpus manifest's input files (relative to its --ud-dir) and their sha256."""
+    inputs = manifest.get("inputs") or []
+    return {
+        str(i["file"]): str(i["sha256"]) for i in inputs if isinstance(i, dict) and "sha256" in i
+    }
+
+
 def sentences_at(
-    ud_dir: Path, places: Iterable[tuple[str, int]]
+    ud_dir: Path, places: Iterable[tuple[str, int]], mined: dict[str, str] | None = None
 ) -> dict[tuple[str, int], Sentence]:
     """The well-formed sentences starting at (file relative to `ud_dir`, 1-based line); each
-    file read once. A place that holds no well-formed sentence is left out."""
+    file read once. A place that holds no well-formed sentence is left out. A file whose sha256
+    is not the one it had when mined (`mined`, from the manifest) is refused."""
     wanted: dict[str, set[int]] = defaultdict(set)
     for file, line in places:
         wanted[file].add(line)
@@ -30,11 +45,17 @@ def sentences_at(
     for file, lines in sorted(wanted.items()):
         path = ud_dir / file
         try:
-            text, _ = decode(read_bytes(path))
-        except (OSError, EOFError, lzma.LZMAError) as error:
+            data = read_bytes(path)
+        except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
             raise UserError(
                 f"{path}: cannot read the corpus's CoNLL-U file ({error}); give --ud-dir"
             ) from error
+        if mined and file in mined and hashlib.sha256(data).hexdigest() != mined[file]:
+            raise ChangedSinceMining(
+                f"{path}: changed since the corpus was mined (its sha256 is not the manifest's): "
+                "mine the corpus again, or give --ud-dir of the files it was mined from"
+            )
+        text, _ = decode(data)
         all_lines = text.split("\n")
         for first in sorted(lines):
             body: list[str] = []

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ud_agree import __version__
@@ -37,11 +45,17 @@ from ud_agree.schemas.corpus import (
 
 from . import certainty
 from .columnar import mine_file_columnar
+from .duplicates import repeats, without_repeats
 from .extract import FileJob, FileResult
-from .languages import load_reported_speech_languages, load_value_sets
+from .languages import (
+    load_adjective_endings,
+    load_genderless_plural_languages,
+    load_reported_speech_languages,
+    load_value_sets,
+)
 from .lexicon import UniMorphMap, build_lexicon
 from .nonce import nonce_pairs
-from .pairs import pairs_from_attempts, prepare_attempts, skip_table
+from .pairs import pairs_from_attempts, prepare_attempts, skip_table, skipped_rows
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
@@ -85,6 +99,12 @@ def unspill(prefix: Path, name: str) -> pa.Table:
     """A spilled table, read whole."""
     with pa.OSFile(f"{prefix}.{name}.arrow", "rb") as source:
         return pa.ipc.open_file(source).read_all()
+
+
+def unspill_columns(prefix: Path, name: str, columns: list[str]) -> pa.Table:
+    """Some columns of a spilled table (mapped, not read: the rest stays on disk)."""
+    with pa.memory_map(f"{prefix}.{name}.arrow", "rb") as source:
+        return pa.ipc.open_file(source).read_all().select(columns).combine_chunks()
 
 
 def part(options: Options, run: LanguageRun, index: int) -> Path:
@@ -138,14 +158,26 @@ def write_nonce(
 def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) -> dict:
     """Build a language's lexicon, stream its files' tables (and their pairs) into its Parquet
     files, then write its lexicon and its manifest."""
-    # Each file's counts know its treebank: §4.1 takes the sentence's own treebank's forms first.
-    counts = [
-        with_treebank(unspill(part(options, run, index), "lexicon"), job.treebank)
-        for index, job in enumerate(run.jobs)
-    ]
-    lexicon = build_lexicon(run.language.key, pa.concat_tables(counts), run.unimorph, mapping)
     out_dir = options.out / run.language.key
-    written = write_tables(run, options, lexicon, out_dir)
+    parts = [part(options, run, index) for index in range(len(run.jobs))]
+    # The relations, sentences and drops need no lexicon: written in a thread beside the
+    # lexicon and the pairs (Parquet encoding and polars release the GIL), a language finished
+    # alone, as the run's last is, keeps two cores busy.
+    with ThreadPoolExecutor(1, thread_name_prefix="tables") as beside:
+        # Into the spill folder, moved into place once the lexicon and pairs are written (bad
+        # UniMorph input fails there, and must leave no half-written language).
+        plain = beside.submit(write_plain_tables, parts, out_dir / SPILL)
+        # Each file's counts know its treebank: §4.1 takes the sentence's own treebank's forms
+        # first.
+        counts = [
+            with_treebank(unspill(prefix, "lexicon"), job.treebank)
+            for prefix, job in zip(parts, run.jobs, strict=True)
+        ]
+        lexicon = build_lexicon(run.language.key, pa.concat_tables(counts), run.unimorph, mapping)
+        written = write_tables(run, options, lexicon, out_dir)
+        written.sentences, written.relations, written.by_type = plain.result()
+    for name in ("relations", "sentences", "drops"):
+        os.replace(out_dir / SPILL / f"{name}.parquet", out_dir / f"{name}.parquet")
     write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
     if not options.pairs:  # a stale pairs.parquet would be read as this corpus's
         (out_dir / "pairs.parquet").unlink(missing_ok=True)
@@ -154,6 +186,31 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     manifest = language_manifest(run, options, lexicon, written)
     write_json(manifest, out_dir / "manifest.json")
     return manifest
+
+
+def write_plain_tables(parts: list[Path], out_dir: Path) -> tuple[int, int, Counter]:
+    """Stream the spilled files' relations, sentences and drops into the language's tables;
+    their counts of sentences, of relations and of relations by type."""
+    by_type: Counter = Counter()
+    n_sentences = n_relations = 0
+    with (
+        atomic_file(out_dir / "relations.parquet") as relations_file,
+        atomic_file(out_dir / "sentences.parquet") as sentences_file,
+        atomic_file(out_dir / "drops.parquet") as drops_file,
+        pq.ParquetWriter(relations_file, RELATIONS, compression="snappy") as relations_out,
+        pq.ParquetWriter(sentences_file, SENTENCES, compression="snappy") as sentences_out,
+        pq.ParquetWriter(drops_file, DROPS, compression="snappy") as drops_out,
+    ):
+        for prefix in parts:
+            relations = unspill(prefix, "relations")
+            sentences = unspill(prefix, "sentences")
+            relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
+            sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
+            drops_out.write_table(unspill(prefix, "drops"))
+            by_type.update(relations.column("type").to_pylist())
+            n_sentences += sentences.num_rows
+            n_relations += relations.num_rows
+    return n_sentences, n_relations, by_type
 
 
 def with_treebank(counts: pa.Table, treebank: str) -> pa.Table:
@@ -174,6 +231,7 @@ class Written:
     pair_skips: Counter
     rates: pl.DataFrame  # AGREEMENT rows (§4.1)
     agreement_flags: Counter  # pairs per `agreement_flag`
+    duplicate_sent_ids: int = 0  # sentences whose (treebank, sent_id) an earlier one has
 
 
 def language_rates(run: LanguageRun) -> pl.DataFrame:
@@ -187,34 +245,33 @@ def language_rates(run: LanguageRun) -> pl.DataFrame:
 
 
 def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir: Path) -> Written:
-    """Stream the spilled files' relations and sentences into the language's tables, and their
-    pairs (and nonce variants) into `pairs.parquet`, a batch of files at a time."""
+    """Write the language's agreement rates, and stream its files' pairs (and nonce variants)
+    into `pairs.parquet`, a batch of files at a time (its sentences and relations: counted by
+    `write_plain_tables`)."""
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     rates = language_rates(run)
     write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
+    repeated = repeats([unspill_columns(p, "sentences", ["treebank", "sent_id"]) for p in attempts])
     flags: Counter = Counter()
     if options.pairs:
         value_sets = load_value_sets().get(run.language.code)
-        reported = run.language.code in load_reported_speech_languages()
-        frames = ParadigmFrames(lexicon, value_sets, reported)
-    by_type: Counter = Counter()
+        code = run.language.code
+        frames = ParadigmFrames(
+            lexicon,
+            value_sets,
+            reported_speech=code in load_reported_speech_languages(),
+            genderless_plural=code in load_genderless_plural_languages(),
+            endings=load_adjective_endings().get(code),
+        )
+        surface = load_written_surface(run.language.code)
+        tokens = pl.Series(
+            "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String
+        )
     pairs_by_type: Counter = Counter()
     pair_skips: Counter = Counter()
-    n_sentences = n_relations = 0
+    n_relations = 0
     nonce: Counter = Counter()
-    surface = load_written_surface(run.language.code)
-    tokens = pl.Series(
-        "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String
-    )
-    with (
-        atomic_file(out_dir / "relations.parquet") as relations_file,
-        atomic_file(out_dir / "sentences.parquet") as sentences_file,
-        atomic_file(out_dir / "drops.parquet") as drops_file,
-        pq.ParquetWriter(relations_file, RELATIONS, compression="snappy") as relations_out,
-        pq.ParquetWriter(sentences_file, SENTENCES, compression="snappy") as sentences_out,
-        pq.ParquetWriter(drops_file, DROPS, compression="snappy") as drops_out,
-        ExitStack() as stack,
-    ):
+    with ExitStack() as stack:
         if options.pairs:
             pairs_file = stack.enter_context(atomic_file(out_dir / "pairs.parquet"))
             pairs_out = stack.enter_context(
@@ -253,31 +310,29 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 keys = pl.DataFrame(pairs).select(NONCE_ATTEMPT).unique()
                 made.append(tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
 
-        for prefix in attempts:
+        for prefix in attempts if options.pairs else ():
             relations = unspill(prefix, "relations")
             sentences = unspill(prefix, "sentences")
-            relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
-            sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
-            drops_out.write_table(unspill(prefix, "drops"))
-            by_type.update(relations.column("type").to_pylist())
-            if options.pairs and options.nonce:
+            if options.nonce:
                 members.append(pl.DataFrame(relations).select(NONCE_MEMBERS))
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
-            if options.pairs:
-                tries = pl.DataFrame(unspill(prefix, "attempts"))
-                batch.append(
-                    tries.with_columns(
-                        pl.col("rel").cast(pl.Int64) + n_relations,
-                        pl.col("sentence").cast(pl.Int64) + sum(len(t) for t in texts),
-                    )
+            tries, twice = without_repeats(
+                pl.DataFrame(unspill(prefix, "attempts")), repeated.across_files
+            )
+            batch.append(
+                tries.with_columns(
+                    pl.col("rel").cast(pl.Int64) + n_relations,
+                    pl.col("sentence").cast(pl.Int64) + sum(len(t) for t in texts),
                 )
-                skips = pl.DataFrame(unspill(prefix, "skips"))
-                skipped.append(skips.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
-                texts.append(sentences.column("text").combine_chunks())
-                if sum(b.height for b in batch) >= PAIR_BATCH:
-                    write_pairs()
-            n_sentences += sentences.num_rows
+            )
+            skips = pl.DataFrame(unspill(prefix, "skips"))
+            skipped.append(skips.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
+            twice = skipped_rows(twice, "duplicate-sent-id")
+            skipped.append(twice.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
+            texts.append(sentences.column("text").combine_chunks())
+            if sum(b.height for b in batch) >= PAIR_BATCH:
+                write_pairs()
             n_relations += relations.num_rows
         write_pairs()
         if options.pairs and options.nonce:
@@ -286,7 +341,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             )
             pair_skips.update(more_skips)
     return Written(
-        n_sentences, n_relations, by_type, pairs_by_type, nonce, pair_skips, rates, flags
+        0, 0, Counter(), pairs_by_type, nonce, pair_skips, rates, flags, repeated.duplicate_sent_ids
     )
 
 
@@ -337,12 +392,12 @@ def language_manifest(
             "relations": written.relations,
             "relations_by_type": {t: written.by_type.get(t, 0) for t in TYPES},
             "lexicon": lexicon.num_rows,
-            "lexicon_forms": len(set(lexicon.column("form").to_pylist())),
+            "lexicon_forms": pc.count_distinct(lexicon.column("form")).as_py(),
             "drops": {reason: drops.get(reason, 0) for reason in DROP_REASONS},
             "candidates_agree": {t: agree.get(t, 0) for t in TYPES},
             "candidates_disagree": {t: disagree.get(t, 0) for t in TYPES},
             "malformed": len(malformed),
-            "duplicate_sent_ids": sum(r.duplicate_sent_ids for r in ordered),
+            "duplicate_sent_ids": written.duplicate_sent_ids,
             "pairs": sum(written.pairs_by_type.values()),
             "pairs_by_type": {t: written.pairs_by_type.get(t, 0) for t in TYPES},
             "nonce_pairs": sum(written.nonce_by_type.values()),

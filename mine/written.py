@@ -1,9 +1,10 @@
 """The surface the language writes (DESIGN.md §4.1): a bad form spliced into a sentence may need
 another written shape. Three data tables in `mine/data/` (each row cites its grammar source):
 `contractions.tsv` (two words → one written form: French *de le* → *du*), `allomorphs.tsv` (a set
-of written forms of one word, the member picked by the next word's onset: Italian *il*/*lo*/*l'*)
-and `onsets.tsv` (the onset classes, as patterns over the next word, first match wins; a word that
-matches none is `consonant`). A rebuilt multiword token must be a token the language's treebanks
+of written forms of one word, the member picked by the next word's onset: Italian *il*/*lo*/*l'*),
+`elision.tsv` (words written elided before a vowel: French *je* → *j'*) and `onsets.tsv` (the onset
+classes, as patterns over the next word, first match wins; a word that matches none is
+`consonant`). A rebuilt multiword token must be a token the language's treebanks
 write (`unattested-token`)."""
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class WrittenSurface:
     onsets: tuple[tuple[str, str], ...]
     allomorphs: pl.DataFrame  # upos, key, onset, written (null: no written form)
     contractions: pl.DataFrame  # first, second, written
+    elidable: frozenset[str] = frozenset()  # words elided before a vowel (*je* → *j'*)
 
 
 NO_SURFACE = WrittenSurface(
@@ -79,7 +81,8 @@ def load_written_surface(code: str) -> WrittenSurface:
         schema={"first": pl.String, "second": pl.String, "written": pl.String},
         orient="row",
     )
-    return WrittenSurface(onsets, allomorphs, contractions)
+    elidable = frozenset(r["word"] for r in read_rows("elision.tsv") if r["code"] == code)
+    return WrittenSurface(onsets, allomorphs, contractions, elidable)
 
 
 def onset_class(word: pl.Expr, onsets: tuple[tuple[str, str], ...]) -> pl.Expr:
@@ -93,11 +96,11 @@ def onset_class(word: pl.Expr, onsets: tuple[tuple[str, str], ...]) -> pl.Expr:
 
 def write_surface(
     tries: pl.DataFrame, surface: WrittenSurface, tokens: pl.Series | None
-) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """The tries (with `text`, `start`, `form`, `bad_form` and the words around) as the language
     writes them: `cut_start`/`cut_end`, the stretch of the good sentence replaced, and
     `bad_form`, what is written there; and the tries with no written form, per reason
-    (`ambiguous-onset`, `unattested-token`)."""
+    (`ambiguous-onset`, `unattested-token`, `elision`)."""
     text = pl.col("text")
     word_end = pl.col("start") + pl.col("form").str.len_chars()
     after = text.str.slice(pl.col("after_start"), pl.col("after_end") - pl.col("after_start"))
@@ -159,6 +162,17 @@ def write_surface(
             .otherwise(pl.col("cut_start"))
             .alias("cut_start"),
         ).drop("_contracted")
+    # A word written whole before the varied one that the bad form's onset would elide (*je
+    # vais* → *je allons*, which French writes *j'allons*): rewriting the word before is no
+    # re-inflection, so no pair (an onset the table cannot class, *h*, neither).
+    unelided = pl.lit(False)
+    if surface.elidable:
+        apart = pl.col("before_end") < pl.col("start")
+        full = pl.col("_before").is_in(sorted(surface.elidable)) & own_word & apart
+        elides = onset_class(pl.col("bad_form"), surface.onsets) != CONSONANT
+        unelided = full & elides & (onset_class(pl.col("form"), surface.onsets) == CONSONANT)
+    unwritten = tries.filter(unelided)
+    tries = tries.filter(~unelided)
     # A part of a multiword token rebuilt: the token must be one the language writes.
     unattested = pl.lit(False)
     if tokens is not None:
@@ -173,4 +187,9 @@ def write_surface(
     missing = tries.filter(unattested)
     tries = tries.filter(~unattested)
     helpers = ["_key", "onset", "_before", "_member", "_in_set", "_elided"]
-    return tries.drop(helpers), ambiguous.drop(helpers, strict=False), missing.drop(helpers)
+    return (
+        tries.drop(helpers),
+        ambiguous.drop(helpers, strict=False),
+        missing.drop(helpers),
+        unwritten.drop(helpers, strict=False),
+    )

@@ -9,10 +9,12 @@ and the folder is fsynced after it, so a power cut cannot leave an empty file be
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
 import secrets
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -103,3 +105,48 @@ def write_csv(frame: Any, path: str | Path) -> Path:
     buffer = io.BytesIO()
     frame.write_csv(buffer)
     return write_bytes(buffer.getvalue(), path)
+
+
+@contextmanager
+def atomic_folder(path: str | Path) -> Iterator[Path]:
+    """A temporary folder beside `path` to fill, which then replaces `path` whole (an older
+    folder there is removed after the swap): a reader never sees a part of the new folder nor
+    what remains of the old one, and a failure leaves the old folder as it was."""
+    path = Path(path)
+    token = f"{os.getpid()}.{secrets.token_hex(4)}"
+    temporary = path.with_name(f".{path.name}.{token}.tmp")
+    try:
+        if path.exists() and not path.is_dir():  # a file in the way is never replaced
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.mkdir()
+    except OSError as error:
+        named = path if error.filename in (None, str(temporary)) else error.filename
+        raise MachineError.of(error, named) from None
+    try:
+        yield temporary
+        _fsync_folder(temporary)
+        _swap_in(temporary, path, path.with_name(f".{path.name}.{token}.old.tmp"))
+    except OSError as error:
+        shutil.rmtree(temporary, ignore_errors=True)
+        named = path if error.filename is None or ".tmp" in str(error.filename) else error.filename
+        raise MachineError.of(error, named) from None
+    except BaseException:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
+    _fsync_folder(path.parent)
+
+
+def _swap_in(new: Path, path: Path, old: Path) -> None:
+    """Put the folder `new` at `path`, an existing folder there moved to `old`, then removed
+    (moved back when the second rename fails)."""
+    if not path.exists():
+        os.rename(new, path)
+        return
+    os.rename(path, old)
+    try:
+        os.rename(new, path)
+    except OSError:
+        os.rename(old, path)
+        raise
+    shutil.rmtree(old, ignore_errors=True)

@@ -10,6 +10,7 @@ import polars as pl
 
 from ud_agree.schemas.corpus import FEATURES
 
+from ..languages import Endings
 from ..paradigms import (
     CELL_COLUMNS,
     LIST_COLUMNS,
@@ -219,27 +220,63 @@ def implicit_person() -> pl.Expr:
     )
 
 
-def unagreeing(unagreement: bool) -> pl.Expr:
+def unagreeing(unagreement: bool, implicit: pl.Expr | pl.Series | None = None) -> pl.Expr:
     """Where the implicit third person does not hold: a plural target in a language with
-    unagreement (`unagreement`), whose plural noun subject may be first or second person."""
-    return implicit_person() & pl.lit(unagreement) & (pl.col("target_number") == ["Plur"])
+    unagreement (`unagreement`), whose plural noun subject may be first or second person
+    (`implicit`: `implicit_person` already computed, if it is)."""
+    implicit = implicit_person() if implicit is None else implicit
+    return implicit & pl.lit(unagreement) & (pl.col("target_number") == ["Plur"])
 
 
-def target_features() -> pl.Expr:
-    """The features tried when the target is varied, over relations: the agreeing features,
-    and Person where the controller's is implicitly 3 (under unagreement, tried to be skipped)."""
-    return _with_person(implicit_person())
+def person_agrees(unagreement: bool, implicit: pl.Expr | pl.Series | None = None) -> pl.Expr:
+    """Whether Person joins the features that a varied target's bad form must not meet (§4's A),
+    over relations: where the controller's Person is implicitly 3, except under unagreement."""
+    implicit = implicit_person() if implicit is None else implicit
+    return implicit & ~unagreeing(unagreement, implicit)
 
 
-def target_agreeing(unagreement: bool) -> pl.Expr:
-    """The features that a varied target's bad form must not meet (§4's A), over relations: the
-    agreeing features, and Person where the controller's is implicitly 3."""
-    return _with_person(implicit_person() & ~unagreeing(unagreement))
+def agreeing_key(with_person: pl.Expr) -> pl.Expr:
+    """The agreeing features as a join key (sorted, `,`-joined), with Person where `with_person`
+    holds: Person sorts after every other feature of F, so it goes last."""
+    joined = pl.col("agreeing").list.join(",")
+    person = pl.when(pl.col("agreeing").list.len() > 0).then(joined + ",Person")
+    return pl.when(with_person).then(person.otherwise(pl.lit("Person"))).otherwise(joined)
 
 
-def _with_person(where: pl.Expr) -> pl.Expr:
-    with_person = pl.col("agreeing").list.concat(pl.lit(["Person"])).list.sort()
-    return pl.when(where).then(with_person).otherwise(pl.col("agreeing"))
+def definite_determiner() -> pl.Expr:
+    """Over relations: a determiner relation whose determiner is definite or demonstrative
+    (German *der*, *dieser*: the adjectives of its noun take the weak endings)."""
+    return (pl.col("type") == "determiner") & pl.col("target_feats").str.contains(
+        r"(?:^|\|)(?:Definite=Def|PronType=Dem)(?:\||$)"
+    )
+
+
+def changes_declension(endings: Endings) -> pl.Expr:
+    """Over attempts with a bad form (`bad_key`): an attributive word whose bad form has an
+    ending its context does not allow (§4.1: *den neuen* → *neuer* changes the declension, not
+    the Number; `definite`: its noun has a definite or demonstrative determiner; contexts
+    `definite-plural`, `definite`, `any`, each falling back on the next)."""
+    wrong = pl.lit(False)
+    # The bad form's own Number: the bad value where Number is varied.
+    number = pl.when(pl.col("feature") == "Number").then(pl.col("bad_value"))
+    plural = number.otherwise(pl.col("k_number")) == "Plur"
+    for upos, by_context in endings.items():
+        allowed = {
+            context: pl.any_horizontal(pl.col("bad_key").str.ends_with(e) for e in listed)
+            for context, listed in by_context.items()
+        }
+        anywhere = allowed.get("any", pl.lit(True))
+        definite = allowed.get("definite", anywhere)
+        fits = (
+            pl.when(pl.col("definite") & plural)
+            .then(allowed.get("definite-plural", definite))
+            .when(pl.col("definite"))
+            .then(definite)
+            .otherwise(anywhere)
+        )
+        here = (pl.col("type") == "attributive") & (pl.col("upos") == upos)
+        wrong = wrong | (here & ~fits)
+    return wrong
 
 
 def relation_skip_reason() -> pl.Expr:

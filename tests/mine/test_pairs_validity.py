@@ -10,7 +10,7 @@ import polars as pl
 from ud_agree.mine.columnar import mine_file_columnar
 from ud_agree.mine.extract import FileJob
 from ud_agree.mine.lexicon import is_marked, other_feats
-from ud_agree.mine.paradigms import attested_rows, rare_values, script_of
+from ud_agree.mine.paradigms import attestation, rare_values, script_of
 from ud_agree.mine.plan import Options
 from ud_agree.mine.run import mine_languages
 
@@ -73,7 +73,7 @@ def test_a_stray_tag_supplies_no_bad_form(tmp_path):
     assert ("Gender", "Masc", "no-form") in reasons(skips)
 
 
-def test_attested_rows_share_per_row_and_per_bundle():
+def test_attestation_share_per_row_and_per_bundle():
     values = pl.List(pl.String)
     lexicon = pl.DataFrame(
         {
@@ -90,14 +90,13 @@ def test_attested_rows_share_per_row_and_per_bundle():
         },
         schema_overrides={"number": values, "gender": values, "case": values, "person": values},
     )
-    got = lexicon.select(
-        attested_rows().alias("row"), attested_rows(per_bundle=True).alias("bundle")
-    )
+    got = attestation(lexicon)
     # 100 tokens of *o* (any case): each Fem row holds 2%, the Fem bundle 4%; UniMorph counts.
-    assert got["row"].to_list() == [True, True, False, False, True]
-    assert got["bundle"].to_list() == [True, True, False, False, True]
+    assert got["attested"].to_list() == [True, True, False, False, True]
+    assert got["attested_bundle"].to_list() == [True, True, False, False, True]
     more = lexicon.with_columns(pl.Series("count", [90, 5, 3, 2, 0]))  # Fem: 5 of 100
-    assert more.select(attested_rows(per_bundle=True)).to_series().to_list()[2:4] == [True, True]
+    assert attestation(more)["attested_bundle"].to_list()[2:4] == [True, True]
+    assert attestation(more)["attested"].to_list()[2:4] == [False, False]  # 3% and 2% alone
 
 
 # Letters of the script; no marked tokens.
@@ -390,3 +389,91 @@ def test_the_subjunctive_blocks_nothing_where_it_stays_in_subordinate_clauses(tm
     # among the word's own FEATS): *hat* → *habe* is made.
     pairs, _, _ = mine_with_skips(tmp_path, *REPORTED, lang="Dutch")
     assert set(pairs.filter(pl.col("sent_id") == "s1")["bad_form"]) == {"habe"}
+
+
+# German adjectives: the determiner decides their declension, and the plural has no gender.
+
+
+def adjective_phrase(
+    adjective: str, feats: str, noun: str, noun_feats: str, det: str = ""
+) -> tuple[str, ...]:
+    """*(det) adjective noun*, the adjective and the determiner depending on the noun."""
+    rows = (
+        [f"1 {det} der DET {noun_feats.replace('Gender=Neut|', '')}|{ARTICLE} 3 det"] if det else []
+    )
+    n = len(rows)
+    return (*rows,
+            f"{n + 1} {adjective} {adjective.rstrip('enrsm') or adjective} ADJ {feats} {n + 2} amod",
+            f"{n + 2} {noun} {noun} NOUN {noun_feats} 0 root")  # fmt: skip
+
+
+DATIVE_PLURAL = "Case=Dat|Number=Plur"
+NEW_HOUSES = adjective_phrase(
+    "neue", "Case=Nom|Number=Plur", "Häuser", "Case=Nom|Gender=Neut|Number=Plur"
+)
+
+
+def test_after_a_definite_article_a_strong_ending_is_no_bad_form_in_german(tmp_path):
+    # *den neuen Häusern* → Nom *neue*: after *den* the plural is *neuen* in every case; the
+    # strong *neue* changes the declension, not only the Case.
+    s1 = adjective_phrase("neuen", DATIVE_PLURAL, "Häusern", f"{DATIVE_PLURAL}|Gender=Neut", "den")
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, *[NEW_HOUSES] * 3, lang="German")
+    made = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert "neue" not in set(made["bad_form"])
+    tried = skips.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert ("Case", "Nom", "declension-class") in set(
+        tried.select("feature", "bad_value", "reason").iter_rows()
+    )
+
+
+def test_without_a_determiner_the_strong_ending_is_the_bad_form_in_german(tmp_path):
+    s1 = adjective_phrase("neuen", DATIVE_PLURAL, "Häusern", f"{DATIVE_PLURAL}|Gender=Neut")
+    pairs, _, _ = mine_with_skips(tmp_path, s1, *[NEW_HOUSES] * 3, lang="German")
+    made = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert set(made.select("feature", "bad_value", "bad_form").iter_rows()) == {
+        ("Case", "Nom", "neue")
+    }
+
+
+def test_an_uninflected_adjective_is_no_bad_form_in_german(tmp_path):
+    # *die ganze Stadt* → Neut *ganz*: the bare stem is predicative, not a neuter ending.
+    nominative = "Case=Nom|Number=Sing"
+    s1 = adjective_phrase(
+        "ganze", f"{nominative}|Gender=Fem", "Stadt", f"{nominative}|Gender=Fem", "die"
+    )
+    bare = adjective_phrase(
+        "ganz", f"{nominative}|Gender=Neut", "Dorf", f"{nominative}|Gender=Neut"
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, *[bare] * 3, lang="German")
+    assert pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive")).height == 0
+    tried = skips.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert ("Gender", "Neut", "declension-class") in set(
+        tried.select("feature", "bad_value", "reason").iter_rows()
+    )
+
+
+OLD_MEN = adjective_phrase(
+    "alten", "Case=Nom|Gender=Masc|Number=Plur", "Männer", "Case=Nom|Gender=Masc|Number=Plur", "die"
+)
+OLD_WOMEN = adjective_phrase(
+    "alte", "Case=Nom|Gender=Fem|Number=Plur", "Frauen", "Case=Nom|Gender=Fem|Number=Plur"
+)
+
+
+def test_a_plural_word_has_no_gender_to_vary_in_german(tmp_path):
+    pairs, skips, _ = mine_with_skips(tmp_path, OLD_MEN, *[OLD_WOMEN] * 3, lang="German")
+    made = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert "Gender" not in set(made["feature"])
+    tried = skips.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert ("Gender", "Fem", "genderless-plural") in set(
+        tried.select("feature", "bad_value", "reason").iter_rows()
+    )
+
+
+def test_a_plural_word_keeps_its_gender_contrast_where_the_plural_has_gender(tmp_path):
+    # The same sentences in Spanish, whose plural distinguishes gender (*viejos*/*viejas*).
+    pairs, _, _ = mine_with_skips(tmp_path, OLD_MEN, *[OLD_WOMEN] * 3, lang="Spanish")
+    made = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert ("Gender", "Fem", "alte") in set(
+        made.select("feature", "bad_value", "bad_form").iter_rows()
+    )

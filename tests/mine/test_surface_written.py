@@ -139,6 +139,39 @@ def test_french_le_before_a_vowel_is_elided_onto_the_next_word(tmp_path):
     assert "ambiguous-onset" in set(skips.filter(pl.col("sent_id") == "s2")["reason"])
 
 
+def subject_verb(subject: str, person: str, verb: str, lemma: str, number: str) -> tuple[str, ...]:
+    feats = f"Mood=Ind|Number={number}|Person={person}|Tense=Pres|VerbForm=Fin"
+    return (f"1 {subject} {subject.lower()} PRON Number={number}|Person={person}|PronType=Prs 2 nsubj",
+            f"2 {verb} {lemma} VERB {feats} 0 root")  # fmt: skip
+
+
+def test_a_french_word_written_whole_before_a_bad_form_it_would_elide_onto_gives_no_pair(tmp_path):
+    # *Je vais* → Plur *allons*: French writes *j'allons*, never *je allons*; → 3sg *va* stays.
+    je_vais = subject_verb("Je", "1", "vais", "aller", "Sing")
+    lexicon = [subject_verb("Nous", "1", "allons", "aller", "Plur"),
+               subject_verb("Il", "3", "va", "aller", "Sing")] * 3  # fmt: skip
+    pairs, skips, _ = mine_with_skips(tmp_path, je_vais, *lexicon)
+    made = pairs.filter(pl.col("sent_id") == "s1")
+    assert set(made.select("feature", "bad_form", "sentence_bad").iter_rows()) == {
+        ("Person", "va", "Je va")
+    }
+    tried = skips.filter(pl.col("sent_id") == "s1")
+    assert ("Number", "Plur", "elision") in set(
+        tried.select("feature", "bad_value", "reason").iter_rows()
+    )
+
+
+def test_a_word_that_french_never_elides_keeps_the_vowel_bad_form(tmp_path):
+    # *Tu vas* → Plur *allez*: *tu* is written whole before a vowel (*tu as*).
+    tu_vas = subject_verb("Tu", "2", "vas", "aller", "Sing")
+    lexicon = [subject_verb("Vous", "2", "allez", "aller", "Plur")] * 3
+    pairs, _, _ = mine_with_skips(tmp_path, tu_vas, *lexicon)
+    made = pairs.filter(pl.col("sent_id") == "s1")
+    assert ("Number", "allez", "Tu allez") in set(
+        made.select("feature", "bad_form", "sentence_bad").iter_rows()
+    )
+
+
 def test_spanish_de_el_is_written_del(tmp_path):
     de_la_casa = (
         "1 Habla hablar VERB Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root",

@@ -8,11 +8,13 @@ import errno
 import json
 import lzma
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -341,15 +343,115 @@ def _multiblimp_without_sen(tmp_path: Path) -> list[str]:
     return [str(path)]
 
 
-MINER_CASES = {
-    # name: (tool, argv made in tmp_path (the corpus appended for compare), words of the error)
-    "unimorph/latin-1-byte": ("mine", _latin1_line, "fra:3: not valid UTF-8"),
-    "unimorph/damaged-xz": ("mine", _damaged_xz, "fra.xz: cannot read this UniMorph file"),
-    "mine/out-empty": ("mine", lambda p: ["--ud-dir", str(SAMPLE / "ud"), "--out", ""], "--out"),
-    "compare/no-sen-column": ("compare", _multiblimp_without_sen, "no column sen"),
-    "compare/out-empty": ("compare", lambda p: [*_multiblimp_without_sen(p), "--out", ""], "--out"),
-    "export/out-empty": ("export", lambda p: ["--format", "hf", "--out", ""], "--out"),
-}
+def _sample_mined_here(tmp_path: Path) -> tuple[Path, Path]:
+    """The sample's French treebank copied under `tmp_path` and mined there: (UD folder, corpus)."""
+    ud = tmp_path / "ud"
+    shutil.copytree(SAMPLE / "ud" / "UD_French-Sample", ud / "UD_French-Sample")
+    args = ["--ud-dir", str(ud), "--unimorph-dir", str(SAMPLE / "unimorph"), "--lang", "fr"]
+    assert mine_main([*args, "--out", str(tmp_path / "corpus"), "--quiet", "--jobs", "1"]) == 0
+    return ud, tmp_path / "corpus"
+
+
+def _edit_after_mining(ud: Path) -> None:
+    """The treebank as a new release changes it: a comment line more at its top."""
+    conllu = ud / "UD_French-Sample" / "fr_sample-ud-test.conllu"
+    conllu.write_text("# newdoc id = release-2\n" + conllu.read_text(encoding="utf-8"))
+
+
+def _compare_after_a_change(tmp_path: Path, corpus: Path) -> list[str]:
+    ud, mined = _sample_mined_here(tmp_path)
+    table = tmp_path / "pairs.tsv"  # MultiBLiMP rows of the corpus's own sentences
+    assert export_main([str(mined / "fr" / "pairs.parquet"), "--format", "multiblimp",
+                        "--out", str(table)]) == 0  # fmt: skip
+    _edit_after_mining(ud)
+    return [str(table), "--corpus", str(mined), "--out", "classed.tsv"]
+
+
+def _compare_lang_dot_dot(tmp_path: Path, corpus: Path) -> list[str]:
+    """MultiBLiMP rows of the corpus's own sentences, one row's `lang` a path out of --corpus."""
+    table = tmp_path / "pairs.tsv"
+    assert export_main([str(corpus / "fr" / "pairs.parquet"), "--format", "multiblimp",
+                        "--out", str(table)]) == 0  # fmt: skip
+    rows = pl.read_csv(table, separator="\t", infer_schema_length=0)
+    rows = rows.with_columns(lang=pl.when(pl.int_range(pl.len()) == 1).then(pl.lit("../fr"))
+                             .otherwise(pl.col("lang")))  # fmt: skip
+    rows.write_csv(table, separator="\t")
+    return [str(table), "--corpus", str(corpus / "fr"), "--out", "classed.tsv"]
+
+
+def _export_after_a_change(tmp_path: Path, corpus: Path) -> list[str]:
+    ud, mined = _sample_mined_here(tmp_path)
+    _edit_after_mining(ud)
+    return [str(mined / "fr" / "pairs.parquet"), "--format", "multiblimp", "--out", "p.tsv"]
+
+
+def _file_named_dot_dot(tmp_path: Path, corpus: Path) -> list[str]:
+    """A treebank whose file name gives the language code `..` (the output folder out/..)."""
+    folder = tmp_path / "ud" / "UD_Xx-Test"
+    folder.mkdir(parents=True)
+    shutil.copy(SAMPLE / "ud" / "UD_French-Sample" / "fr_sample-ud-test.conllu",
+                folder / ".._test-ud-test.conllu")  # fmt: skip
+    return ["--ud-dir", str(tmp_path / "ud"), "--out", "out"]
+
+
+def _pairs_of_lang(tmp_path: Path, corpus: Path, lang: str) -> Path:
+    pairs = pl.read_parquet(corpus / "fr" / "pairs.parquet").with_columns(lang=pl.lit(lang))
+    (tmp_path / "bad" / "fr").mkdir(parents=True)
+    pairs.write_parquet(tmp_path / "bad" / "fr" / "pairs.parquet")
+    return tmp_path / "bad"
+
+
+def _export_lang(layout: str, lang: str | None) -> Callable[[Path, Path], list[str]]:
+    """Pairs whose `lang` is `lang` (None: an absolute path under tmp_path), exported."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        pairs = _pairs_of_lang(tmp_path, corpus, lang or str(tmp_path / "elsewhere"))
+        return [str(pairs), "--format", layout, "--out", "exported"]
+
+    return make
+
+
+def _export_over_own_files(tmp_path: Path, corpus: Path) -> list[str]:
+    """An --out folder holding the user's own files: an export, which replaces its folder
+    whole, must not remove them."""
+    own = tmp_path / "thesis"
+    own.mkdir()
+    (own / "chapter1.tex").write_text("kept")
+    return [str(corpus), "--format", "hf", "--out", str(own)]
+
+
+MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
+    # name: (tool, argv made in tmp_path from the sample corpus, words of the error)
+    "unimorph/latin-1-byte": ("mine", lambda p, c: _latin1_line(p), "fra:3: not valid UTF-8"),
+    "unimorph/damaged-xz": ("mine", lambda p, c: _damaged_xz(p), "fra.xz: cannot read this UniMorph"),
+    "mine/out-empty": ("mine", lambda p, c: ["--ud-dir", str(SAMPLE / "ud"), "--out", ""], "--out"),
+    "mine/file-named-dot-dot": ("mine", _file_named_dot_dot, "'..' cannot name a folder"),
+    "mine/lang-dot-dot": (
+        "mine", lambda p, c: ["--ud-dir", str(SAMPLE / "ud"), "--lang", ".."], "--lang .."
+    ),
+    "compare/no-sen-column": (
+        "compare", lambda p, c: [*_multiblimp_without_sen(p), "--corpus", str(c)], "no column sen"
+    ),
+    "compare/out-empty": (
+        "compare", lambda p, c: [*_multiblimp_without_sen(p), "--corpus", str(c), "--out", ""], "--out"
+    ),
+    "compare/lang-dot-dot": ("compare", _compare_lang_dot_dot, "pairs.tsv:3: lang: '../fr'"),
+    "compare/conllu-changed-since-mining": (
+        "compare", _compare_after_a_change, "changed since the corpus was mined"
+    ),
+    "export/out-empty": ("export", lambda p, c: [str(c), "--format", "hf", "--out", ""], "--out"),
+    "export/multiblimp-conllu-changed-since-mining": (
+        "export", _export_after_a_change, "changed since the corpus was mined"
+    ),
+    "export/hf-lang-dot-dot": ("export", _export_lang("hf", "../x"), "'../x' cannot name a folder"),
+    "export/hf-lang-absolute": ("export", _export_lang("hf", None), "cannot name a folder"),
+    "export/lm-eval-lang-dot-dot": (
+        "export", _export_lang("lm-eval", ".."), "'..' cannot name a folder"
+    ),
+    "export/hf-over-a-folder-of-own-files": (
+        "export", _export_over_own_files, "not a hf export"
+    ),
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("name", list(MINER_CASES))
@@ -359,16 +461,14 @@ def test_hostile_input_to_the_miners_tools_is_one_line_exit_2(
     from ud_agree.mine.compare import main as compare_main
 
     tool, make, says = MINER_CASES[name]
+    argv = make(tmp_path, corpus)
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)  # an empty --out would be the working directory
-    argv = make(tmp_path)
-    if tool == "compare":
-        argv += ["--corpus", str(corpus)]
-    if tool == "export":
-        argv = [str(corpus), *argv]
     if tool == "mine":
         argv += ["--quiet", "--jobs", "1"] + ([] if "--out" in argv else ["--out", "out"])
+    before = _tree(tmp_path)
+    capsys.readouterr()
     main = {"mine": mine_main, "compare": compare_main, "export": export_main}[tool]
     try:
         code = main(argv)
@@ -377,3 +477,163 @@ def test_hostile_input_to_the_miners_tools_is_one_line_exit_2(
     assert code == 2
     assert says in one_line(capsys)
     assert list(work.iterdir()) == []  # nothing written: no corpus, no export in the wrong place
+    assert _tree(tmp_path) == before  # nor anywhere else, nor anything removed
+
+
+def _tree(folder: Path, relative_to: Path = Path("/")) -> dict[str, bytes]:
+    """Every file under `folder` (named relative to `relative_to`) and its bytes."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    return {str(p.relative_to(relative_to)): p.read_bytes() for p in files}
+
+
+# ------------------------------------------------- input that gave a wrong result with exit 0
+
+
+def _shared_sent_ids(tmp_path: Path, corpus: Path) -> list[str]:
+    """A treebank whose dev file repeats its test file's sent_ids: a join on (treebank, sent_id)
+    is ambiguous there, so those sentences give no pair (`duplicate-sent-id`, DESIGN §4), as a
+    sent_id repeated within one file gives none, and the manifest counts the repeats."""
+    ud = tmp_path / "ud"
+    shutil.copytree(SAMPLE / "ud" / "UD_French-Sample", ud / "UD_French-Sample")
+    test = ud / "UD_French-Sample" / "fr_sample-ud-test.conllu"
+    shutil.copy(test, test.with_name("fr_sample-ud-dev.conllu"))
+    args = ["--unimorph-dir", str(SAMPLE / "unimorph"), "--quiet", "--jobs", "1"]
+    assert mine_main(["--ud-dir", str(ud), "--out", str(tmp_path / "two"), *args]) == 0
+    one_file = tmp_path / "one" / "UD_French-Sample"  # the same sentences twice in one file
+    one_file.mkdir(parents=True)
+    (one_file / test.name).write_bytes(test.read_bytes() * 2)
+    assert mine_main(["--ud-dir", str(one_file.parent), "--out", str(tmp_path / "c1"), *args]) == 0
+    two = json.loads((tmp_path / "two" / "fr" / "manifest.json").read_text())["counts"]
+    within = json.loads((tmp_path / "c1" / "fr" / "manifest.json").read_text())["counts"]
+    n = json.loads((corpus / "fr" / "manifest.json").read_text())["counts"]["sentences"]
+    pairs = pl.read_parquet(tmp_path / "two" / "fr" / "pairs.parquet")
+    problems = []
+    if two["duplicate_sent_ids"] != n:
+        problems.append(f"manifest: {two['duplicate_sent_ids']} duplicate sent_ids, not {n}")
+    if pairs.height:
+        problems.append(f"{pairs.height} pairs made of sentences whose sent_id repeats")
+    if two["pair_skips"] != within["pair_skips"]:
+        problems.append(f"skips {two['pair_skips']} differ from one file's {within['pair_skips']}")
+    return problems
+
+
+def _larger_export_first(layout: str) -> Callable[[Path, Path], list[str]]:
+    """An export rerun into the folder of an older export of more languages: the new export
+    alone remains, none of the old one's languages."""
+
+    def check(tmp_path: Path, corpus: Path) -> list[str]:
+        args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+        three = tmp_path / "three"
+        assert mine_main([*args, "--out", str(three), "--quiet", "--jobs", "1"]) == 0
+        out = tmp_path / "export"
+        assert export_main([str(three), "--format", layout, "--out", str(out)]) == 0
+        assert export_main([str(corpus), "--format", layout, "--out", str(out)]) == 0
+        fresh = tmp_path / "fresh"
+        assert export_main([str(corpus), "--format", layout, "--out", str(fresh)]) == 0
+        stale = sorted(_names(out) - _names(fresh))
+        problems = [f"files of the older export left: {stale}"] if stale else []
+        if _tree(out, out) != _tree(fresh, fresh):
+            problems.append("the export differs from a fresh one")
+        if [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]:
+            problems.append("a temporary folder is left")
+        return problems
+
+    return check
+
+
+def _names(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")}
+
+
+def _field_over_the_csv_limit(tmp_path: Path, corpus: Path) -> list[str]:
+    """A MultiBLiMP TSV whose second row's sentence is longer than Python's csv field limit
+    (131,072 characters): every row is read, the long one to be skipped as too long."""
+    from ud_agree.evaluate.suites.read import read_suite
+
+    rows = [("Le chat dort .", "Le chat dorment ."), ("mot " * 40_000, "mots " * 40_000),
+            ("Les chats dorment .", "Les chats dort ."), ("Il dort .", "Il dorment .")]  # fmt: skip
+    path = tmp_path / "long.tsv"
+    text = "sen\twrong_sen\tphenomenon\tlang\n"
+    path.write_text(text + "".join(f"{g}\t{b}\tSV-#\tfra\n" for g, b in rows), encoding="utf-8")
+    suite = read_suite(path)
+    problems = [f"{m.line}: {m.reason}" for m in suite.malformed]
+    if suite.pairs.height != len(rows):
+        problems.append(f"{suite.pairs.height} pairs read of {len(rows)}")
+    return problems
+
+
+def _treebank_named_dot_dot(tmp_path: Path, corpus: Path) -> list[str]:
+    """A UD folder `UD_French-..`: its treebank name is a column value, never a path."""
+    ud = tmp_path / "ud"
+    shutil.copytree(SAMPLE / "ud" / "UD_French-Sample", ud / "UD_French-..")
+    out = tmp_path / "deep" / "out"
+    assert mine_main(["--ud-dir", str(ud), "--unimorph-dir", str(SAMPLE / "unimorph"),
+                      "--out", str(out), "--quiet", "--jobs", "1"]) == 0  # fmt: skip
+    outside = [p.name for p in (tmp_path / "deep").iterdir() if p != out]
+    treebanks = pl.read_parquet(out / "fr" / "pairs.parquet")["treebank"].unique().to_list()
+    return [f"written outside --out: {outside}"] * bool(outside) + [f"treebanks {treebanks}"] * (
+        treebanks != [".."]
+    )
+
+
+RESULT_CASES: dict[str, Callable[[Path, Path], list[str]]] = {
+    # name: a check on the outcome (what is wrong with it; empty when handled as promised)
+    "mine/treebank-folder-named-dot-dot": _treebank_named_dot_dot,
+    "mine/test-and-dev-share-sent-ids": _shared_sent_ids,
+    "export/hf-rerun-over-a-larger-export": _larger_export_first("hf"),
+    "export/lm-eval-rerun-over-a-larger-export": _larger_export_first("lm-eval"),
+    "suite/multiblimp-field-over-the-csv-limit": _field_over_the_csv_limit,
+}
+
+
+@pytest.mark.parametrize("name", list(RESULT_CASES))
+def test_hostile_input_to_the_miners_tools_gives_no_wrong_result(name, corpus, tmp_path):
+    assert RESULT_CASES[name](tmp_path, corpus) == []
+
+
+def test_an_export_folder_out_of_space_keeps_the_older_export_whole(
+    corpus, tmp_path, capsys, no_space_at
+):
+    args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+    assert mine_main([*args, "--out", str(tmp_path / "three"), "--quiet", "--jobs", "1"]) == 0
+    for layout in ("hf", "lm-eval"):
+        out = tmp_path / layout
+        assert export_main([str(corpus), "--format", layout, "--out", str(out)]) == 0
+        older = _tree(out)
+        capsys.readouterr()
+        no_space_at(3)  # the disk fills while the new export (of three languages) is written
+        assert export_main([str(tmp_path / "three"), "--format", layout, "--out", str(out)]) == 1
+        assert "no space left on device on " in one_line(capsys)
+        assert _tree(out) == older  # the older export whole, no part of the new one
+        assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+        no_space_at(0)
+
+
+def test_a_folder_swap_that_fails_puts_the_older_folder_back(tmp_path, monkeypatch):
+    out = tmp_path / "export"
+    out.mkdir()
+    (out / "old.txt").write_text("older")
+    real, calls = os.rename, []
+
+    def rename(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:  # the new folder's rename into place
+            raise OSError(errno.EIO, "Input/output error")
+        return real(src, dst)
+
+    monkeypatch.setattr(ud_agree.atomic.os, "rename", rename)
+    with (
+        pytest.raises(ud_agree.errors.MachineError, match=f"on {out}$"),
+        ud_agree.atomic.atomic_folder(out) as folder,
+    ):
+        (folder / "new.txt").write_text("newer")
+    assert _tree(out, out) == {"old.txt": b"older"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]
+
+
+def test_an_export_folder_over_a_file_keeps_the_file(corpus, tmp_path, capsys):
+    in_the_way = tmp_path / "export"
+    in_the_way.write_text("mine")
+    assert export_main([str(corpus), "--format", "hf", "--out", str(in_the_way)]) == 1
+    assert f"not a directory on {in_the_way}" in one_line(capsys)
+    assert in_the_way.read_text() == "mine" and sorted(tmp_path.iterdir()) == [in_the_way]

@@ -145,6 +145,11 @@ def delimited_rows(
     """Header and (line, row) of a CSV/TSV file; quoted fields as pandas writes them."""
     # An undecodable line (already reported) reads as a blank line, which csv skips.
     blank = (("" if isinstance(t, Undecodable) else t) + "\n" for t in lines)
+    # csv refuses a field over its limit (131,072 characters) and cannot go on after it: every
+    # row after one long sentence would be lost. A field is never longer than the file.
+    whole = sum(len(t) + 1 for t in lines)
+    if whole > csv.field_size_limit():
+        csv.field_size_limit(whole)
     reader = csv.reader(blank, delimiter=delimiter)
     header: list[str] = []
     try:

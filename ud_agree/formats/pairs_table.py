@@ -7,6 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from ud_agree.errors import UserError
+from ud_agree.names import path_name
 from ud_agree.schemas.corpus import PAIRS
 
 # The `pairs` table's columns (DESIGN.md §3).
@@ -62,11 +63,11 @@ def pairs_by_language(path: str | Path) -> dict[str, pl.DataFrame]:
         tables = sorted(path.glob("*/pairs.parquet"))
         if not tables:
             raise ExportError(f"{path} holds no <lang>/pairs.parquet: mine it with pairs")
-        frames = [read_pairs(table) for table in tables]
     else:
-        frames = [read_pairs(path)]
+        tables = [path]
     found: dict[str, pl.DataFrame] = {}
-    for frame in frames:
+    for table in tables:
+        frame = read_pairs(table)
         for (lang,), part in frame.partition_by("lang", as_dict=True, maintain_order=True).items():
-            found[str(lang)] = part
+            found[path_name(str(lang), f"{table}: lang")] = part  # a folder or file name
     return found
