@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import torch
 
@@ -88,35 +89,83 @@ def _in_folder(path: Path, patterns: tuple[str, ...]) -> list[Path]:
     return sorted(p for pattern in patterns for p in path.glob(pattern))
 
 
+# What `from_pretrained` raises for files that are absent, not cached or not a model's: OSError
+# (no file, not in the cache, no network, a config that is not JSON), ValueError (an unknown or
+# missing model type; json's errors), KeyError, TypeError and AttributeError (a file of the wrong
+# shape), RuntimeError (torch on a truncated checkpoint), ImportError (a repository's own code
+# needing a package), safetensors' SafetensorError (a damaged header).
+LOAD_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    ValueError,
+    KeyError,
+    TypeError,
+    AttributeError,
+    RuntimeError,
+    ImportError,
+)
+
+
+def _expected(error: BaseException) -> bool:
+    """A load failure of the kinds above (the `tokenizers` and `safetensors` libraries raise
+    their own: a bare `Exception` for a file they cannot parse, `SafetensorError`)."""
+    name = type(error).__name__
+    return isinstance(error, LOAD_ERRORS) or type(error) is Exception or name == "SafetensorError"
+
+
+Loaded = TypeVar("Loaded")
+
+
+def local_or_hub(
+    name: str,
+    load: Callable[[bool], Loaded],
+    local_failure: Callable[[BaseException], ModelNotFound],
+) -> Loaded:
+    """`load(local_files_only=True)`: a local folder, or a hub name in the cache; else, for a hub
+    name only and where the Hub answers, `load(False)` from the Hub. A local folder that does not
+    load is `local_failure(error)`; a name neither here nor on the Hub is `_not_found`. Anything
+    else a load raises (a bug, an interrupt) goes up as it is."""
+    try:
+        return load(True)
+    except Exception as first:
+        if not _expected(first):
+            raise
+        if Path(name).is_dir():
+            raise local_failure(first) from None
+        if not hub_reachable():
+            raise _not_found(name) from first
+    try:
+        return load(False)
+    except Exception as error:
+        if not _expected(error):
+            raise
+        raise _not_found(name) from error
+
+
 def load_tokenizer(name: str, trust_remote_code: bool = False):
     """The fast tokenizer of a hub name or a local directory, from the local cache first; a
     folder without tokenizer files, one whose files do not load, or a tokenizer that gives no
     tokens for ordinary text is refused, naming what is missing."""
     from transformers import AutoTokenizer
 
-    local = Path(name).is_dir()
     remote = {"trust_remote_code": trust_remote_code}
-    if local and not _in_folder(Path(name), TOKENIZER_FILES):
+    if Path(name).is_dir() and not _in_folder(Path(name), TOKENIZER_FILES):
         raise ModelNotFound(
             f"model folder '{name}' has no tokenizer files (tokenizer.json, vocab.txt, "
             "vocab.json with merges.txt, or a SentencePiece *.model); copy them from the "
             "model's repository"
         )
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(name, local_files_only=True, **remote)
-    except Exception as first:  # any failure means "not available locally"
-        if local:
-            files = ", ".join(p.name for p in _in_folder(Path(name), TOKENIZER_FILES))
-            raise ModelNotFound(
-                f"the tokenizer of model folder '{name}' does not load from {files}: "
-                f"{_cause(first)}"
-            ) from None
-        if not hub_reachable():
-            raise _not_found(name) from first
-        try:
-            tokenizer = AutoTokenizer.from_pretrained(name, **remote)
-        except Exception as error:  # network, missing repo, bad files: one message
-            raise _not_found(name) from error
+
+    def unloadable(error: BaseException) -> ModelNotFound:
+        files = ", ".join(p.name for p in _in_folder(Path(name), TOKENIZER_FILES))
+        return ModelNotFound(
+            f"the tokenizer of model folder '{name}' does not load from {files}: {_cause(error)}"
+        )
+
+    tokenizer = local_or_hub(
+        name,
+        lambda cached: AutoTokenizer.from_pretrained(name, local_files_only=cached, **remote),
+        unloadable,
+    )
     if not tokenizer(PROBE, add_special_tokens=False)["input_ids"]:
         raise ModelNotFound(
             f"the tokenizer of model '{name}' gives no tokens for ordinary text "
@@ -177,17 +226,11 @@ def model_kind(name: str, trust_remote_code: bool = False) -> Kind:
     from transformers import AutoConfig
 
     remote = {"trust_remote_code": trust_remote_code}
-    try:
-        config = AutoConfig.from_pretrained(name, local_files_only=True, **remote)
-    except Exception as error:  # not cached locally
-        if Path(name).is_dir():
-            raise config_error(name, error) from None
-        if not hub_reachable():
-            raise _not_found(name) from error
-        try:
-            config = AutoConfig.from_pretrained(name, **remote)
-        except Exception as error2:
-            raise _not_found(name) from error2
+    config = local_or_hub(
+        name,
+        lambda cached: AutoConfig.from_pretrained(name, local_files_only=cached, **remote),
+        lambda error: config_error(name, error),
+    )
     for architecture in config.architectures or ():
         if architecture.endswith("ForMaskedLM"):
             return MASKED
@@ -247,32 +290,19 @@ def load_model(
         )
     target = resolve_device(device)
     weights: Any = "auto" if dtype == "auto" else torch.float32
-    try:
-        model, info = _with_info(
+    model, info = local_or_hub(
+        name,
+        lambda cached: _with_info(
             auto.from_pretrained(
                 name,
                 dtype=weights,
                 output_loading_info=True,
-                local_files_only=True,
+                local_files_only=cached,
                 trust_remote_code=trust_remote_code,
             )
-        )
-    except Exception as error:
-        if Path(name).is_dir():
-            raise weights_error(name, error) from None
-        if not hub_reachable():
-            raise _not_found(name) from error
-        try:
-            model, info = _with_info(
-                auto.from_pretrained(
-                    name,
-                    dtype=weights,
-                    output_loading_info=True,
-                    trust_remote_code=trust_remote_code,
-                )
-            )
-        except Exception as error2:
-            raise _not_found(name) from error2
+        ),
+        lambda error: weights_error(name, error),
+    )
     missing = [k for k in info.get("missing_keys", []) if "position_ids" not in k]
     model.eval().to(target)
     return LoadedModel(

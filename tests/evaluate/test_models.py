@@ -131,3 +131,39 @@ def test_dtype_auto_keeps_the_checkpoints_own_precision_and_says_so():
     assert MaskedPLL(stored, dtype="auto").facts()["dtype"] == "auto (float16)"
     upcast = load_model(str(MODELS / "tiny-fr-ud-bert"), "cpu")
     assert MaskedPLL(upcast).facts()["dtype"] == "float32"
+
+
+def test_model_loading_names_the_failures_it_expects_and_lets_others_through(tmp_path, monkeypatch):
+    import ud_agree.evaluate.backends.models as models
+
+    def failing(error: BaseException):
+        def load(cached: bool):
+            raise error
+
+        return load
+
+    def local(error: BaseException) -> models.ModelNotFound:
+        return models.ModelNotFound(f"local folder: {error}")
+
+    folder = str(tmp_path)  # a local folder: its failure is named, the Hub never asked
+    for expected in (OSError("no file"), ValueError("bad json"), KeyError("model"), Exception("x")):
+        with pytest.raises(models.ModelNotFound, match="local folder"):
+            models.local_or_hub(folder, failing(expected), local)
+    # A bug is not a missing model.
+    with pytest.raises(ZeroDivisionError):
+        models.local_or_hub(folder, failing(ZeroDivisionError()), local)
+    # A hub name not cached: asked of the Hub when it answers, else said to be not found.
+    calls: list[bool] = []
+
+    def cached_only_on_hub(cached: bool) -> str:
+        calls.append(cached)
+        if cached:
+            raise OSError("not in the cache")
+        return "model"
+
+    monkeypatch.setattr(models, "hub_reachable", lambda: True)
+    assert models.local_or_hub("org/m", cached_only_on_hub, local) == "model"
+    assert calls == [True, False]
+    monkeypatch.setattr(models, "hub_reachable", lambda: False)
+    with pytest.raises(models.ModelNotFound, match="not found"):
+        models.local_or_hub("org/m", cached_only_on_hub, local)
