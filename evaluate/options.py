@@ -9,6 +9,7 @@ from typing import Literal, get_args
 
 from ud_agree.errors import UsageError, did_you_mean
 from ud_agree.schemas.corpus import ROLES
+from ud_agree.schemas.results import Rule
 
 from .backends.spec import FREQUENCY, TINY_RANDOM, Dtype, Kind, ModelSpec, Pll, name_of, safe_name
 from .corpus import corpus_not_found
@@ -23,6 +24,7 @@ __all__ = [
     "ModelSpec",
     "Options",
     "Pll",
+    "Rule",
     "UsageError",
     "corpus_not_found",
     "name_of",
@@ -36,7 +38,6 @@ Case = Literal["fold", "exact"]
 Device = Literal["auto", "cpu", "cuda"]
 Control = Literal["context", "no-context"]
 Reading = Literal["class-average", "pair"]
-Rule = Literal["sum", "minicons", "mean", "chars", "bytes", "word", "slor"]  # §5.1
 # Rules whose ingredients cost work of their own, run only when a run names them (§5.1):
 # `minicons` needs a forward without BOS where the tokenizer adds none.
 COSTLY_RULES: tuple[Rule, ...] = ("minicons",)

@@ -11,15 +11,16 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any
 
 import numpy as np
 import polars as pl
 
-from ..backends.api import Span, TokenScores
-from ..options import Rule
+from ud_agree.schemas.results import INGREDIENT_FIELDS, RULE_NAMES, Rule
 
-INGREDIENTS = ("lp_sum", "lp_native", "n_tokens", "n_chars", "n_bytes", "lp_word", "lp_unigram")
+from ..backends.api import Span, TokenScores
+
+INGREDIENTS = tuple(name for name, _, _ in INGREDIENT_FIELDS)
 Columns = dict[str, np.ndarray]
 
 
@@ -61,7 +62,7 @@ RULE_TABLE: dict[str, ScoringRule] = {
         "SLOR (Lau et al. 2017; token unigram as Lau et al. 2020)",
     ),
 }
-RULES: tuple[Rule, ...] = get_args(Rule)
+RULES: tuple[Rule, ...] = RULE_NAMES
 assert tuple(RULE_TABLE) == RULES, "the table and the Rule type name the same rules"
 
 

@@ -422,3 +422,12 @@ def test_the_pair_options_belong_to_the_pair_reading_and_keep_their_own_folder()
             Options(lang="fr", **wrong)
     with pytest.raises(UsageError, match="--rules 'no_bos'"):
         Options(lang="fr", reading="pair", rules=("no_bos",))
+
+
+def test_the_rules_and_their_ingredients_are_listed_once_in_the_schema():
+    import ud_agree.evaluate.options as options
+    import ud_agree.evaluate.readings.rules as rules
+    import ud_agree.schemas.results as schema
+
+    assert options.Rule is schema.Rule and rules.RULES is schema.RULE_NAMES
+    assert rules.INGREDIENTS == tuple(name for name, _, _ in schema.INGREDIENT_FIELDS)

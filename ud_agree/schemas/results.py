@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import pyarrow as pa
 
 from .corpus import RELATION_KEY, described
@@ -32,7 +34,10 @@ INGREDIENT_FIELDS = (
         "language's sentences (null: a suite)",
     ),
 )
-RULE_NAMES = ("sum", "minicons", "mean", "chars", "bytes", "word", "slor")
+# §5.1's scoring rules, listed here once: the `Rule` of the options, the table of
+# evaluate/readings/rules.py, the `right_<rule>` columns and the summaries' `ties_<rule>`.
+Rule = Literal["sum", "minicons", "mean", "chars", "bytes", "word", "slor"]
+RULE_NAMES: tuple[Rule, ...] = get_args(Rule)
 # Columns of results written before `minicons` replaced `no_bos` (§5.1): read, then left out.
 RETIRED_COLUMNS = ("lp_first_good", "lp_first_bad", "right_no_bos")
 
