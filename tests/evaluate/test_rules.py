@@ -427,7 +427,8 @@ def test_the_pair_options_belong_to_the_pair_reading_and_keep_their_own_folder()
 def test_the_rules_and_their_ingredients_are_listed_once_in_the_schema():
     import ud_agree.evaluate.options as options
     import ud_agree.evaluate.readings.rules as rules
+
     import ud_agree.schemas.results as schema
 
     assert options.Rule is schema.Rule and rules.RULES is schema.RULE_NAMES
-    assert rules.INGREDIENTS == tuple(name for name, _, _ in schema.INGREDIENT_FIELDS)
+    assert tuple(name for name, _, _ in schema.INGREDIENT_FIELDS) == rules.INGREDIENTS
