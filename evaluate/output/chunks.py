@@ -4,6 +4,7 @@ atomically in a run folder, the folder prepared for a fresh run or checked for -
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +29,16 @@ class ChunkFolder:
     prefix: str
 
     def paths(self) -> list[Path]:
-        """Existing chunks, in order."""
-        return sorted(self.folder.glob(f"{self.prefix}-*.parquet"))
+        """Existing chunks, in order; a file named like a chunk but none (a copy left by hand,
+        `results-00000 (copy).parquet`) is refused: it would be read as part of the run."""
+        found = sorted(self.folder.glob(f"{self.prefix}-*.parquet"))
+        for path in found:
+            if not re.fullmatch(rf"{re.escape(self.prefix)}-\d+\.parquet", path.name):
+                raise UsageError(
+                    f"{path}: not a chunk of this run (chunks are named "
+                    f"{self.prefix}-NNNNN.parquet); move it out of {self.folder}"
+                )
+        return found
 
     def next_number(self) -> int:
         """One past the highest existing chunk number."""

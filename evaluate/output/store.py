@@ -6,6 +6,7 @@ named with its reason and read by none of them (issue 34, issue 42)."""
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ RESUME = "rerun it with --resume"
 RUN_TOOL, SUITE_TOOL = "ud-agree evaluate", "ud-agree evaluate.suite"  # manifests' `tool`
 # Result chunks: a corpus run's `results-NNNNN.parquet`, a suite run's `suite-NNNNN.parquet`.
 RUN_CHUNK, SUITE_CHUNK = "results*.parquet", "suite-*.parquet"
+CHUNK_NAME = re.compile(r"(?:results|suite)-\d+\.parquet")
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,13 @@ def check_folder(folder: Path, chunks: list[Path]) -> str | None:
     manifest, problem = read_manifest(folder)
     if manifest is None:
         return problem
+    # A copy left by hand (`results-00000 (copy).parquet`) would be read as part of the run.
+    strays = [c.name for c in chunks if not CHUNK_NAME.fullmatch(c.name)]
+    if strays:
+        return (
+            f"{', '.join(strays)} is not a chunk of this run (chunks are named "
+            "results-NNNNN.parquet or suite-NNNNN.parquet): move it out of the folder"
+        )
     # A suite run counts pairs (a SyntaxGym item has a row per prediction); a corpus run, rows.
     suite = manifest.get("tool") == SUITE_TOOL
     rows, problem = _pairs(chunks) if suite else chunk_rows(chunks)

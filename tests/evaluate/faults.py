@@ -1123,6 +1123,18 @@ def _garble_chunk(folder: Path) -> None:
     sorted(folder.glob("results-*.parquet"))[1].write_bytes(b"not parquet")
 
 
+def _copy_chunk(folder: Path) -> None:
+    """A chunk copied by hand beside itself, as a file manager names copies."""
+    first = sorted(folder.glob("results-*.parquet"))[0]
+    shutil.copyfile(first, folder / f"{first.stem} (copy).parquet")
+
+
+def _results_stray_copy(place: Place) -> list[str]:
+    """A finished run with a chunk's copy beside it, read by load_results."""
+    _finished_then(_copy_chunk)(place)
+    return ["results", str(place.out)]
+
+
 def _rows_match_corpus(place: Place) -> str | None:
     """After --resume, the run holds every pair a clean run holds, and says so."""
     import polars as pl
@@ -1581,6 +1593,14 @@ def corpus_cases() -> list[Case]:
             "results-00001.parquet",
         ),
         Case("resume/corpus-mined-again", "evaluate", _resume_after_mining_again, 2, "mined again"),
+        Case(
+            "resume/stray-chunk-copy",
+            "evaluate",
+            _finished_then(_copy_chunk, "--resume"),
+            2,
+            "not a chunk of this run",
+        ),
+        Case("results/load-results-stray-chunk-copy", "api", _results_stray_copy, 2, "(copy)"),
         Case("results/load-results-unfinished", "api", _results_unfinished, 2, "never finished"),
         # what the report says of these is the report's (issue 34, point 3): here no traceback
         Case("report/broken-manifest", "report", _report_broken_manifest, None),
