@@ -1175,16 +1175,21 @@ def _zero_width_pair(frame):
     )
 
 
-def _one_same_tokens_skipped(place: Place) -> str | None:
-    """The pair its tokenizer cannot tell apart is skipped and counted, never scored as a tie."""
-    import polars as pl
+def _one_skipped(reason: str) -> Callable[[Place], str | None]:
+    """A check that the run skipped one pair for `reason` (counted), and scored the others: a
+    pair its tokenizer cannot tell apart, or of identical sentences, is never scored as a tie."""
 
-    folder = next(place.out.rglob("manifest.json")).parent
-    counts = json.loads((folder / "manifest.json").read_text())["counts"]
-    rows = pl.read_parquet(sorted(folder.glob("results-*.parquet"))).height
-    if counts.get("same-tokens") != 1 or rows != counts["items_eligible"] - 1:
-        return f"same-tokens {counts.get('same-tokens')}, {rows} rows of {counts['items_eligible']}"
-    return None
+    def check(place: Place) -> str | None:
+        import polars as pl
+
+        folder = next(place.out.rglob("manifest.json")).parent
+        counts = json.loads((folder / "manifest.json").read_text())["counts"]
+        rows = pl.read_parquet(sorted(folder.glob("results-*.parquet"))).height
+        if counts.get(reason) != 1 or rows != counts["items_eligible"] - 1:
+            return f"{reason} {counts.get(reason)}, {rows} rows of {counts['items_eligible']}"
+        return None
+
+    return check
 
 
 def _suite_same_tokens(place: Place) -> list[str]:
@@ -1205,18 +1210,6 @@ def _suite_same_tokens_skipped(place: Place) -> str | None:
     rows = pl.read_parquet(sorted(folder.glob("suite-*.parquet")))
     if counts["skipped"].get("same-tokens") != 2 or rows.height != 1:
         return f"same-tokens {counts['skipped'].get('same-tokens')}, {rows.height} rows"
-    return None
-
-
-def _one_identical_skipped(place: Place) -> str | None:
-    """The pair of identical sentences is skipped and counted, never scored."""
-    import polars as pl
-
-    folder = next(place.out.rglob("manifest.json")).parent
-    counts = json.loads((folder / "manifest.json").read_text())["counts"]
-    rows = pl.read_parquet(sorted(folder.glob("results-*.parquet"))).height
-    if counts.get("identical") != 1 or rows != counts["items_eligible"] - 1:
-        return f"identical {counts.get('identical')}, {rows} rows of {counts['items_eligible']}"
     return None
 
 
@@ -1446,7 +1439,7 @@ def corpus_cases() -> list[Case]:
             E(model="gpt2", corpus=T(_table("pairs", _identical_pair))),
             0,
             "identical 1",
-            _one_identical_skipped,
+            _one_skipped("identical"),
         ),
         Case(
             "corpus/pairs-same-tokens",
@@ -1454,7 +1447,7 @@ def corpus_cases() -> list[Case]:
             E(model="bert", corpus=T(_table("pairs", _zero_width_pair))),
             0,
             "same-tokens 1",
-            _one_same_tokens_skipped,
+            _one_skipped("same-tokens"),
         ),
         # options
         Case("option/chunk-size-0", "evaluate", E("--chunk-size", "0"), 2, "--chunk-size"),
