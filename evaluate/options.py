@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal, get_args
 
 from ud_agree.errors import UsageError, did_you_mean
+from ud_agree.names import SAFE_NAME
 from ud_agree.schemas.corpus import ROLES
 from ud_agree.schemas.results import Rule
 
@@ -56,10 +56,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "kind": get_args(Kind),
     "rule": get_args(Rule),
 }
-
-
-# A language folder's name: never a path (`../x`, `fr/`), so that results stay under --out.
-LANGUAGE_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 
 
 @dataclass(frozen=True)
@@ -180,7 +176,7 @@ def option_problems(options: Options) -> list[str]:
     o = options
     if not o.lang:
         problems.append("--lang is empty")
-    elif not LANGUAGE_KEY.fullmatch(o.lang):
+    elif not SAFE_NAME.fullmatch(o.lang):  # a folder's name, never a path: results stay under --out
         problems.append(
             f"--lang {o.lang!r}: a language key of the corpus (letters, digits, '-', '_'), "
             "not a path"
