@@ -82,25 +82,30 @@ def load_value_sets() -> dict[str, ValueSets]:
     return dict(sets)
 
 
+def language_codes(table: str) -> frozenset[str]:
+    """The UD codes listed by a packaged table of languages (its `code` column)."""
+    return frozenset(row["code"].strip() for row in read_rows(table))
+
+
 def load_unagreement_languages() -> frozenset[str]:
     """UD codes of the languages with unagreement (§4: a plural noun subject may take a first- or
     second-person plural verb, Spanish *los estudiantes trabajamos*; Höhn 2016), from
     `mine/data/unagreement_languages.tsv`."""
-    return frozenset(row["code"].strip() for row in read_rows("unagreement_languages.tsv"))
+    return language_codes("unagreement_languages.tsv")
 
 
 def load_reported_speech_languages() -> frozenset[str]:
     """UD codes of the languages whose subjunctive stands in main clauses of reported speech
     (German *Der Minister habe …*), so a form of another mood can be correct (§4.1 syncretism),
     from `mine/data/reported_speech_languages.tsv`."""
-    return frozenset(row["code"].strip() for row in read_rows("reported_speech_languages.tsv"))
+    return language_codes("reported_speech_languages.tsv")
 
 
 def load_genderless_plural_languages() -> frozenset[str]:
     """UD codes of the languages whose plural distinguishes no gender (German *die alten*, for
     every gender), so a Gender contrast on a plural word is none (§4.1), from
     `mine/data/genderless_plural_languages.tsv`."""
-    return frozenset(row["code"].strip() for row in read_rows("genderless_plural_languages.tsv"))
+    return language_codes("genderless_plural_languages.tsv")
 
 
 # Per language, per UPOS, per context (`definite-plural`, `definite`, `any`): the endings its
@@ -122,7 +127,7 @@ def load_adjective_endings() -> dict[str, Endings]:
 def load_participle_languages() -> frozenset[str]:
     """UD codes of the languages whose active participles agree with their subject (§1.1 verb
     forms: Czech *řekl*, *byl*), from `mine/data/participle_languages.tsv`."""
-    return frozenset(row["code"].strip() for row in read_rows("participle_languages.tsv"))
+    return language_codes("participle_languages.tsv")
 
 
 def conllu_files(folder: Path) -> list[Path]:
