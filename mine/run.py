@@ -254,8 +254,8 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
     repeated = repeats([unspill_columns(p, "sentences", ["treebank", "sent_id"]) for p in attempts])
     flags: Counter = Counter()
     if options.pairs:
-        value_sets = load_value_sets().get(run.language.code)
         code = run.language.code
+        value_sets = load_value_sets().get(code)
         frames = ParadigmFrames(
             lexicon,
             value_sets,
@@ -263,7 +263,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             genderless_plural=code in load_genderless_plural_languages(),
             endings=load_adjective_endings().get(code),
         )
-        surface = load_written_surface(run.language.code)
+        surface = load_written_surface(code)
         tokens = pl.Series(
             "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String
         )
@@ -311,10 +311,11 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
                 made.append(tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
 
         for prefix in attempts if options.pairs else ():
-            relations = unspill(prefix, "relations")
-            sentences = unspill(prefix, "sentences")
+            # Only the columns read here (`write_plain_tables` reads the tables whole).
+            relations = unspill_columns(prefix, "relations", NONCE_MEMBERS)
+            sentences = unspill_columns(prefix, "sentences", ["text"])
             if options.nonce:
-                members.append(pl.DataFrame(relations).select(NONCE_MEMBERS))
+                members.append(pl.DataFrame(relations))
             # Attempts of several files at once (fewer, larger steps), in the language's order
             # of relations: the file's relation index made the language's.
             tries, twice = without_repeats(
