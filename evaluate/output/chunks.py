@@ -16,6 +16,10 @@ import pyarrow as pa
 from ud_agree.atomic import write_parquet
 from ud_agree.errors import MachineError, UsageError
 
+# A chunk's file name; a file named like one but not so (`results-00000 (copy).parquet`, a copy
+# left by hand) is none, and is refused rather than read as part of the run.
+CHUNK_NAME = re.compile(r"(?:results|suite)-\d+\.parquet")
+
 
 class ResumeError(UsageError):
     """--resume cannot go on in this folder."""
@@ -33,7 +37,7 @@ class ChunkFolder:
         `results-00000 (copy).parquet`) is refused: it would be read as part of the run."""
         found = sorted(self.folder.glob(f"{self.prefix}-*.parquet"))
         for path in found:
-            if not re.fullmatch(rf"{re.escape(self.prefix)}-\d+\.parquet", path.name):
+            if not CHUNK_NAME.fullmatch(path.name):
                 raise UsageError(
                     f"{path}: not a chunk of this run (chunks are named "
                     f"{self.prefix}-NNNNN.parquet); move it out of {self.folder}"

@@ -6,7 +6,6 @@ named with its reason and read by none of them (issue 34, issue 42)."""
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,12 +16,12 @@ import pyarrow.parquet as pq
 
 from ..sharding.sets import check_run
 from ..sharding.spec import FOLDER, ShardError
+from .chunks import CHUNK_NAME
 
 RESUME = "rerun it with --resume"
 RUN_TOOL, SUITE_TOOL = "ud-agree evaluate", "ud-agree evaluate.suite"  # manifests' `tool`
 # Result chunks: a corpus run's `results-NNNNN.parquet`, a suite run's `suite-NNNNN.parquet`.
 RUN_CHUNK, SUITE_CHUNK = "results*.parquet", "suite-*.parquet"
-CHUNK_NAME = re.compile(r"(?:results|suite)-\d+\.parquet")
 
 
 @dataclass(frozen=True)
@@ -89,7 +88,6 @@ def check_folder(folder: Path, chunks: list[Path]) -> str | None:
     manifest, problem = read_manifest(folder)
     if manifest is None:
         return problem
-    # A copy left by hand (`results-00000 (copy).parquet`) would be read as part of the run.
     strays = [c.name for c in chunks if not CHUNK_NAME.fullmatch(c.name)]
     if strays:
         return (
