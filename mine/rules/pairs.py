@@ -220,18 +220,17 @@ def implicit_person() -> pl.Expr:
     )
 
 
-def unagreeing(unagreement: bool, implicit: pl.Expr | pl.Series | None = None) -> pl.Expr:
-    """Where the implicit third person does not hold: a plural target in a language with
-    unagreement (`unagreement`), whose plural noun subject may be first or second person
-    (`implicit`: `implicit_person` already computed, if it is)."""
-    implicit = implicit_person() if implicit is None else implicit
+def unagreeing(unagreement: bool, implicit: pl.Expr | pl.Series) -> pl.Expr:
+    """Where the implicit third person (`implicit`: `implicit_person`, computed) does not hold:
+    a plural target in a language with unagreement (`unagreement`), whose plural noun subject
+    may be first or second person."""
     return implicit & pl.lit(unagreement) & (pl.col("target_number") == ["Plur"])
 
 
-def person_agrees(unagreement: bool, implicit: pl.Expr | pl.Series | None = None) -> pl.Expr:
+def person_agrees(unagreement: bool, implicit: pl.Expr | pl.Series) -> pl.Expr:
     """Whether Person joins the features that a varied target's bad form must not meet (§4's A),
-    over relations: where the controller's Person is implicitly 3, except under unagreement."""
-    implicit = implicit_person() if implicit is None else implicit
+    over relations: where the controller's Person is implicitly 3 (`implicit`), except under
+    unagreement."""
     return implicit & ~unagreeing(unagreement, implicit)
 
 
