@@ -19,6 +19,7 @@ import hashlib
 import lzma
 import threading
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -43,7 +44,7 @@ from .read import (
 )
 from .rules import relations as rules
 from .rules.pairs import transparent_offsets
-from .rules.relations import UPOS, Facts, Features, Words
+from .rules.relations import NO_VALUE, UPOS, Facts, Features, Words
 
 __all__ = ["FileJob", "FileResult", "mine_file_columnar"]
 
@@ -669,6 +670,7 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
     words, features = _words(job, table)
     result.words = len(words.id)
     _count_lexicon(result, table.rows, table.word_rows, words.upos, words.feats, features)
+    result.finite_cells.update(_finite_cells(words, features))
     found = rules.relations(words, features, Facts(job.valid_types, job.participle_agreement))
     result.drops.update(found.drops)
     result.agree.update(found.agree)
@@ -893,8 +895,110 @@ def _relations_table(
         for f, name in enumerate(FEATURES):
             columns[f"{role}_{name.lower()}"] = features.lists[f].take(codes)
         columns[f"{role}_feats"] = feats_strings.take(codes)
+    columns["listed"] = pa.array(found.listed)
+    columns.update(_subject_facts(table, words, features, c))
     return pa.Table.from_arrays(
         [columns[f.name].cast(f.type) for f in RELATIONS_MINED], schema=RELATIONS_MINED
+    )
+
+
+def _subject_facts(
+    table: _Table, words: Words, features: Features, c: np.ndarray
+) -> dict[str, pa.Array]:
+    """What §4.2 reads about each controller beyond its own FEATS: the antecedent of a relative
+    pronoun subject of an `acl:relcl` clause, the one Number of its det/amod dependents that do
+    not disagree with it, and whether it or a det dependent is `Definite=Def`."""
+    relative = np.array([_has_value(feats, "PronType", "Rel") for feats in features.strings], bool)
+    definite = np.array([_has_value(feats, "Definite", "Def") for feats in features.strings], bool)
+    clause = words.head[c]
+    relcl = np.zeros(len(c), bool)
+    has_clause = clause >= 0
+    if has_clause.any():
+        rows = table.word_rows[clause[has_clause]]
+        relcl[has_clause] = table.rows.field(7, rows).equals(b"acl:relcl")
+    antecedent = np.where(relcl & relative[words.feats[c]], words.head[np.maximum(clause, 0)], -1)
+    none = antecedent < 0
+    codes = pa.array(words.feats[np.maximum(antecedent, 0)], mask=none)
+    # The antecedent's UPOS as written (PROPN too: the rules' classes leave it out).
+    found = np.flatnonzero(~none)
+    upos_written = table.rows.strings(3, table.word_rows[antecedent[found]])
+    at = np.full(len(c), -1, np.int64)
+    at[found] = np.arange(len(found))
+    upos = upos_written.cast(pa.string()).take(pa.array(np.maximum(at, 0), mask=none))
+    # A det/amod dependent's Number counts where it has one value and no Gender or Case of its
+    # own disagrees with its head's; a head with two such Numbers takes none.
+    numbers = features.lists[0].to_pylist()
+    single = np.array([len(v) == 1 for v in numbers], bool)
+    names = sorted({v[0] for v in numbers if len(v) == 1})
+    code_of = np.array([names.index(v[0]) if len(v) == 1 else -1 for v in numbers], np.int64)
+    dependent = words.has(rules.DET_REL | rules.AMOD) & (words.head >= 0)
+    dependent &= np.isin(words.upos, [rules.DET, rules.ADJ]) & single[words.feats]
+    d = np.flatnonzero(dependent)
+    head = words.head[d]
+    for f in (1, 2):  # Gender, Case
+        md, mh = features.compared[f][words.feats[d]], features.compared[f][words.feats[head]]
+        disagree = (md != 0) & (mh != 0) & ((md & mh) == 0)
+        d, head = d[~disagree.astype(bool)], head[~disagree.astype(bool)]
+    low = np.full(len(words.head), len(names), np.int64)
+    high = np.full(len(words.head), -1, np.int64)
+    np.minimum.at(low, head, code_of[words.feats[d]])
+    np.maximum.at(high, head, code_of[words.feats[d]])
+    one = low[c] == high[c]
+    det_number = (
+        pa.array(
+            [[names[int(v)]] if ok else [] for v, ok in zip(low[c], one, strict=True)], _STR_LIST
+        )
+        if len(names)
+        else pa.array([[]] * len(c), _STR_LIST)
+    )
+    # A determiner that makes the noun phrase definite or quantified (an article with
+    # Definite=Def, a possessive, a demonstrative, a quantifier), or a numeral: the plural is
+    # not bare (unagreement may be licit, §4.2).
+    determining = definite | np.array([_determines(feats) for feats in features.strings], bool)
+    definite_det = np.zeros(len(words.head), bool)
+    det = words.has(rules.DET_REL) & (words.head >= 0) & determining[words.feats]
+    definite_det[words.head[det]] = True
+    numeral = table.rows.field(7, table.word_rows).base_is(b"nummod") & (words.head >= 0)
+    definite_det[words.head[numeral]] = True
+    return {
+        "antecedent_upos": upos,
+        "antecedent_number": features.lists[0].take(codes),
+        "antecedent_gender": features.lists[1].take(codes),
+        "antecedent_person": features.lists[3].take(codes),
+        "controller_det_number": det_number,
+        "controller_determined": pa.array(definite[words.feats[c]] | definite_det[c]),
+    }
+
+
+def _finite_cells(words: Words, features: Features) -> Counter:
+    """§4.2: finite VERB/AUX tokens per (Tense, Mood, ""), and those carrying each of Number,
+    Gender, Person per (Tense, Mood, feature); Tense and Mood as written (`_` for none)."""
+    verbs = np.isin(words.upos, [rules.VERB, rules.AUX])
+    tokens = np.bincount(words.feats[verbs], minlength=len(features.strings))
+    cells: Counter = Counter()
+    for code in np.flatnonzero((tokens > 0) & features.finite).tolist():
+        items = dict(item.partition("=")[::2] for item in features.strings[code].split("|"))
+        tense, mood = items.get("Tense", NO_VALUE), items.get("Mood", NO_VALUE)
+        n = int(tokens[code])
+        cells[(tense, mood, "")] += n
+        for f in (0, 1, 3):  # Number, Gender, Person
+            if features.compared[f][code]:
+                cells[(tense, mood, FEATURES[f])] += n
+    return cells
+
+
+def _determines(feats: str) -> bool:
+    """A possessive, demonstrative or quantifying determiner's FEATS (§4.2 unagreement)."""
+    return _has_value(feats, "Poss", "Yes") or any(
+        _has_value(feats, "PronType", kind) for kind in ("Dem", "Ind", "Tot")
+    )
+
+
+def _has_value(feats: str, name: str, value: str) -> bool:
+    """Whether a FEATS string gives feature `name` the value `value` (among others)."""
+    return any(
+        item.partition("=")[0] == name and value in item.partition("=")[2].split(",")
+        for item in feats.split("|")
     )
 
 

@@ -246,7 +246,19 @@ def classify(contrast: Contrast, corpus: Corpus) -> Verdict:
     key = (contrast.treebank, contrast.sent_id, contrast.target_id, contrast.controller_id)
     relation = corpus.kept.get(key)
     if relation is None:
-        return _not_kept(sentence, t, c, corpus.dropped.get(key))
+        # §4.2: a candidate without an agreeing feature may still give pairs (a relative
+        # pronoun's antecedent, an unmarked cell): what the miner made of it, if it tried.
+        tried = (*key, contrast.feature)
+        if tried not in corpus.pairs_of and tried not in corpus.skips_of:
+            return _not_kept(sentence, t, c, corpus.dropped.get(key))
+        relation = {
+            "target_lemma": sentence.lemmas[t],
+            "target_upos": sentence.upos[t],
+            "target_form": sentence.forms[t],
+            "controller_form": sentence.forms[c],
+            "controller_upos": sentence.upos[c],
+            "agreeing": [contrast.feature],
+        }
     return _kept(contrast, relation, sentence, t, corpus)
 
 

@@ -55,6 +55,9 @@ class FileResult:
     # feature, and those agreeing.
     rated: Counter = field(default_factory=Counter)
     rated_agree: Counter = field(default_factory=Counter)
+    # §4.2 unmarked cells: finite VERB/AUX tokens per (Tense, Mood, feature), feature "" for
+    # all of them, else those carrying the feature (of Number, Gender, Person).
+    finite_cells: Counter = field(default_factory=Counter)
     malformed: list[tuple[int, str]] = field(default_factory=list)
     words: int = 0
     duplicate_sent_ids: int = 0

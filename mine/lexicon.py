@@ -243,9 +243,12 @@ def _undecodable(line: str) -> bool:
     return any("\udc80" <= c <= "\udcff" for c in line)
 
 
-def unimorph_frame(path: Path, mapping: UniMorphMap) -> pl.DataFrame:
-    """(form, lemma, upos, bundle string, feats) of a UniMorph file's usable lines; blank and odd
-    lines skipped."""
+def unimorph_frame(
+    path: Path, mapping: UniMorphMap, silent: list[dict[str, str]] | None = None
+) -> pl.DataFrame:
+    """(form, lemma, upos, bundle string, feats) of a UniMorph file's usable lines, with the
+    cells its tag set is silent on (`silent`, `with_silent_cells`); blank and odd lines
+    skipped."""
     text = unimorph_text(path)
     lines = pl.Series("line", [text]).str.split("\n").explode().str.split("\t")
     entries = (
@@ -258,6 +261,7 @@ def unimorph_frame(path: Path, mapping: UniMorphMap) -> pl.DataFrame:
         )
         .filter(pl.col("form").str.strip_chars() != "")
     )
+    entries = with_silent_cells(entries, silent or [])
     # Tag strings repeat across a paradigm file: map each distinct one once.
     rows = []
     for tags in entries["tags"].unique().to_list():
@@ -333,6 +337,35 @@ def completed_feats(unimorph: pl.DataFrame, ud: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def silent_cells() -> dict[str, list[dict[str, str]]]:
+    """Per language key, the paradigm cells its UniMorph tag set leaves to another cell's form
+    (`mine/data/unimorph_cells.tsv`: English lists the present only as 3sg)."""
+    cells: dict[str, list[dict[str, str]]] = {}
+    for row in read_rows("unimorph_cells.tsv"):
+        cells.setdefault(row["lang"].strip(), []).append(row)
+    return cells
+
+
+def with_silent_cells(entries: pl.DataFrame, rules: list[dict[str, str]]) -> pl.DataFrame:
+    """UniMorph lines (form, lemma, tags) with the cells the tag set is silent on (§4.2 unmarked
+    cells, `silent_cells`): a lemma with a `requires` form gets its `from` form in each of
+    `cells`, unless that form is also a `requires` form (*can*) or the lemma is excepted."""
+    added = []
+    for rule in rules:
+        required = entries.filter(pl.col("tags") == rule["requires"]).select("lemma", "form")
+        source = (
+            entries.filter(pl.col("tags") == rule["from"])
+            .filter(~pl.col("lemma").is_in(rule["except"].split()))
+            .join(required.select("lemma").unique(), on="lemma", how="semi")
+            .join(required, on=["lemma", "form"], how="anti")
+            .select("form", "lemma")
+        )
+        added += [
+            source.with_columns(pl.lit(tags).alias("tags")) for tags in rule["cells"].split("|")
+        ]
+    return pl.concat([entries, *added]).unique(maintain_order=True) if added else entries
+
+
 def build_lexicon(
     lang: str, ud_counts: pa.Table | Counter, unimorph_paths: list[Path], mapping: UniMorphMap
 ) -> pa.Table:
@@ -341,7 +374,8 @@ def build_lexicon(
     key = list(LEXICON_KEY)
     counts = ud_counts if isinstance(ud_counts, pa.Table) else count_table(ud_counts)
     ud = ud_entries(counts).select(*key, "count", "typo_count", "clean_count", "treebanks")
-    frames = [unimorph_frame(path, mapping) for path in unimorph_paths]
+    silent = silent_cells().get(lang, [])
+    frames = [unimorph_frame(path, mapping, silent) for path in unimorph_paths]
     if frames:
         unimorph = completed_feats(pl.concat(frames).unique(), ud).drop("tags").unique()
     else:

@@ -27,11 +27,11 @@ from .rules.pairs import (
     capitalised_like,
     changes_declension,
     definite_determiner,
-    implicit_person,
+    licensed_cells,
     of_feature,
     person_agrees,
     relation_skip_reason,
-    unagreeing,
+    with_subject_facts,
 )
 from .rules.relations import NO_VALUE
 from .written import NO_SURFACE, WrittenSurface, write_surface
@@ -67,7 +67,15 @@ def prepare_attempts(
     about the relation, and a row per skip (SKIPPED columns); `unagreement`: the language has it."""
     attempts = _attempts(pl.DataFrame(relations), _sentence_facts(sentences), vary, unagreement)
     reason = attempts.select(relation_skip_reason()).to_series()
-    skipped = skipped_rows(attempts.filter(reason.is_not_null()), reason.drop_nulls())
+    # An unmarked cell's attempt is one only where its language licenses the cell (§4.2, decided
+    # with the lexicon): its relation's skips are not counted.
+    provisional = attempts.select(
+        pl.concat_str(pl.lit(","), "unmarked")
+        .str.contains(pl.concat_str(pl.lit(","), "feature", pl.lit("=")), literal=True)
+        .fill_null(False)
+    ).to_series()
+    skipping = reason.is_not_null() & ~provisional
+    skipped = skipped_rows(attempts.filter(skipping), reason.filter(skipping))
     kept = attempts.filter(reason.is_null())
     return kept.drop("in_mwt", "coordinated", "duplicate", "unagreeing"), skipped
 
@@ -121,6 +129,20 @@ def pairs_from_attempts(
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
+    marked = frames.marked  # the language's, before the frames are narrowed to the batch
+    # Only the paradigms of the words varied and of the other members are read.
+    frames = frames.narrowed(
+        pl.concat(
+            [
+                attempts.select("lemma", "upos"),
+                attempts.select(pl.col("o_lemma").alias("lemma"), pl.col("o_upos").alias("upos")),
+            ]
+        )
+    )
+    # §4.2: an unmarked cell its language does not license makes no attempt (nor a skip).
+    attempts = _licensed(attempts, frames, marked)
+    if attempts.height == 0:
+        return PAIRS.empty_table(), pl.DataFrame(), Counter()
     # §4.1: is agreement in the feature certain in the relation's configuration? The flag
     # (null, `backed-off`, `agreement-unmeasured`) stays with each attempt up to its pair's
     # `derived`.
@@ -132,15 +154,6 @@ def pairs_from_attempts(
         attempts = attempts.filter(pl.col("certain")).drop("certain")
         if attempts.height == 0:
             return PAIRS.empty_table(), pl.concat(skipped), Counter()
-    # Only the paradigms of the words varied and of the other members are read.
-    frames = frames.narrowed(
-        pl.concat(
-            [
-                attempts.select("lemma", "upos"),
-                attempts.select(pl.col("o_lemma").alias("lemma"), pl.col("o_upos").alias("upos")),
-            ]
-        )
-    )
     # The bad forms are decided per distinct word asked about (they recur), then joined.
     asked = attempts.select(*_WORD, "values").unique(subset=_WORD).with_row_index("asked")
     attempts = attempts.join(asked.select("asked", *_WORD), on=_WORD, nulls_equal=True)
@@ -213,6 +226,46 @@ def pairs_from_attempts(
     )
     table = table.with_columns(derived_names(pl.col("derived")))
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
+
+
+def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFrame) -> pl.DataFrame:
+    """§4.2 unmarked cells: an attempt whose target takes a cell its language does not license
+    (`rules.pairs.licensed_cells`) is dropped where it varies that feature, and elsewhere keeps
+    the target's own (empty) value; a licensed cell is named in `derived` (`unmarked-cell`)."""
+    # Only attempts with an unmarked cell are looked at (few): the rest go on as they are.
+    has_cell = pl.col("unmarked").is_not_null()
+    cells = attempts.filter(has_cell)
+    if cells.height == 0:
+        return attempts.drop("unmarked")
+    cells = cells.with_columns(pl.col("unmarked").str.split(","))
+    refused = licensed_cells(cells, marked, frames.bundles)
+    cells = cells.with_columns(refused.alias("_refused"))
+    cells = cells.filter(~pl.col("_refused").list.contains(pl.col("feature")))
+    taken = (
+        pl.col("unmarked")
+        .list.eval(pl.element().str.split("=").list.first())
+        .list.set_difference(pl.col("_refused"))
+    )
+    cells = cells.with_columns(
+        *(
+            pl.when(pl.col("_refused").list.contains(feature))
+            .then(pl.lit(""))
+            .otherwise(pl.col(f"k_{name}"))
+            .alias(f"k_{name}")
+            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+        ),
+        pl.col("k_agreeing")
+        .str.split(",")
+        .list.set_difference(pl.col("_refused"))
+        .list.sort()
+        .list.join(",")
+        .alias("k_agreeing"),
+        (pl.col("derived_bits") + derived_bit("unmarked-cell", taken.list.len() > 0)).alias(
+            "derived_bits"
+        ),
+    ).drop("_refused")
+    plain = attempts.filter(~has_cell).drop("unmarked")
+    return pl.concat([plain, cells.select(plain.columns)])
 
 
 def every_contrast(pairs: pl.DataFrame) -> pl.DataFrame:
@@ -353,8 +406,10 @@ def _attempts(
     relations = relations.join(
         determined.with_columns(pl.lit(True).alias("definite")), on=keys, how="left"
     ).with_columns(pl.col("definite").fill_null(False))
+    # §4's implicit third person and §4.2's subjects without features and unmarked cells,
+    # computed once per file (`implicit`, `unagreeing`, `agreeing_eff`, the `c_`/`t_` values).
+    relations = with_subject_facts(relations, unagreement)
     configured = configuration(relations).get_columns()
-    implicit = relations.select(implicit_person()).to_series()
     frames = []
     for rank, role in enumerate(VARY_CHOICES[vary]):
         other = "target" if role == "controller" else "controller"
@@ -371,7 +426,8 @@ def _attempts(
                 pl.col(f"{role}_form").alias("form"),
                 pl.col(f"{role}_lemma").alias("lemma"),
                 pl.col(f"{role}_upos").alias("upos"),
-                *(pl.col(f"{role}_{name}").alias(name) for name in LIST_COLUMNS),
+                # A varied target reads its values and the controller's as §4.2 gives them.
+                *(pl.col(_as_read(role, name)).alias(name) for name in LIST_COLUMNS),
                 pl.col(f"{role}_feats").fill_null("").alias("raw_feats"),
                 (pl.col("first_word") + pl.col(f"{role}_surface")).alias("word"),
                 pl.col(f"in_mwt_{role}").alias("in_mwt"),
@@ -379,20 +435,21 @@ def _attempts(
                 pl.col(f"{other}_form").str.to_lowercase().alias("o_key"),
                 pl.col(f"{other}_lemma").alias("o_lemma"),
                 pl.col(f"{other}_upos").alias("o_upos"),
-                *(pl.col(f"{other}_{name}").alias(f"o_{name}") for name in LIST_COLUMNS),
+                *(pl.col(_as_read(other, name, role)).alias(f"o_{name}") for name in LIST_COLUMNS),
                 pl.col("coordinated").fill_null(False),
                 pl.col("duplicate").fill_null(False),
                 "sentence",
                 "definite",
                 *configured,
+                # A varied target's agreeing features are §4.2's (`agreeing_eff`).
                 agreeing_key(
-                    person_agrees(unagreement, implicit) if target else pl.lit(False)
+                    person_agrees() if target else pl.lit(False),
+                    "agreeing_eff" if target else "agreeing",
                 ).alias("k_agreeing"),
-                pl.col("agreeing").alias("feature"),
-                (unagreeing(unagreement, implicit) if target else pl.lit(False)).alias(
-                    "unagreeing"
-                ),
-                (implicit if target else pl.lit(False)).alias("implicit"),
+                pl.col("agreeing_eff" if target else "agreeing").alias("feature"),
+                (pl.col("unagreeing") if target else pl.lit(False)).alias("unagreeing"),
+                (pl.col("implicit") if target else pl.lit(False)).alias("implicit"),
+                *_target_only(role),
             )
         )
     frame = pl.concat(frames)
@@ -445,7 +502,36 @@ def _attempts(
         "coordinated",
         "duplicate",
         derived_by_attempt().alias("derived_bits"),
+        "unmarked",
     )
+
+
+def _as_read(member: str, name: str, varied: str = "") -> str:
+    """The column of a member's values that an attempt reads: §4.2's (`with_subject_facts`)
+    where the target is varied, the relation's own where the controller is."""
+    if (varied or member) == "target" and name != "case":
+        return f"{member[0]}_{name}"
+    return f"{member}_{name}"
+
+
+def _target_only(role: str) -> list[pl.Expr]:
+    """§4.2's flags of a varied target (a varied controller reads its own values); `unmarked`
+    as `Feature=Value` joined by `,` (null: none)."""
+    if role != "target":
+        return [
+            pl.lit(None, pl.String).alias("unmarked"),
+            pl.lit(False).alias("from_antecedent"),
+            pl.lit(False).alias("from_dependent"),
+        ]
+    return [
+        pl.when(pl.col("unmarked").list.len() > 0)
+        .then(pl.col("unmarked").list.join(","))
+        .alias("unmarked"),
+        (
+            (pl.col("from_antecedent").list.len() > 0) | (pl.col("relative") & pl.col("implicit"))
+        ).alias("from_antecedent"),
+        pl.col("from_dependent"),
+    ]
 
 
 def _around(
@@ -474,7 +560,16 @@ def _around(
 
 # §3 `derived`, one bit per value while attempts flow through the rules: a list column would
 # be copied by every join, sort and filter (it cost more than the rest of the row).
-DERIVED = ("implicit-person", "transparent-token", "unimorph-form", BACKED_OFF, UNMEASURED)
+DERIVED = (
+    "implicit-person",
+    "transparent-token",
+    "unimorph-form",
+    BACKED_OFF,
+    UNMEASURED,
+    "antecedent",
+    "dependent-number",
+    "unmarked-cell",
+)
 
 
 def derived_bit(name: str, condition: pl.Expr) -> pl.Expr:
@@ -493,10 +588,14 @@ def derived_names(bits: pl.Expr) -> pl.Expr:
 
 def derived_by_attempt() -> pl.Expr:
     """What beyond §4's plain rule an attempt needs (§3 `derived`), as far as its relation
-    tells: the implicit third person, a part of a transparent multiword token (as bits)."""
+    tells: the implicit third person, a part of a transparent multiword token, §4.2's values
+    from an antecedent or a dependent (as bits)."""
     implicit = pl.col("implicit") & (pl.col("feature") == "Person")
-    return derived_bit("implicit-person", implicit) + derived_bit(
-        "transparent-token", pl.col("mwt_offset").is_not_null()
+    return (
+        derived_bit("implicit-person", implicit)
+        + derived_bit("transparent-token", pl.col("mwt_offset").is_not_null())
+        + derived_bit("antecedent", pl.col("from_antecedent"))
+        + derived_bit("dependent-number", pl.col("from_dependent"))
     )
 
 

@@ -162,6 +162,35 @@ def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def marked_in_lexicon(lexicon: pl.DataFrame) -> pl.DataFrame:
+    """§4.2's marked cells (`rules.pairs.marked_cells`) from a lexicon's UD rows of finite
+    VERB and AUX forms."""
+    from .rules.pairs import marked_cells
+
+    feats = pl.col("feats").fill_null("")
+    finite = lexicon.filter(
+        (pl.col("count").fill_null(0) > 0)
+        & pl.col("upos").is_in(["VERB", "AUX"])
+        & feats.str.contains(r"(?:^|\|)VerbForm=Fin(?:\||$)")
+    ).select(
+        *(
+            feats.str.extract(rf"(?:^|\|){name}=([^|]+)", 1).fill_null("_").alias(name)
+            for name in ("Tense", "Mood")
+        ),
+        "count",
+        *(pl.col(name).list.len().alias(name) for name in LIST_COLUMNS),
+    )
+    counts: dict[tuple[str, str, str], int] = {}
+    for row in finite.iter_rows(named=True):
+        tense, mood = row["Tense"], row["Mood"]
+        counts[(tense, mood, "")] = counts.get((tense, mood, ""), 0) + row["count"]
+        for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True):
+            if row[name] and feature != "Case":
+                key = (tense, mood, feature)
+                counts[key] = counts.get(key, 0) + row["count"]
+    return marked_cells(counts)
+
+
 class ParadigmFrames:
     """The lexicon indexed as tables, for the §4 rules run over columns (`rules/pairs.py`):
     the rows that can be a bad form by paradigm cell (`forms`), every bundle of each (form,
@@ -218,6 +247,12 @@ class ParadigmFrames:
         narrow.__dict__.pop("forms", None)
         narrow.__dict__.pop("bundles", None)
         return narrow
+
+    @cached_property
+    def marked(self) -> pl.DataFrame:
+        """§4.2: where finite verbs mark each feature. The miner sets it from every token; a
+        lexicon alone tells it from its rows (which leave out tokens without F's values)."""
+        return marked_in_lexicon(self.lexicon)
 
     @cached_property
     def forms(self) -> pl.DataFrame:

@@ -59,6 +59,7 @@ from .pairs import pairs_from_attempts, prepare_attempts, skip_table, skipped_ro
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
+from .rules.pairs import marked_cells
 from .written import load_written_surface
 
 
@@ -204,12 +205,14 @@ def write_plain_tables(parts: list[Path], out_dir: Path) -> tuple[int, int, Coun
         for prefix in parts:
             relations = unspill(prefix, "relations")
             sentences = unspill(prefix, "sentences")
-            relations_out.write_table(relations.select(RELATIONS.names).cast(RELATIONS))
+            # §4.2's pair-only candidates (not `listed`) stay out of `relations`.
+            listed = relations.filter(relations.column("listed"))
+            relations_out.write_table(listed.select(RELATIONS.names).cast(RELATIONS))
             sentences_out.write_table(sentences.select(SENTENCES.names).cast(SENTENCES))
             drops_out.write_table(unspill(prefix, "drops"))
-            by_type.update(relations.column("type").to_pylist())
+            by_type.update(listed.column("type").to_pylist())
             n_sentences += sentences.num_rows
-            n_relations += relations.num_rows
+            n_relations += listed.num_rows
     return n_sentences, n_relations, by_type
 
 
@@ -244,6 +247,14 @@ def language_rates(run: LanguageRun) -> pl.DataFrame:
     return certainty.rate_table(run.language.key, rated, rated_agree)
 
 
+def finite_cells(run: LanguageRun) -> Counter:
+    """§4.2: the language's finite verb tokens per (Tense, Mood, feature), from its files."""
+    cells: Counter = Counter()
+    for result in run.results.values():
+        cells.update(result.finite_cells)
+    return cells
+
+
 def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir: Path) -> Written:
     """Write the language's agreement rates, and stream its files' pairs (and nonce variants)
     into `pairs.parquet`, a batch of files at a time (its sentences and relations: counted by
@@ -263,6 +274,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
             genderless_plural=code in load_genderless_plural_languages(),
             endings=load_adjective_endings().get(code),
         )
+        frames.marked = marked_cells(finite_cells(run))
         surface = load_written_surface(code)
         tokens = pl.Series(
             "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String

@@ -207,38 +207,200 @@ def capitalised_like(form: pl.Expr, model: pl.Expr) -> pl.Expr:
     )
 
 
-def implicit_person() -> pl.Expr:
-    """§4's implicit third person, over relations: a subject-verb relation whose NOUN or PROPN
-    controller has no Person and whose target has Person 3, where Person is not yet agreeing
-    (for pairs only, the controller counts as Person 3)."""
-    return (
-        (pl.col("type") == "subject-verb")
-        & pl.col("controller_upos").is_in(["NOUN", "PROPN"])
-        & (pl.col("controller_person").list.len() == 0)
-        & (pl.col("target_person") == ["3"])
-        & ~pl.col("agreeing").list.contains("Person")
+# §4.2: the pronouns that count as Person 3 where they have none (*this costs*, *everyone
+# knows*); personal, interrogative and reflexive ones do not.
+THIRD_PERSON_PRONOUNS = ("Dem", "Ind", "Tot", "Neg")
+# §4.2 unmarked cells: the language marks f on finite verbs of a Tense and Mood when this share
+# of their tokens carries it.
+MARKED_SHARE = 0.2
+SUBJECT_TYPES = ("subject-verb", "predicative")  # the controller is the subject
+DERIVABLE = (("Number", "number"), ("Gender", "gender"), ("Person", "person"))
+NOUNS = ("NOUN", "PROPN")
+
+# Columns §4.2 reads beyond `relations`, and their values where a table lacks them.
+SUBJECT_FACTS = {
+    "listed": pl.lit(True),
+    "antecedent_upos": pl.lit(None, pl.String),
+    "antecedent_number": pl.lit(None, pl.List(pl.String)),
+    "antecedent_gender": pl.lit(None, pl.List(pl.String)),
+    "antecedent_person": pl.lit(None, pl.List(pl.String)),
+    "controller_det_number": pl.lit([], pl.List(pl.String)),
+    "controller_determined": pl.lit(False),
+}
+
+
+def _empty(column: str) -> pl.Expr:
+    return pl.col(column).list.len().fill_null(0) == 0
+
+
+def _meets(a: str, b: str) -> pl.Expr:
+    return pl.col(a).list.set_intersection(pl.col(b)).list.len() > 0
+
+
+def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
+    """§4's implicit third person and §4.2's subjects without features and unmarked cells, over
+    relations (RELATIONS_MINED), for pairs only: the controller's values as pairs read them
+    (`c_<feature>`: a relative pronoun's from its antecedent, a bare noun's Number from its
+    determiner or adjective), `noun_like` (counts as Person 3 where it has no Person), the
+    target's values (`t_<feature>`: an unmarked cell takes the controller's, named in
+    `unmarked` as `Feature=Value` to be licensed per language, `licensed_cells`), the agreeing
+    features then (`agreeing_eff`), `implicit`, `unagreeing` (`unagreement`: the language has
+    it) and what came from where (`from_antecedent`, `from_dependent`)."""
+    missing = [value.alias(name) for name, value in SUBJECT_FACTS.items()]
+    frame = relations.with_columns(
+        m for m in missing if m.meta.output_name() not in relations.columns
     )
+    subject = pl.col("type").is_in(SUBJECT_TYPES)
+    upos = pl.col("controller_upos")
+    relative = subject & (upos == "PRON") & pl.col("antecedent_upos").is_not_null()
+    from_antecedent = {
+        name: relative & _empty(f"controller_{name}") & ~_empty(f"antecedent_{name}")
+        for _, name in DERIVABLE
+    }
+    from_dependent = (
+        subject & upos.is_in(NOUNS) & _empty("controller_number") & ~_empty("controller_det_number")
+    )
+    frame = frame.with_columns(
+        *(
+            pl.when(from_antecedent[name])
+            .then(pl.col(f"antecedent_{name}"))
+            .when(from_dependent if name == "number" else pl.lit(False))
+            .then(pl.col("controller_det_number"))
+            .otherwise(pl.col(f"controller_{name}"))
+            .alias(f"c_{name}")
+            for _, name in DERIVABLE
+        ),
+        pl.concat_list(
+            *(pl.when(from_antecedent[name]).then(pl.lit(feature)) for feature, name in DERIVABLE)
+        )
+        .list.drop_nulls()
+        .alias("from_antecedent"),
+        from_dependent.alias("from_dependent"),
+        relative.alias("relative"),
+    )
+    # A value taken from elsewhere that the target's own contradicts: none is taken.
+    clash = pl.any_horizontal(
+        ~_empty(f"target_{name}") & ~_empty(f"c_{name}") & ~_meets(f"c_{name}", f"target_{name}")
+        for _, name in DERIVABLE
+    )
+    frame = frame.with_columns(clash.alias("clash")).with_columns(
+        *(
+            pl.when("clash").then(pl.col(f"controller_{name}")).otherwise(pl.col(f"c_{name}"))
+            for _, name in DERIVABLE
+        ),
+        pl.when("clash")
+        .then(pl.lit([], pl.List(pl.String)))
+        .otherwise(pl.col("from_antecedent"))
+        .alias("from_antecedent"),
+        pl.col("from_dependent") & ~pl.col("clash"),
+        pl.col("relative") & ~pl.col("clash"),
+    )
+    pron_type = pl.col("controller_feats").fill_null("").str.extract(r"(?:^|\|)PronType=([^|]+)", 1)
+    third_person_pronoun = (
+        (upos == "PRON")
+        & pron_type.str.split(",").list.eval(pl.element().is_in(THIRD_PERSON_PRONOUNS)).list.all()
+        & pron_type.is_not_null()
+        & ~pl.col("controller_feats").fill_null("").str.contains(r"(?:^|\|)Reflex=Yes")
+    )
+    noun_like = (
+        (pl.col("type") == "subject-verb")
+        & _empty("c_person")
+        & (
+            upos.is_in(NOUNS)
+            | third_person_pronoun
+            | (pl.col("relative") & pl.col("antecedent_upos").is_in(NOUNS))
+        )
+    )
+    frame = frame.with_columns(noun_like.alias("noun_like"))
+    verbform = pl.col("target_feats").fill_null("").str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
+    finite = (
+        (pl.col("type") == "subject-verb")
+        & pl.col("target_upos").is_in(["VERB", "AUX"])
+        & (verbform.is_null() | (verbform == "Fin"))
+    )
+    controller_value = {
+        name: pl.when(pl.col("noun_like") & pl.lit(name == "person"))
+        .then(pl.lit(["3"]))
+        .otherwise(pl.col(f"c_{name}"))
+        for _, name in DERIVABLE
+    }
+    unmarked = {
+        name: finite & _empty(f"target_{name}") & (controller_value[name].list.len() == 1)
+        for _, name in DERIVABLE
+    }
+    frame = frame.with_columns(
+        *(
+            pl.when(unmarked[name])
+            .then(controller_value[name])
+            .otherwise(pl.col(f"target_{name}"))
+            .alias(f"t_{name}")
+            for _, name in DERIVABLE
+        ),
+        pl.concat_list(
+            *(
+                pl.when(unmarked[name]).then(
+                    pl.lit(f"{feature}=") + controller_value[name].list.first()
+                )
+                for feature, name in DERIVABLE
+            )
+        )
+        .list.drop_nulls()
+        .alias("unmarked"),
+    )
+    derived_agreeing = pl.concat_list(
+        *(
+            pl.when(
+                ~_empty(f"t_{name}") & ~_empty(f"c_{name}") & _meets(f"t_{name}", f"c_{name}")
+            ).then(pl.lit(feature))
+            for feature, name in DERIVABLE
+        )
+    ).list.drop_nulls()
+    frame = frame.with_columns(
+        pl.col("agreeing")
+        .list.concat(derived_agreeing)
+        .list.unique()
+        .list.sort()
+        .alias("agreeing_eff")
+    )
+    implicit = (
+        pl.col("noun_like")
+        & (pl.col("t_person") == ["3"])
+        & ~pl.col("agreeing_eff").list.contains("Person")
+    )
+    # §4.2: unagreement is licit for a definite plural (*οι φοιτητές διαβάζουμε*; kept out of
+    # the rule too: possessed, demonstrative, quantified or counted plurals) and, kept
+    # out of the rule, for plural pronouns (*todos sabemos*, *los que trabajamos*); a bare
+    # plural noun (*φοιτητές διαβάζουμε*) is not.
+    licit = pl.col("controller_determined").fill_null(False) | (upos == "PRON")
+    unagreeing = implicit & pl.lit(unagreement) & (pl.col("t_number") == ["Plur"]) & licit
+    return frame.with_columns(implicit.alias("implicit"), unagreeing.alias("unagreeing"))
 
 
-def unagreeing(unagreement: bool, implicit: pl.Expr | pl.Series) -> pl.Expr:
-    """Where the implicit third person (`implicit`: `implicit_person`, computed) does not hold:
-    a plural target in a language with unagreement (`unagreement`), whose plural noun subject
-    may be first or second person."""
-    return implicit & pl.lit(unagreement) & (pl.col("target_number") == ["Plur"])
+def implicit_person() -> pl.Expr:
+    """§4's implicit third person, over relations with `with_subject_facts`'s columns: a
+    subject-verb relation whose noun-like controller has no Person and whose target has Person 3,
+    where Person is not yet agreeing (for pairs only, the controller counts as Person 3)."""
+    return pl.col("implicit")
 
 
-def person_agrees(unagreement: bool, implicit: pl.Expr | pl.Series) -> pl.Expr:
+def unagreeing() -> pl.Expr:
+    """Where the implicit third person does not hold (`with_subject_facts`): a plural target in
+    a language with unagreement whose definite plural subject may be first or second person."""
+    return pl.col("unagreeing")
+
+
+def person_agrees() -> pl.Expr:
     """Whether Person joins the features that a varied target's bad form must not meet (§4's A),
-    over relations: where the controller's Person is implicitly 3 (`implicit`), except under
-    unagreement."""
-    return implicit & ~unagreeing(unagreement, implicit)
+    over relations with `with_subject_facts`'s columns: where the controller's Person is
+    implicitly 3, except under unagreement."""
+    return implicit_person() & ~unagreeing()
 
 
-def agreeing_key(with_person: pl.Expr) -> pl.Expr:
-    """The agreeing features as a join key (sorted, `,`-joined), with Person where `with_person`
-    holds: Person sorts after every other feature of F, so it goes last."""
-    joined = pl.col("agreeing").list.join(",")
-    person = pl.when(pl.col("agreeing").list.len() > 0).then(joined + ",Person")
+def agreeing_key(with_person: pl.Expr, agreeing: str = "agreeing") -> pl.Expr:
+    """The agreeing features (column `agreeing`) as a join key (sorted, `,`-joined), with Person
+    where `with_person` holds: Person sorts after every other feature of F, so it goes last."""
+    joined = pl.col(agreeing).list.join(",")
+    person = pl.when(pl.col(agreeing).list.len() > 0).then(joined + ",Person")
     return pl.when(with_person).then(person.otherwise(pl.lit("Person"))).otherwise(joined)
 
 
@@ -276,6 +438,91 @@ def changes_declension(endings: Endings) -> pl.Expr:
         here = (pl.col("type") == "attributive") & (pl.col("upos") == upos)
         wrong = wrong | (here & ~fits)
     return wrong
+
+
+def marked_cells(counts: dict[tuple[str, str, str], int]) -> pl.DataFrame:
+    """§4.2: (tense, mood, feature) where at least MARKED_SHARE of the language's finite verb
+    tokens of that Tense and Mood carry the feature (`counts`: per (tense, mood, feature), ""
+    for all tokens)."""
+    # A verb with neither Tense nor Mood has no cell to speak of: its bad form's same FEATS
+    # could be another tense (Old French *demandoient* → *demande*).
+    rows = [
+        (tense, mood, feature)
+        for (tense, mood, feature), n in counts.items()
+        if feature
+        and (tense, mood) != ("_", "_")
+        and n >= MARKED_SHARE * counts.get((tense, mood, ""), 0)
+    ]
+    schema = {"tense": pl.String, "mood": pl.String, "feature": pl.String}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def licensed_cells(
+    attempts: pl.DataFrame, marked: pl.DataFrame, bundles: pl.DataFrame
+) -> pl.Series:
+    """§4.2 per attempt (`unmarked`: `Feature=Value` of the target's unmarked cells), the
+    features whose cell is not licensed: the language does not mark the feature on finite verbs
+    of the target's Tense and Mood (`marked`, `marked_cells`), or the target's form is attested
+    (§4.1, with its own other FEATS) with a value of it other than the controller's."""
+    asked = (
+        attempts.select(
+            pl.int_range(pl.len()).alias("_a"), "key", "lemma", "upos", "feats", "unmarked"
+        )
+        .filter(pl.col("unmarked").list.len() > 0)
+        .explode("unmarked")
+        .with_columns(
+            pl.col("unmarked").str.split_exact("=", 1).struct.rename_fields(["cell", "value"])
+        )
+        .unnest("unmarked")
+        .with_columns(
+            *(
+                pl.col("feats")
+                .fill_null("")
+                .str.extract(rf"(?:^|\|){name}=([^|]+)", 1)
+                .fill_null("_")
+                .alias(name.lower())
+                for name in ("Tense", "Mood")
+            )
+        )
+    )
+    rated = asked.join(
+        marked.rename({"feature": "cell"}).with_columns(pl.lit(True).alias("marked")),
+        on=["tense", "mood", "cell"],
+        how="left",
+    )
+    carried = pl.coalesce(
+        pl.when(pl.col("cell") == feature).then(pl.col(f"b_{name}")) for feature, name in DERIVABLE
+    )
+    own_feats = pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("feats"))
+    contradicted = (
+        rated.join(
+            bundles,
+            left_on=["key", "lemma", "upos"],
+            right_on=["form_key", "lemma", "upos"],
+            how="inner",
+        )
+        .filter(pl.col("b_attested") & own_feats)
+        .with_columns(carried.alias("carried"))
+        .group_by("_a", "cell")
+        .agg(
+            (
+                (pl.col("carried").list.len() > 0).any()
+                & ~pl.col("carried").list.contains(pl.col("value")).any()
+            ).alias("contradicted")
+        )
+    )
+    refused = (
+        rated.join(contradicted, on=["_a", "cell"], how="left")
+        .filter(~pl.col("marked").fill_null(False) | pl.col("contradicted").fill_null(False))
+        .group_by("_a")
+        .agg(pl.col("cell").alias("refused"))
+    )
+    return (
+        pl.DataFrame({"_a": pl.int_range(attempts.height, eager=True)})
+        .join(refused, on="_a", how="left")
+        .select(pl.col("refused").fill_null(pl.lit([], pl.List(pl.String))))
+        .to_series()
+    )
 
 
 def relation_skip_reason() -> pl.Expr:

@@ -462,6 +462,7 @@ class Relations:
     distractors: np.ndarray
     attractors: np.ndarray
     coordinated: np.ndarray
+    listed: np.ndarray  # kept (§1.2); the others are pair-only candidates (§4.2)
     drops: Counter = field(default_factory=Counter)
     agree: Counter = field(default_factory=Counter)
     disagree: Counter = field(default_factory=Counter)
@@ -498,7 +499,17 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
     rated, rated_agree = agreement_rates(words, features, t[counted], c[counted], kind[counted])
     kept = reason == 0
     dropped = (t[~kept], c[~kept], kind[~kept], reason[~kept])
-    t, c, kind, agreeing = t[kept], c[kept], kind[kept], agreeing[kept]
+    # §4.2: subject-verb candidates without an agreeing feature go on to the pairs (a relative
+    # pronoun's antecedent, an unmarked paradigm cell may give them one), never to `relations`.
+    valid = np.array([name in facts.valid_types for name in TYPES])[kind]
+    chosen = kept | ((reason == NO_AGREEING_FEATURE) & (kind == SUBJECT_VERB) & valid)
+    t, c, kind, agreeing, listed = (
+        t[chosen],
+        c[chosen],
+        kind[chosen],
+        agreeing[chosen],
+        kept[chosen],
+    )
     relation, noun = distractor_nouns(words, features, t, c, agreeing)
     return Relations(
         target=t,
@@ -511,6 +522,7 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
         distractors=distractors(len(t), relation),
         attractors=attractors(words, t, c, relation, noun),
         coordinated=coordinated(words, c),
+        listed=listed,
         drops=_count(REASONS, reason[reason > 0]),
         agree=agree,
         disagree=disagree,

@@ -12,6 +12,7 @@ from collections import Counter
 import pyarrow as pa
 from ud_agree.mine.extract import FileJob, FileResult, strict_error
 from ud_agree.mine.features import parse_feats
+from ud_agree.mine.languages import ValueSets
 from ud_agree.mine.lexicon import count_ud_words
 from ud_agree.mine.read import (
     Malformed,
@@ -24,7 +25,7 @@ from ud_agree.mine.read import (
 )
 from ud_agree.mine.rules.pairs import transparent_offsets
 
-from tests.reference.relations import Facts, extract
+from tests.reference.relations import Facts, compared, extract
 from ud_agree.schemas.corpus import RELATIONS_MINED, SENTENCES
 
 # Relation columns in the order rows are built; `lang` and `treebank` are added per file.
@@ -101,6 +102,8 @@ def mine_file(job: FileJob) -> FileResult:
                     sentence.feats[c],
                     mwt_offset(sentence, t),
                     mwt_offset(sentence, c),
+                    relation.listed,
+                    *subject_facts(sentence, c, job.value_sets),
                 )
             )
     rel = (
@@ -116,6 +119,69 @@ def mine_file(job: FileJob) -> FileResult:
     result.relations = pa.Table.from_pydict(rel, schema=RELATIONS_MINED)
     result.sentences = pa.Table.from_pydict(sent, schema=SENTENCES)
     return result
+
+
+def _values(feats: str, name: str) -> set[str]:
+    for item in feats.split("|"):
+        key, _, value = item.partition("=")
+        if key == name and value:
+            return set(value.split(","))
+    return set()
+
+
+def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
+    """§4.2 about a controller, word by word: its antecedent's UPOS, Number, Gender, Person
+    (a PronType=Rel subject of an `acl:relcl` clause), the one Number of its det/amod
+    dependents that do not disagree with it in Gender or Case, whether it is Definite=Def or
+    has a definite, possessive, demonstrative or quantifying det, or a nummod."""
+    position = {word_id: i for i, word_id in enumerate(sentence.ids)}
+    clause = position.get(sentence.heads[c])
+    antecedent = None
+    if (
+        clause is not None
+        and sentence.deprels[clause] == "acl:relcl"
+        and "Rel" in _values(sentence.feats[c], "PronType")
+    ):
+        antecedent = position.get(sentence.heads[clause])
+    if antecedent is None:
+        ante: tuple = (None, None, None, None)
+    else:
+        bundle = parse_feats(sentence.feats[antecedent])
+        ante = (
+            sentence.upos[antecedent],
+            sorted(bundle.number),
+            sorted(bundle.gender),
+            sorted(bundle.person),
+        )
+    own = compared(parse_feats(sentence.feats[c]), value_sets)
+    numbers: set[str] = set()
+    definite = "Def" in _values(sentence.feats[c], "Definite")
+    for i, head in enumerate(sentence.heads):
+        if head != sentence.ids[c]:
+            continue
+        relation = sentence.deprels[i].partition(":")[0]
+        dependent = parse_feats(sentence.feats[i])
+        values = compared(dependent, value_sets)
+        determiner = _values(sentence.feats[i], "PronType") & {"Dem", "Ind", "Tot"}
+        if relation == "det" and (
+            "Def" in _values(sentence.feats[i], "Definite")
+            or "Yes" in _values(sentence.feats[i], "Poss")
+            or determiner
+        ):
+            definite = True
+        if relation == "nummod":
+            definite = True
+        if relation not in ("det", "amod") or sentence.upos[i] not in ("DET", "ADJ"):
+            continue
+        if len(dependent.number) != 1:
+            continue
+        if any(
+            mine and theirs and mine.isdisjoint(theirs)
+            for mine, theirs in ((own[1], values[1]), (own[2], values[2]))
+        ):
+            continue
+        numbers |= dependent.number
+    return (*ante, sorted(numbers) if len(numbers) == 1 else [], definite)
 
 
 def mwt_offset(sentence: Sentence, word: int) -> int | None:

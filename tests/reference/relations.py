@@ -55,6 +55,7 @@ class Relation:
     distractors: int
     attractors: int
     coordinated: bool
+    listed: bool = True  # kept; False: a §4.2 pair-only candidate (subject-verb, no agreeing)
 
 
 def subjects_by_head(sentence: Sentence, outer: bool) -> dict[int, list[int]]:
@@ -288,13 +289,19 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
             outcome.disagree[candidate.type] = outcome.disagree.get(candidate.type, 0) + 1
         elif reason in (None, "invalid-type"):
             outcome.agree[candidate.type] = outcome.agree.get(candidate.type, 0) + 1
-        if reason is None:
+        # §4.2: a subject-verb candidate without an agreeing feature goes on to the pairs.
+        pair_only = (
+            reason == "no-agreeing-feature"
+            and candidate.type == "subject-verb"
+            and candidate.type in facts.valid_types
+        )
+        if reason is None or pair_only:
             if nouns is None:
                 nouns = nouns_of(sentence, facts.value_sets)
                 coordinated = conjunct_heads(sentence)
-            outcome.relations.append(
-                measure(sentence, candidate, agreeing, nouns, facts.value_sets, coordinated)
-            )
-        else:
+            relation = measure(sentence, candidate, agreeing, nouns, facts.value_sets, coordinated)
+            relation.listed = reason is None
+            outcome.relations.append(relation)
+        if reason is not None:
             outcome.drops[reason] = outcome.drops.get(reason, 0) + 1
     return outcome

@@ -90,6 +90,32 @@ RELATIONS_MINED = pa.schema(
             "together (§4 transparent: *is* in *isn't*); null otherwise",
         ),
         described("controller_mwt_offset", pa.int32(), "the same for the controller"),
+        # §4.2, read by the pair rules only.
+        described(
+            "listed",
+            pa.bool_(),
+            "kept (§1.2); false: a subject-verb candidate without an agreeing feature, for pairs",
+        ),
+        described(
+            "antecedent_upos",
+            pa.string(),
+            "a PronType=Rel controller subject of an acl:relcl clause: its antecedent's UPOS; "
+            "null otherwise",
+        ),
+        described("antecedent_number", _str_list, "the antecedent's Number (null: none)"),
+        described("antecedent_gender", _str_list, "the antecedent's Gender"),
+        described("antecedent_person", _str_list, "the antecedent's Person"),
+        described(
+            "controller_det_number",
+            _str_list,
+            "the one Number of the controller's det/amod dependents that do not disagree with it",
+        ),
+        described(
+            "controller_determined",
+            pa.bool_(),
+            "the controller has Definite=Def, a det dependent with Definite=Def, Poss=Yes or "
+            "PronType Dem/Ind/Tot, or a nummod dependent (its plural is not bare, §4.2)",
+        ),
     ]
 )
 

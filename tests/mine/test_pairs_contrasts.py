@@ -1,0 +1,250 @@
+"""DESIGN.md §4.2 (issue 41) on sentences written here: subjects without features (a relative
+pronoun's antecedent, third-person pronouns, a noun's Number from its determiner), unmarked
+paradigm cells, and unagreement only for definite plurals; each with its refusals."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from tests.mine.test_pairs import mine_with_skips
+
+FIN = "Mood=Ind|Tense=Pres|VerbForm=Fin"
+PAST = "Mood=Ind|Tense=Past|VerbForm=Fin"
+
+
+def made(pairs: pl.DataFrame, sent_id: str) -> set[tuple]:
+    """(feature, bad value, bad sentence, derived) of a sentence's pairs (too few sentences here
+    to measure agreement: `agreement-unmeasured` left out)."""
+    rows = pairs.filter(pl.col("sent_id") == sent_id)
+    return {
+        (
+            r["feature"],
+            r["bad_value"],
+            r["sentence_bad"],
+            tuple(d for d in r["derived"] if d != "agreement-unmeasured"),
+        )
+        for r in rows.iter_rows(named=True)
+    }
+
+
+def bad(pairs: pl.DataFrame, sent_id: str) -> set[str]:
+    return set(pairs.filter(pl.col("sent_id") == sent_id)["sentence_bad"])
+
+
+def relations(tmp_path, lang: str = "en") -> pl.DataFrame:
+    return pl.read_parquet(tmp_path / "corpus" / lang / "relations.parquet")
+
+
+def sing3(form: str, lemma: str, upos: str = "VERB", feats: str = FIN) -> tuple[str, ...]:
+    return (
+        "1 it it PRON Case=Nom|Gender=Neut|Number=Sing|Person=3|PronType=Prs 2 nsubj",
+        f"2 {form} {lemma} {upos} {feats}|Number=Sing|Person=3 0 root",
+    )
+
+
+def test_relative_pronoun_takes_number_from_its_antecedent(tmp_path):
+    rules = (  # *the rules which apply*: *which* has no Number, *rules* has
+        "1 the the DET Definite=Def|PronType=Art 2 det",
+        "2 rules rule NOUN Number=Plur 0 root",
+        "3 which which PRON PronType=Rel 4 nsubj",
+        f"4 apply apply VERB {FIN}|Number=Plur|Person=3 2 acl:relcl",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, rules, sing3("applies", "apply"), lang="English")
+    assert ("Number", "Sing", "the rules which applies", ("antecedent",)) in made(pairs, "s1")
+    # The relation is no §1.2 relation (no agreeing feature): `relations` stays as it was.
+    assert relations(tmp_path).filter(pl.col("sent_id") == "s1").height == 0
+
+
+def test_who_after_i_is_first_person_through_its_antecedent(tmp_path):
+    i_who_am = (
+        "1 I I PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 0 root",
+        "2 , , PUNCT _ 4 punct",
+        "3 who who PRON PronType=Rel 4 nsubj",
+        f"4 am be AUX {FIN}|Number=Sing|Person=1 1 acl:relcl",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, i_who_am, sing3("is", "be", "AUX"), lang="English")
+    got = made(pairs, "s1")
+    assert ("Person", "3", "I , who is", ("antecedent",)) in got
+    assert not any("implicit-person" in derived for *_, derived in got)
+
+
+def test_relative_pronoun_outside_a_relative_clause_takes_nothing(tmp_path):
+    what = (  # a free relative: no antecedent
+        "1 what what PRON PronType=Rel 2 nsubj",
+        f"2 applies apply VERB {FIN}|Number=Sing|Person=3 0 root",
+    )
+    they = (
+        "1 they they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+        f"2 apply apply VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, what, they, lang="English")
+    assert bad(pairs, "s1") == set()
+
+
+COST_1SG = (
+    "1 I I PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 2 nsubj",
+    f"2 cost cost VERB {FIN}|Number=Sing|Person=1 0 root",
+)
+
+
+def test_demonstrative_and_indefinite_pronouns_count_as_third_person(tmp_path):
+    this = (
+        "1 this this PRON Number=Sing|PronType=Dem 2 nsubj",
+        f"2 costs cost VERB {FIN}|Number=Sing|Person=3 0 root",
+    )
+    everyone = (
+        "1 everyone everyone PRON Number=Sing|PronType=Tot 2 nsubj",
+        f"2 costs cost VERB {FIN}|Number=Sing|Person=3 0 root",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, this, everyone, COST_1SG, lang="English")
+    assert ("Person", "1", "this cost", ("implicit-person",)) in made(pairs, "s1")
+    assert ("Person", "1", "everyone cost", ("implicit-person",)) in made(pairs, "s2")
+
+
+def test_personal_interrogative_and_reflexive_pronouns_get_no_person(tmp_path):
+    subjects = [
+        "it it PRON Number=Sing|PronType=Prs",
+        "who who PRON Number=Sing|PronType=Int",
+        "itself itself PRON Number=Sing|PronType=Prs|Reflex=Yes",
+        "that that PRON Number=Sing|PronType=Dem|Reflex=Yes",
+    ]
+    blocks = [
+        (f"1 {subject} 2 nsubj", f"2 costs cost VERB {FIN}|Number=Sing|Person=3 0 root")
+        for subject in subjects
+    ]
+    pairs, _, _ = mine_with_skips(tmp_path, *blocks, COST_1SG, lang="English")
+    for sent_id in ("s1", "s2", "s3", "s4"):
+        assert pairs.filter(
+            (pl.col("sent_id") == sent_id) & (pl.col("feature") == "Person")
+        ).is_empty()
+
+
+def test_noun_without_number_takes_it_from_its_determiner(tmp_path):
+    us = (  # an abbreviation without Number, its article plural
+        "1 the the DET Definite=Def|Number=Plur|PronType=Art 2 det",
+        "2 US US NOUN Abbr=Yes 3 nsubj",
+        f"3 have have VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    mixed = (  # two determiners that disagree on Number: none is taken
+        "1 the the DET Definite=Def|Number=Plur|PronType=Art 3 det",
+        "2 this this DET Number=Sing|PronType=Dem 3 det",
+        "3 US US NOUN Abbr=Yes 4 nsubj",
+        f"4 have have VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, us, mixed, sing3("has", "have"), lang="English")
+    assert ("Number", "Sing", "the US has", ("dependent-number",)) in made(pairs, "s1")
+    assert "the this US has" not in bad(pairs, "s2")
+
+
+def test_unmarked_present_plural_takes_the_subjects_number(tmp_path):
+    they_remain = (
+        "1 they they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+        f"2 remain remain VERB {FIN} 0 root",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, they_remain, sing3("remains", "remain"), lang="English")
+    assert ("Number", "Sing", "they remains", ("unmarked-cell",)) in made(pairs, "s1")
+    assert relations(tmp_path).filter(pl.col("sent_id") == "s1").height == 0
+
+
+def test_a_form_attested_only_with_another_value_takes_none(tmp_path):
+    they_remains = (  # *remains*, left unmarked here, is singular wherever it is marked
+        "1 they they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+        f"2 remains remain VERB {FIN} 0 root",
+    )
+    they_remain = (
+        "1 they they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+        f"2 remain remain VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    pairs, _, _ = mine_with_skips(
+        tmp_path, they_remains, they_remain, sing3("remains", "remain"), lang="English"
+    )
+    assert bad(pairs, "s1") == set()
+    assert "they remains" in bad(pairs, "s2")
+
+
+def test_past_form_syncretic_with_the_present_is_refused(tmp_path):
+    they_cost = (  # past *cost*: no Number; *costs* is present, another FEATS
+        "1 they they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+        f"2 cost cost VERB {PAST} 0 root",
+    )
+    it_was = sing3("was", "be", "AUX", PAST)  # the past marks Number elsewhere
+    pairs, _, _ = mine_with_skips(
+        tmp_path, they_cost, it_was, sing3("costs", "cost"), lang="English"
+    )
+    assert bad(pairs, "s1") == set()
+
+
+def test_a_language_that_never_marks_person_on_verbs_transfers_none(tmp_path):
+    ik_loop = (  # Dutch treebanks give finite verbs Number, never Person
+        "1 ik ik PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 2 nsubj",
+        f"2 loop lopen VERB {FIN}|Number=Sing 0 root",
+    )
+    hij_loopt = (
+        "1 hij hij PRON Case=Nom|Number=Sing|Person=3|PronType=Prs 2 nsubj",
+        f"2 loopt lopen VERB {FIN}|Number=Sing 0 root",
+    )
+    wij_lopen = (
+        "1 wij wij PRON Case=Nom|Number=Plur|Person=1|PronType=Prs 2 nsubj",
+        f"2 lopen lopen VERB {FIN}|Number=Plur 0 root",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, ik_loop, hij_loopt, wij_lopen, lang="Dutch")
+    assert pairs.filter(pl.col("feature") == "Person").is_empty()
+    assert "ik lopen" in bad(pairs, "s1")
+    assert not pairs["derived"].list.contains("unmarked-cell").any()
+
+
+TRABAJAR = tuple(
+    (f"1 {form} trabajar VERB {FIN}|Number={number}|Person={person} 0 root",)
+    for form, number, person in [
+        ("trabajo", "Sing", 1), ("trabajas", "Sing", 2), ("trabajamos", "Plur", 1),
+        ("trabajáis", "Plur", 2), ("trabaja", "Sing", 3),
+    ]
+)  # fmt: skip
+
+
+def test_bare_plural_has_its_person_varied_a_definite_one_not(tmp_path):
+    bare = (
+        "1 estudiantes estudiante NOUN Gender=Masc|Number=Plur 2 nsubj",
+        f"2 trabajan trabajar VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    definite = (
+        "1 los el DET Definite=Def|Gender=Masc|Number=Plur|PronType=Art 2 det",
+        "2 estudiantes estudiante NOUN Gender=Masc|Number=Plur 3 nsubj",
+        f"3 trabajan trabajar VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    possessed = (  # a possessive determiner makes it definite: *nuestros colegas hemos*
+        "1 nuestros nuestro DET Gender=Masc|Number=Plur|Number[psor]=Plur|Person=1|Poss=Yes|"
+        "PronType=Prs 2 det",
+        "2 estudiantes estudiante NOUN Gender=Masc|Number=Plur 3 nsubj",
+        f"3 trabajan trabajar VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    counted = (
+        "1 cuatro cuatro NUM NumType=Card 2 nummod",
+        "2 estudiantes estudiante NOUN Gender=Masc|Number=Plur 3 nsubj",
+        f"3 trabajan trabajar VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    pairs, skips, _ = mine_with_skips(
+        tmp_path, bare, definite, possessed, counted, *TRABAJAR, lang="Spanish"
+    )
+    assert "nuestros estudiantes trabajamos" not in bad(pairs, "s3")
+    assert "cuatro estudiantes trabajamos" not in bad(pairs, "s4")
+    assert ("Person", "1", "estudiantes trabajamos", ("implicit-person",)) in made(pairs, "s1")
+    assert "los estudiantes trabajamos" not in bad(pairs, "s2")
+    reasons = skips.filter(pl.col("sent_id") == "s2")["reason"].to_list()
+    assert "unagreement" in reasons
+
+
+def test_bare_plural_in_greek_has_its_person_varied(tmp_path):
+    bare = (
+        "1 φοιτητές φοιτητής NOUN Case=Nom|Gender=Masc|Number=Plur 2 nsubj",
+        f"2 διαβάζουν διαβάζω VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    definite = (
+        "1 οι ο DET Case=Nom|Definite=Def|Gender=Masc|Number=Plur|PronType=Art 2 det",
+        "2 φοιτητές φοιτητής NOUN Case=Nom|Gender=Masc|Number=Plur 3 nsubj",
+        f"3 διαβάζουν διαβάζω VERB {FIN}|Number=Plur|Person=3 0 root",
+    )
+    we = (f"1 διαβάζουμε διαβάζω VERB {FIN}|Number=Plur|Person=1 0 root",)
+    pairs, _, _ = mine_with_skips(tmp_path, bare, definite, we, lang="Greek")
+    assert "φοιτητές διαβάζουμε" in bad(pairs, "s1")
+    assert "οι φοιτητές διαβάζουμε" not in bad(pairs, "s2")
