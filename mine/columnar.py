@@ -944,13 +944,10 @@ def _subject_facts(
     np.minimum.at(low, head, code_of[words.feats[d]])
     np.maximum.at(high, head, code_of[words.feats[d]])
     one = low[c] == high[c]
-    det_number = (
-        pa.array(
-            [[names[int(v)]] if ok else [] for v, ok in zip(low[c], one, strict=True)], _STR_LIST
-        )
-        if len(names)
-        else pa.array([[]] * len(c), _STR_LIST)
-    )
+    # A list of one Number where `one`, else empty (built from offsets, not per row).
+    offsets = pa.array(np.concatenate([[0], np.cumsum(one)]).astype(np.int32))
+    numbers_taken = pa.array(names, pa.string()).take(pa.array(low[c][one]))
+    det_number = pa.ListArray.from_arrays(offsets, numbers_taken)
     # A determiner that makes the noun phrase definite or quantified (an article with
     # Definite=Def, a possessive, a demonstrative, a quantifier), or a numeral: the plural is
     # not bare (unagreement may be licit, §4.2).

@@ -237,9 +237,15 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
     cells = attempts.filter(has_cell)
     if cells.height == 0:
         return attempts.drop("unmarked")
-    cells = cells.with_columns(pl.col("unmarked").str.split(","))
-    refused = licensed_cells(cells, marked, frames.bundles)
-    cells = cells.with_columns(refused.alias("_refused"))
+    # Decided once per distinct question (a form and its cells recur), then joined.
+    asked = ["key", "lemma", "upos", "feats", "unmarked"]
+    questions = cells.select(asked).unique()
+    refused = licensed_cells(
+        questions.with_columns(pl.col("unmarked").str.split(",")), marked, frames.bundles
+    )
+    cells = cells.join(
+        questions.with_columns(refused.alias("_refused")), on=asked, nulls_equal=True
+    ).with_columns(pl.col("unmarked").str.split(","))
     cells = cells.filter(~pl.col("_refused").list.contains(pl.col("feature")))
     taken = (
         pl.col("unmarked")
@@ -408,7 +414,7 @@ def _attempts(
     ).with_columns(pl.col("definite").fill_null(False))
     # §4's implicit third person and §4.2's subjects without features and unmarked cells,
     # computed once per file (`implicit`, `unagreeing`, `agreeing_eff`, the `c_`/`t_` values).
-    relations = with_subject_facts(relations, unagreement)
+    relations = with_subject_facts(relations, unagreement).rechunk()
     configured = configuration(relations).get_columns()
     frames = []
     for rank, role in enumerate(VARY_CHOICES[vary]):
@@ -524,12 +530,10 @@ def _target_only(role: str) -> list[pl.Expr]:
             pl.lit(False).alias("from_dependent"),
         ]
     return [
-        pl.when(pl.col("unmarked").list.len() > 0)
-        .then(pl.col("unmarked").list.join(","))
-        .alias("unmarked"),
-        (
-            (pl.col("from_antecedent").list.len() > 0) | (pl.col("relative") & pl.col("implicit"))
-        ).alias("from_antecedent"),
+        pl.col("unmarked"),
+        (pl.col("from_antecedent") | (pl.col("relative") & pl.col("implicit"))).alias(
+            "from_antecedent"
+        ),
         pl.col("from_dependent"),
     ]
 

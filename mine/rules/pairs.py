@@ -229,6 +229,52 @@ SUBJECT_FACTS = {
 }
 
 
+# Agreeing feature sets as bits (bit i: _SORTED[i]) → the sorted list of names.
+_SORTED = sorted(FEATURES)
+_AGREEING_LISTS = pl.lit(
+    pl.Series(
+        [[f for i, f in enumerate(_SORTED) if bits >> i & 1] for bits in range(1 << len(_SORTED))],
+        dtype=pl.List(pl.String),
+    )
+)
+
+
+def _third_person_pronoun() -> pl.Expr:
+    """Over a FEATS string (`value`): a pronoun that counts as Person 3 where it has none — every
+    value of its PronType one of THIRD_PERSON_PRONOUNS, not reflexive."""
+    kinds = "|".join(THIRD_PERSON_PRONOUNS)
+    feats = pl.col("value").fill_null("")
+    pron_type = feats.str.extract(r"(?:^|\|)PronType=([^|]+)", 1)
+    return pron_type.str.contains(f"^(?:{kinds})(?:,(?:{kinds}))*$").fill_null(
+        False
+    ) & ~feats.str.contains(r"(?:^|\|)Reflex=Yes")
+
+
+def _finite_form() -> pl.Expr:
+    """Over a FEATS string (`value`): VerbForm=Fin, or no VerbForm."""
+    verbform = pl.col("value").fill_null("").str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
+    return verbform.is_null() | (verbform == "Fin")
+
+
+def _by_feats(frame: pl.LazyFrame, column: str, fact: pl.Expr, name: str) -> pl.LazyFrame:
+    """`frame` with `fact` (an expression over `value`) of each row's `column` as the column
+    `name`, computed once per distinct string."""
+    values = frame.select(pl.col(column).alias("value")).unique()
+    return frame.join(
+        values.with_columns(fact.alias(name)),
+        left_on=column,
+        right_on="value",
+        how="left",
+        nulls_equal=True,
+        maintain_order="left",
+    )
+
+
+def _only(column: str, value: str) -> pl.Expr:
+    """Whether a value list is exactly [`value`] (cheaper than comparing lists)."""
+    return (pl.col(column).list.len() == 1) & (pl.col(column).list.first() == value)
+
+
 def _empty(column: str) -> pl.Expr:
     return pl.col(column).list.len().fill_null(0) == 0
 
@@ -250,6 +296,37 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
     frame = relations.with_columns(
         m for m in missing if m.meta.output_name() not in relations.columns
     )
+    # Only a subject (subject-verb, predicative) can take §4.2's values: the other types'
+    # rows (most of them in many languages) keep their own, without the rules' cost.
+    subject = frame.select(pl.col("type").is_in(SUBJECT_TYPES)).to_series()
+    if subject.all():
+        return _subject_facts(frame, unagreement)
+    kept = frame.filter(~subject).with_columns(
+        *(pl.col(f"controller_{name}").alias(f"c_{name}") for _, name in DERIVABLE),
+        *(pl.col(f"target_{name}").alias(f"t_{name}") for _, name in DERIVABLE),
+        pl.lit(False).alias("from_antecedent"),
+        pl.lit(False).alias("from_dependent"),
+        pl.lit(False).alias("relative"),
+        pl.lit(False).alias("noun_like"),
+        pl.lit(None, pl.String).alias("unmarked"),
+        pl.col("agreeing").alias("agreeing_eff"),
+        pl.lit(False).alias("implicit"),
+        pl.lit(False).alias("unagreeing"),
+    )
+    if not subject.any():
+        return kept
+    # Attempts need no order (pairs and skips are sorted when written).
+    subjects = _subject_facts(frame.filter(subject), unagreement)
+    return pl.concat([subjects, kept.select(subjects.columns)])
+
+
+def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
+    """`with_subject_facts` over relations of the subject types."""
+    # What FEATS strings tell, read once per distinct string (few), then joined.
+    frame = _by_feats(
+        relations.lazy(), "controller_feats", _third_person_pronoun(), "_third_person_pronoun"
+    )
+    frame = _by_feats(frame, "target_feats", _finite_form(), "_finite_form")
     subject = pl.col("type").is_in(SUBJECT_TYPES)
     upos = pl.col("controller_upos")
     relative = subject & (upos == "PRON") & pl.col("antecedent_upos").is_not_null()
@@ -270,11 +347,7 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
             .alias(f"c_{name}")
             for _, name in DERIVABLE
         ),
-        pl.concat_list(
-            *(pl.when(from_antecedent[name]).then(pl.lit(feature)) for feature, name in DERIVABLE)
-        )
-        .list.drop_nulls()
-        .alias("from_antecedent"),
+        pl.any_horizontal(from_antecedent.values()).alias("from_antecedent"),
         from_dependent.alias("from_dependent"),
         relative.alias("relative"),
     )
@@ -288,83 +361,74 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
             pl.when("clash").then(pl.col(f"controller_{name}")).otherwise(pl.col(f"c_{name}"))
             for _, name in DERIVABLE
         ),
-        pl.when("clash")
-        .then(pl.lit([], pl.List(pl.String)))
-        .otherwise(pl.col("from_antecedent"))
-        .alias("from_antecedent"),
+        pl.col("from_antecedent") & ~pl.col("clash"),
         pl.col("from_dependent") & ~pl.col("clash"),
         pl.col("relative") & ~pl.col("clash"),
-    )
-    pron_type = pl.col("controller_feats").fill_null("").str.extract(r"(?:^|\|)PronType=([^|]+)", 1)
-    third_person_pronoun = (
-        (upos == "PRON")
-        & pron_type.str.split(",").list.eval(pl.element().is_in(THIRD_PERSON_PRONOUNS)).list.all()
-        & pron_type.is_not_null()
-        & ~pl.col("controller_feats").fill_null("").str.contains(r"(?:^|\|)Reflex=Yes")
     )
     noun_like = (
         (pl.col("type") == "subject-verb")
         & _empty("c_person")
         & (
             upos.is_in(NOUNS)
-            | third_person_pronoun
+            | ((upos == "PRON") & pl.col("_third_person_pronoun"))
             | (pl.col("relative") & pl.col("antecedent_upos").is_in(NOUNS))
         )
     )
-    frame = frame.with_columns(noun_like.alias("noun_like"))
-    verbform = pl.col("target_feats").fill_null("").str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
     finite = (
         (pl.col("type") == "subject-verb")
         & pl.col("target_upos").is_in(["VERB", "AUX"])
-        & (verbform.is_null() | (verbform == "Fin"))
+        & pl.col("_finite_form")
     )
-    controller_value = {
-        name: pl.when(pl.col("noun_like") & pl.lit(name == "person"))
-        .then(pl.lit(["3"]))
-        .otherwise(pl.col(f"c_{name}"))
+    frame = frame.with_columns(noun_like.alias("noun_like"), finite.alias("_finite"))
+    # The controller's value of each feature as a cell takes it (a noun-like one's Person: 3).
+    frame = frame.with_columns(
+        pl.when("noun_like")
+        .then(pl.concat_list(pl.lit("3")))
+        .otherwise(pl.col("c_person"))
+        .alias("_value_person"),
+    )
+    value = {"number": "c_number", "gender": "c_gender", "person": "_value_person"}
+    frame = frame.with_columns(
+        (
+            pl.col("_finite") & _empty(f"target_{name}") & (pl.col(value[name]).list.len() == 1)
+        ).alias(f"_unmarked_{name}")
         for _, name in DERIVABLE
-    }
-    unmarked = {
-        name: finite & _empty(f"target_{name}") & (controller_value[name].list.len() == 1)
-        for _, name in DERIVABLE
-    }
+    )
     frame = frame.with_columns(
         *(
-            pl.when(unmarked[name])
-            .then(controller_value[name])
+            pl.when(f"_unmarked_{name}")
+            .then(pl.col(value[name]))
             .otherwise(pl.col(f"target_{name}"))
             .alias(f"t_{name}")
             for _, name in DERIVABLE
         ),
-        pl.concat_list(
-            *(
-                pl.when(unmarked[name]).then(
-                    pl.lit(f"{feature}=") + controller_value[name].list.first()
+        # `Feature=Value` of each cell taken, `,`-joined (null: none).
+        pl.concat_str(
+            [
+                pl.when(f"_unmarked_{name}").then(
+                    pl.lit(f"{feature}=") + pl.col(value[name]).list.first()
                 )
                 for feature, name in DERIVABLE
-            )
+            ],
+            separator=",",
+            ignore_nulls=True,
         )
-        .list.drop_nulls()
+        .replace("", None)
         .alias("unmarked"),
     )
-    derived_agreeing = pl.concat_list(
-        *(
-            pl.when(
-                ~_empty(f"t_{name}") & ~_empty(f"c_{name}") & _meets(f"t_{name}", f"c_{name}")
-            ).then(pl.lit(feature))
-            for feature, name in DERIVABLE
-        )
-    ).list.drop_nulls()
-    frame = frame.with_columns(
-        pl.col("agreeing")
-        .list.concat(derived_agreeing)
-        .list.unique()
-        .list.sort()
-        .alias("agreeing_eff")
-    )
+    # The agreeing features with §4.2's, in the relations' (alphabetical) order: one bit per
+    # feature, its list looked up (lists built per row cost far more).
+    agrees = {
+        feature: pl.col("agreeing").list.contains(feature)
+        | (~_empty(f"t_{name}") & ~_empty(f"c_{name}") & _meets(f"t_{name}", f"c_{name}"))
+        for feature, name in DERIVABLE
+    }
+    agrees["Case"] = pl.col("agreeing").list.contains("Case")
+    code = sum(agrees[feature].cast(pl.UInt8) * (1 << bit) for bit, feature in enumerate(_SORTED))
+    frame = frame.with_columns(_AGREEING_LISTS.gather(code).alias("agreeing_eff"))
     implicit = (
         pl.col("noun_like")
-        & (pl.col("t_person") == ["3"])
+        & _only("t_person", "3")
         & ~pl.col("agreeing_eff").list.contains("Person")
     )
     # §4.2: unagreement is licit for a definite plural (*οι φοιτητές διαβάζουμε*; kept out of
@@ -372,8 +436,19 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
     # out of the rule, for plural pronouns (*todos sabemos*, *los que trabajamos*); a bare
     # plural noun (*φοιτητές διαβάζουμε*) is not.
     licit = pl.col("controller_determined").fill_null(False) | (upos == "PRON")
-    unagreeing = implicit & pl.lit(unagreement) & (pl.col("t_number") == ["Plur"]) & licit
-    return frame.with_columns(implicit.alias("implicit"), unagreeing.alias("unagreeing"))
+    unagreeing = implicit & pl.lit(unagreement) & _only("t_number", "Plur") & licit
+    return (
+        frame.with_columns(implicit.alias("implicit"), unagreeing.alias("unagreeing"))
+        .drop(
+            "clash",
+            "_finite",
+            "_value_person",
+            "_third_person_pronoun",
+            "_finite_form",
+            *(f"_unmarked_{n}" for _, n in DERIVABLE),
+        )
+        .collect()
+    )
 
 
 def implicit_person() -> pl.Expr:
@@ -494,8 +569,10 @@ def licensed_cells(
         pl.when(pl.col("cell") == feature).then(pl.col(f"b_{name}")) for feature, name in DERIVABLE
     )
     own_feats = pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("feats"))
+    # Only a cell its language marks is looked up among the form's bundles.
     contradicted = (
-        rated.join(
+        rated.filter(pl.col("marked").fill_null(False))
+        .join(
             bundles,
             left_on=["key", "lemma", "upos"],
             right_on=["form_key", "lemma", "upos"],
