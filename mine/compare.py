@@ -56,6 +56,11 @@ FEATURE_OF_MARK = {mark: feature for feature, mark in FEATURE_MARK.items()}
 COVERED = ("same-pair", "other-form")
 SAME_FEATURE = (*COVERED, "other-value")  # the same contrast, perhaps towards another value
 NOT_CANDIDATE = "not-candidate"  # neither kept nor dropped: no §1.1 candidate
+# MultiBLiMP's own errors, where ud-agree makes no pair: a wrong word or a wrong form changing
+# another feature, a plural whose unagreement is licit (DESIGN §4.2), and a clitic written as a
+# word for the bad form (*the farmers have* → *'ve*: *'ve* is *have*).
+MULTIBLIMP_ERRORS = ("multiblimp-wrong-word", "wrong-form-changes-feats", "unagreement")
+CLITIC = "clitic"  # the `multiblimp-error` view's name for a bad form written as a clitic
 # Every class a row can get; none is a catch-all.
 CLASSES = (
     *("not-in-corpus", "words-differ", "multiblimp-wrong-word", *SAME_FEATURE),
@@ -471,7 +476,33 @@ def table(classed: pl.DataFrame) -> str:
         f"other-value) in {same_feature} ({_share(same_feature, compared)}), to the same bad "
         f"value (same-pair + other-form) in {same_value} ({_share(same_value, compared)})"
     )
+    errors = multiblimp_errors(classed)
+    kinds = errors.drop_nulls().value_counts(sort=True)
+    named = ", ".join(f"{kind} {n}" for kind, n in kinds.iter_rows())
+    valid = compared - int(errors.is_not_null().sum())
+    lines.append(
+        f"multiblimp-error {compared - valid} ({named or 'none'}); of the {valid} valid rows, "
+        f"ud-agree varies the same target, subject and feature in {same_feature} "
+        f"({_share(same_feature, valid)})"
+    )
     return "\n".join(lines)
+
+
+def multiblimp_errors(classed: pl.DataFrame) -> pl.Series:
+    """Per row, the kind of MultiBLiMP's own error where ud-agree rightly makes no pair
+    (`MULTIBLIMP_ERRORS`, or `clitic`: a bad form written as an apostrophe clitic), else null;
+    rows whose contrast ud-agree makes are never errors."""
+    kind = pl.col("class")
+    clitic = pl.col("swap_head").fill_null("").str.contains(r"^['’]")
+    return classed.select(
+        pl.when(kind.is_in(SAME_FEATURE) | (kind == "not-in-corpus"))
+        .then(pl.lit(None, pl.String))
+        .when(kind.is_in(MULTIBLIMP_ERRORS))
+        .then(kind)
+        .when(clitic)
+        .then(pl.lit(CLITIC))
+        .alias("multiblimp_error")
+    ).to_series()
 
 
 def _share(part: int, whole: int) -> str:

@@ -27,6 +27,7 @@ from .rules.pairs import (
     capitalised_like,
     changes_declension,
     definite_determiner,
+    lexicon_licensed,
     licensed_cells,
     of_feature,
     person_agrees,
@@ -67,12 +68,16 @@ def prepare_attempts(
     about the relation, and a row per skip (SKIPPED columns); `unagreement`: the language has it."""
     attempts = _attempts(pl.DataFrame(relations), _sentence_facts(sentences), vary, unagreement)
     reason = attempts.select(relation_skip_reason()).to_series()
-    # An unmarked cell's attempt is one only where its language licenses the cell (§4.2, decided
-    # with the lexicon): its relation's skips are not counted.
+    # An unmarked cell's attempt, or a value a pronoun without FEATS borrowed, is one only where
+    # the lexicon licenses it (§4.2, decided with the lexicon): its relation's skips are not
+    # counted.
     provisional = attempts.select(
-        pl.concat_str(pl.lit(","), "unmarked")
-        .str.contains(pl.concat_str(pl.lit(","), "feature", pl.lit("=")), literal=True)
-        .fill_null(False)
+        pl.any_horizontal(
+            pl.concat_str(pl.lit(","), column)
+            .str.contains(pl.concat_str(pl.lit(","), "feature", pl.lit("=")), literal=True)
+            .fill_null(False)
+            for column in ("unmarked", "borrowed")
+        )
     ).to_series()
     skipping = reason.is_not_null() & ~provisional
     skipped = skipped_rows(attempts.filter(skipping), reason.filter(skipping))
@@ -139,8 +144,9 @@ def pairs_from_attempts(
             ]
         )
     )
-    # §4.2: an unmarked cell its language does not license makes no attempt (nor a skip).
-    attempts = _licensed(attempts, frames, marked)
+    # §4.2: an unmarked cell its language does not license, or a value borrowed by a pronoun
+    # without FEATS that its form's tokens do not give, makes no attempt (nor a skip).
+    attempts = _borrowed(_licensed(attempts, frames, marked), frames)
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
     # §4.1: is agreement in the feature certain in the relation's configuration? The flag
@@ -272,6 +278,41 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
     ).drop("_refused")
     plain = attempts.filter(~has_cell).drop("unmarked")
     return pl.concat([plain, cells.select(plain.columns)])
+
+
+def _borrowed(attempts: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
+    """§4.2 a pronoun subject without FEATS: an attempt is dropped where it varies a feature
+    whose borrowed value its form's tokens do not give (`rules.pairs.lexicon_licensed`), and
+    elsewhere no longer agrees in it; a kept borrowed value is named in `derived`
+    (`lexicon-features`)."""
+    has_value = pl.col("borrowed").is_not_null()
+    borrowing = attempts.filter(has_value)
+    plain = attempts.filter(~has_value).drop("borrowed")
+    if borrowing.height == 0:
+        return plain
+    asked = ["o_key", "o_lemma", "o_upos", "borrowed"]
+    questions = borrowing.select(asked).unique()
+    refused = lexicon_licensed(
+        questions.with_columns(pl.col("borrowed").str.split(",")), frames.bundles
+    )
+    borrowing = (
+        borrowing.join(
+            questions.with_columns(refused.alias("_refused")), on=asked, nulls_equal=True
+        )
+        .filter(~pl.col("_refused").list.contains(pl.col("feature")))
+        .with_columns(
+            pl.col("k_agreeing")
+            .str.split(",")
+            .list.set_difference(pl.col("_refused"))
+            .list.sort()
+            .list.join(",")
+            .alias("k_agreeing"),
+            (pl.col("derived_bits") + derived_bit("lexicon-features", pl.lit(True))).alias(
+                "derived_bits"
+            ),
+        )
+    )
+    return pl.concat([plain, borrowing.select(plain.columns)])
 
 
 def every_contrast(pairs: pl.DataFrame) -> pl.DataFrame:
@@ -509,6 +550,7 @@ def _attempts(
         "duplicate",
         derived_by_attempt().alias("derived_bits"),
         "unmarked",
+        "borrowed",
     )
 
 
@@ -526,11 +568,13 @@ def _target_only(role: str) -> list[pl.Expr]:
     if role != "target":
         return [
             pl.lit(None, pl.String).alias("unmarked"),
+            pl.lit(None, pl.String).alias("borrowed"),
             pl.lit(False).alias("from_antecedent"),
             pl.lit(False).alias("from_dependent"),
         ]
     return [
         pl.col("unmarked"),
+        pl.col("borrowed"),
         (pl.col("from_antecedent") | (pl.col("relative") & pl.col("implicit"))).alias(
             "from_antecedent"
         ),
@@ -573,12 +617,13 @@ DERIVED = (
     "antecedent",
     "dependent-number",
     "unmarked-cell",
+    "lexicon-features",
 )
 
 
 def derived_bit(name: str, condition: pl.Expr) -> pl.Expr:
     """`derived`'s bit of `name` where `condition` holds (a null condition: not set)."""
-    return condition.fill_null(False).cast(pl.UInt8) * (1 << DERIVED.index(name))
+    return condition.fill_null(False).cast(pl.UInt16) * (1 << DERIVED.index(name))
 
 
 def derived_names(bits: pl.Expr) -> pl.Expr:

@@ -291,7 +291,9 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
     target's values (`t_<feature>`: an unmarked cell takes the controller's, named in
     `unmarked` as `Feature=Value` to be licensed per language, `licensed_cells`), the agreeing
     features then (`agreeing_eff`), `implicit`, `unagreeing` (`unagreement`: the language has
-    it) and what came from where (`from_antecedent`, `from_dependent`)."""
+    it) and what came from where (`from_antecedent`, `from_dependent`; `borrowed`: a pronoun
+    subject without FEATS takes the target's values, `Feature=Value`, to be licensed by its
+    form's other tokens, `lexicon_licensed`)."""
     missing = [value.alias(name) for name, value in SUBJECT_FACTS.items()]
     frame = relations.with_columns(
         m for m in missing if m.meta.output_name() not in relations.columns
@@ -309,6 +311,7 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
         pl.lit(False).alias("relative"),
         pl.lit(False).alias("noun_like"),
         pl.lit(None, pl.String).alias("unmarked"),
+        pl.lit(None, pl.String).alias("borrowed"),
         pl.col("agreeing").alias("agreeing_eff"),
         pl.lit(False).alias("implicit"),
         pl.lit(False).alias("unagreeing"),
@@ -337,12 +340,23 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
     from_dependent = (
         subject & upos.is_in(NOUNS) & _empty("controller_number") & ~_empty("controller_det_number")
     )
+    # A pronoun subject without any FEATS (a treebank that leaves them off: LinES's *it*) takes
+    # the target's one value of each feature, to be licensed by its form's other tokens
+    # (`borrowed`, `Feature=Value`; `lexicon_licensed`).
+    bare = (
+        (pl.col("type") == "subject-verb")
+        & (upos == "PRON")
+        & pl.col("controller_feats").fill_null("_").is_in(["", "_"])
+    )
+    from_form = {name: bare & (pl.col(f"target_{name}").list.len() == 1) for _, name in DERIVABLE}
     frame = frame.with_columns(
         *(
             pl.when(from_antecedent[name])
             .then(pl.col(f"antecedent_{name}"))
             .when(from_dependent if name == "number" else pl.lit(False))
             .then(pl.col("controller_det_number"))
+            .when(from_form[name])
+            .then(pl.col(f"target_{name}"))
             .otherwise(pl.col(f"controller_{name}"))
             .alias(f"c_{name}")
             for _, name in DERIVABLE
@@ -350,6 +364,18 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
         pl.any_horizontal(from_antecedent.values()).alias("from_antecedent"),
         from_dependent.alias("from_dependent"),
         relative.alias("relative"),
+        pl.concat_str(
+            [
+                pl.when(from_form[name]).then(
+                    pl.lit(f"{feature}=") + pl.col(f"target_{name}").list.first()
+                )
+                for feature, name in DERIVABLE
+            ],
+            separator=",",
+            ignore_nulls=True,
+        )
+        .replace("", None)
+        .alias("borrowed"),
     )
     # A value taken from elsewhere that the target's own contradicts: none is taken.
     clash = pl.any_horizontal(
@@ -597,6 +623,56 @@ def licensed_cells(
     return (
         pl.DataFrame({"_a": pl.int_range(attempts.height, eager=True)})
         .join(refused, on="_a", how="left")
+        .select(pl.col("refused").fill_null(pl.lit([], pl.List(pl.String))))
+        .to_series()
+    )
+
+
+def lexicon_licensed(questions: pl.DataFrame, bundles: pl.DataFrame) -> pl.Series:
+    """§4.2 per question (`o_key`, `o_lemma`, `o_upos` of a pronoun subject without FEATS, and
+    `borrowed`: the list of `Feature=Value` it took from its verb), the features refused: those
+    its form's attested rows (§4.1, any treebank) do not all give that one value (*it* is
+    Number=Sing and Person=3 wherever it is annotated; *you* has no one Number); rows without
+    any FEATS are not read."""
+    asked = (
+        questions.select(
+            pl.int_range(pl.len()).alias("_q"), "o_key", "o_lemma", "o_upos", "borrowed"
+        )
+        .explode("borrowed")
+        .with_columns(
+            pl.col("borrowed").str.split_exact("=", 1).struct.rename_fields(["cell", "value"])
+        )
+        .unnest("borrowed")
+    )
+    carried = pl.coalesce(
+        pl.when(pl.col("cell") == feature).then(pl.col(f"b_{name}")) for feature, name in DERIVABLE
+    )
+    # Rows without any feature are the gap itself (the bare tokens), not evidence.
+    annotated = pl.col("b_attested") & (
+        pl.any_horizontal(pl.col(f"b_{name}").list.len() > 0 for name in LIST_COLUMNS)
+        | (pl.col("b_feats").fill_null("") != "")
+    )
+    rows = (
+        asked.join(
+            bundles.filter(annotated),
+            left_on=["o_key", "o_lemma", "o_upos"],
+            right_on=["form_key", "lemma", "upos"],
+            how="left",
+        )
+        .with_columns(carried.alias("carried"))
+        .group_by("_q", "cell")
+        .agg(
+            (
+                pl.col("carried").is_not_null().all()
+                & (pl.col("carried").list.len() == 1).all()
+                & (pl.col("carried").list.first() == pl.col("value").first()).all()
+            ).alias("licensed")
+        )
+    )
+    refused = rows.filter(~pl.col("licensed")).group_by("_q").agg(pl.col("cell").alias("refused"))
+    return (
+        pl.DataFrame({"_q": pl.int_range(questions.height, eager=True)})
+        .join(refused, on="_q", how="left")
         .select(pl.col("refused").fill_null(pl.lit([], pl.List(pl.String))))
         .to_series()
     )

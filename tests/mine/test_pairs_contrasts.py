@@ -248,3 +248,48 @@ def test_bare_plural_in_greek_has_its_person_varied(tmp_path):
     pairs, _, _ = mine_with_skips(tmp_path, bare, definite, we, lang="Greek")
     assert "φοιτητές διαβάζουμε" in bad(pairs, "s1")
     assert "οι φοιτητές διαβάζουμε" not in bad(pairs, "s2")
+
+
+BE_FORMS = tuple(
+    (f"1 {form} be AUX {FIN}|Number={number}|Person={person} 0 root",)
+    for form, number, person in [("am", "Sing", 1), ("are", "Plur", 3), ("is", "Sing", 3)]
+)
+
+
+def test_pronoun_without_feats_takes_what_its_form_has_elsewhere(tmp_path):
+    bare_it = (  # LinES leaves *it* without FEATS; every other *it* is Number=Sing, Person=3
+        "1 it it PRON _ 2 nsubj",
+        f"2 is be AUX {FIN}|Number=Sing|Person=3 0 root",
+    )
+    it = (
+        "1 it it PRON Case=Nom|Gender=Neut|Number=Sing|Person=3|PronType=Prs 2 nsubj",
+        f"2 is be AUX {FIN}|Number=Sing|Person=3 0 root",
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, bare_it, it, *BE_FORMS, lang="English")
+    got = made(pairs, "s1")
+    assert ("Number", "Plur", "it are", ("lexicon-features",)) in got
+    assert ("Person", "1", "it am", ("lexicon-features",)) in got
+    assert relations(tmp_path).filter(pl.col("sent_id") == "s1").height == 0
+
+
+def test_pronoun_without_feats_takes_no_value_its_form_lacks_or_varies(tmp_path):
+    bare_you = (  # *you*: Person 2 wherever annotated, and no one Number
+        "1 you you PRON _ 2 nsubj",
+        f"2 are be AUX {FIN}|Number=Plur|Person=2 0 root",
+    )
+    you = (
+        "1 you you PRON Case=Nom|Person=2|PronType=Prs 2 nsubj",
+        f"2 are be AUX {FIN}|Person=2 0 root",
+    )
+    bare_this = (  # *this* is never annotated here: nothing to take
+        "1 this this PRON _ 2 nsubj",
+        f"2 is be AUX {FIN}|Number=Sing|Person=3 0 root",
+    )
+    pairs, skips, _ = mine_with_skips(
+        tmp_path, bare_you, you, bare_this, *BE_FORMS, lang="English"
+    )
+    assert {f for f, *_ in made(pairs, "s1")} <= {"Person"}
+    assert bad(pairs, "s3") == set()
+    # Not licensed: no attempt, so no skip either.
+    assert skips.filter((pl.col("sent_id") == "s3")).is_empty()
+    assert skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Number")).is_empty()
