@@ -13,6 +13,8 @@ RULES = (
     "transparent-token",
     "unimorph-form",
     "antecedent",
+    "dependent-number",
+    "lexicon-features",
     "unmarked-cell",
     "backed-off",
     "agreement-unmeasured",
