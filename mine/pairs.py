@@ -20,6 +20,7 @@ from .languages import ValueSets
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
 from .rules.pairs import (
+    DERIVABLE,
     agreeing_key,
     ambiguity_of,
     bad_forms_of,
@@ -244,7 +245,7 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
     if cells.height == 0:
         return attempts.drop("unmarked")
     # Decided once per distinct question (a form and its cells recur), then joined.
-    asked = ["key", "lemma", "upos", "feats", "unmarked"]
+    asked = ["key", "lemma", "upos", "feats", "unmarked", *(f"k_{name}" for _, name in DERIVABLE)]
     questions = cells.select(asked).unique()
     refused = licensed_cells(
         questions.with_columns(pl.col("unmarked").str.split(",")), marked, frames.bundles

@@ -561,10 +561,12 @@ def marked_cells(counts: dict[tuple[str, str, str], int]) -> pl.DataFrame:
 def licensed_cells(
     attempts: pl.DataFrame, marked: pl.DataFrame, bundles: pl.DataFrame
 ) -> pl.Series:
-    """§4.2 per attempt (`unmarked`: `Feature=Value` of the target's unmarked cells), the
-    features whose cell is not licensed: the language does not mark the feature on finite verbs
-    of the target's Tense and Mood (`marked`, `marked_cells`), or the target's form is attested
-    (§4.1, with its own other FEATS) with a value of it other than the controller's."""
+    """§4.2 per attempt (`unmarked`: `Feature=Value` of the target's unmarked cells; the
+    target's values as taken, `k_<feature>`), the features whose cell is not licensed: the
+    language does not mark the feature on finite verbs of the target's Tense and Mood (`marked`,
+    `marked_cells`), or the target's form is attested (§4.1, with its own other FEATS) with a
+    value of it other than the controller's; and every taken one where the cell as a whole is
+    none its form fills (*are* is 3pl, 2sg, 1pl, never 3sg: *the range are* takes nothing)."""
     asked = (
         attempts.select(
             pl.int_range(pl.len()).alias("_a"), "key", "lemma", "upos", "feats", "unmarked"
@@ -620,12 +622,81 @@ def licensed_cells(
         .group_by("_a")
         .agg(pl.col("cell").alias("refused"))
     )
+    # The whole cell: where rows of the form carry its features, one must hold all its values.
+    unfilled = _unfilled_cells(attempts, rated, refused, bundles)
+    refused = (
+        pl.concat([refused.explode("refused"), unfilled])
+        .unique()
+        .group_by("_a")
+        .agg(pl.col("refused"))
+    )
     return (
         pl.DataFrame({"_a": pl.int_range(attempts.height, eager=True)})
         .join(refused, on="_a", how="left")
         .select(pl.col("refused").fill_null(pl.lit([], pl.List(pl.String))))
         .to_series()
     )
+
+
+def _unfilled_cells(
+    attempts: pl.DataFrame, rated: pl.DataFrame, refused: pl.DataFrame, bundles: pl.DataFrame
+) -> pl.DataFrame:
+    """Per attempt (`_a`) whose cell (its own values and the taken ones still licensed, `k_`) no
+    attested row of its form with its own other FEATS fills, a row per taken feature (`refused`):
+    the rows that carry any of the cell's features are the evidence, and one must hold each
+    value it carries (a form without such rows is not judged)."""
+    kept = (
+        rated.filter(pl.col("marked").fill_null(False))
+        .join(
+            refused.explode("refused"),
+            left_on=["_a", "cell"],
+            right_on=["_a", "refused"],
+            how="anti",
+        )
+        .group_by("_a")
+        .agg(pl.col("cell").alias("taken"))
+    )
+    cells = attempts.select(
+        pl.int_range(pl.len()).alias("_a"),
+        "key",
+        "lemma",
+        "upos",
+        "feats",
+        pl.col("unmarked").list.eval(pl.element().str.split("=").list.first()).alias("cells"),
+        *(value_list(f"k_{name}").alias(f"c_{name}") for _, name in DERIVABLE),
+    ).join(kept, on="_a", how="inner")
+    # A taken feature refused already leaves the cell: it is the target's own (empty) value.
+    value = {
+        name: pl.when(
+            pl.col("cells").list.contains(feature) & ~pl.col("taken").list.contains(feature)
+        )
+        .then(pl.lit([], pl.List(pl.String)))
+        .otherwise(pl.col(f"c_{name}"))
+        for feature, name in DERIVABLE
+    }
+    cells = cells.with_columns(value[name].alias(f"c_{name}") for _, name in DERIVABLE)
+    concerned = {name: pl.col(f"c_{name}").list.len() > 0 for _, name in DERIVABLE}
+    carries = pl.any_horizontal(
+        concerned[name] & (pl.col(f"b_{name}").list.len() > 0) for _, name in DERIVABLE
+    )
+    fits = pl.all_horizontal(
+        ~concerned[name] | (pl.col(f"b_{name}").list.len() == 0) | _meets(f"b_{name}", f"c_{name}")
+        for _, name in DERIVABLE
+    )
+    own_feats = pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("feats"))
+    unfilled = (
+        cells.join(
+            bundles,
+            left_on=["key", "lemma", "upos"],
+            right_on=["form_key", "lemma", "upos"],
+            how="inner",
+        )
+        .filter(pl.col("b_attested") & own_feats & carries)
+        .group_by("_a")
+        .agg(fits.any().alias("filled"), pl.col("taken").first())
+        .filter(~pl.col("filled"))
+    )
+    return unfilled.select("_a", pl.col("taken").alias("refused")).explode("refused")
 
 
 def lexicon_licensed(questions: pl.DataFrame, bundles: pl.DataFrame) -> pl.Series:

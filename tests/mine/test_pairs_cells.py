@@ -5,7 +5,7 @@ nominative (or caseless) controller only, and a verb without Tense or Mood borro
 from __future__ import annotations
 
 from tests.mine.test_pairs import mine_with_skips
-from tests.mine.test_pairs_contrasts import BE_FORMS, FIN, bad
+from tests.mine.test_pairs_contrasts import BE_FORMS, FIN, bad, made
 
 YOU_ARE = (  # *are* is 2sg too (EWT's tag for *you are*)
     "1 you you PRON Case=Nom|Person=2|PronType=Prs 2 nsubj",
@@ -29,3 +29,18 @@ def test_a_taken_number_holds_in_the_bad_form(tmp_path):
     got = bad(pairs, "s1")
     assert "These cats is" in got
     assert "These cats am" not in got
+
+
+def test_a_taken_cell_is_one_the_targets_form_fills(tmp_path):
+    the_range = (  # *are* is never 3sg: the cell (Sing, 3) is refused, so is *am*
+        "1 The the DET Definite=Def|PronType=Art 2 det",
+        "2 range range NOUN Number=Sing 3 nsubj",
+        f"3 are be AUX {FIN} 0 root",
+    )
+    # Two tokens of each bundle: a single one does not decide (§4.1).
+    pairs, skips, _ = mine_with_skips(
+        tmp_path, the_range, THEY_ARE, YOU_ARE, YOU_ARE, *BE_FORMS, *BE_FORMS, lang="English"
+    )
+    assert bad(pairs, "s1") == set()
+    assert skips.filter(skips["sent_id"] == "s1").is_empty()  # no attempt, no skip
+    assert ("Number", "Sing", "they is", ("unmarked-cell",)) in made(pairs, "s2")
