@@ -414,9 +414,16 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
         .alias("_value_person"),
     )
     value = {"number": "c_number", "gender": "c_gender", "person": "_value_person"}
+    # A controller in a case that does not trigger agreement gives no cell: a quantified
+    # genitive takes the default 3sg (*15,5 milionů by šlo*), so do dative or ergative subjects.
+    case = pl.col("controller_case")
+    oblique = (case.list.len().fill_null(0) > 0) & ~case.list.contains("Nom").fill_null(False)
     frame = frame.with_columns(
         (
-            pl.col("_finite") & _empty(f"target_{name}") & (pl.col(value[name]).list.len() == 1)
+            pl.col("_finite")
+            & ~oblique
+            & _empty(f"target_{name}")
+            & (pl.col(value[name]).list.len() == 1)
         ).alias(f"_unmarked_{name}")
         for _, name in DERIVABLE
     )

@@ -44,3 +44,29 @@ def test_a_taken_cell_is_one_the_targets_form_fills(tmp_path):
     assert bad(pairs, "s1") == set()
     assert skips.filter(skips["sent_id"] == "s1").is_empty()  # no attempt, no skip
     assert ("Number", "Sing", "they is", ("unmarked-cell",)) in made(pairs, "s2")
+
+
+CONDITIONAL = "Aspect=Imp|Mood=Cnd|VerbForm=Fin"
+BY_FORMS = tuple(
+    (f"1 {form} být AUX {CONDITIONAL}|Number={number}|Person={person} 0 root",)
+    for form, number, person in [
+        ("bych", "Sing", 1), ("bys", "Sing", 2), ("bychom", "Plur", 1), ("byste", "Plur", 2),
+    ]
+)  # fmt: skip
+
+
+def test_no_cell_from_a_genitive_subject(tmp_path):
+    millions = (  # *15,5 milionů by šlo*: a quantified genitive, default 3sg neuter
+        "1 15,5 15,5 NUM NumForm=Digit|NumType=Card 2 nummod:gov",
+        "2 milionů milión NOUN Animacy=Inan|Case=Gen|Gender=Masc|Number=Plur 4 nsubj",
+        f"3 by být AUX {CONDITIONAL} 4 aux",
+        "4 šlo jít VERB Gender=Neut|Number=Sing|Tense=Past|VerbForm=Part 0 root",
+    )
+    parents = (  # a nominative plural: *by* is 3pl, *byste* a violation
+        "1 rodiče rodič NOUN Animacy=Anim|Case=Nom|Gender=Masc|Number=Plur 3 nsubj",
+        f"2 by být AUX {CONDITIONAL} 3 aux",
+        "3 šli jít VERB Animacy=Anim|Gender=Masc|Number=Plur|Tense=Past|VerbForm=Part 0 root",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, millions, parents, *BY_FORMS, lang="Czech")
+    assert bad(pairs, "s1") == set()
+    assert "rodiče byste šli" in bad(pairs, "s2")
