@@ -256,6 +256,11 @@ def _finite_form() -> pl.Expr:
     return verbform.is_null() | (verbform == "Fin")
 
 
+def _tensed_form() -> pl.Expr:
+    """Over a FEATS string (`value`): it has a Tense or a Mood."""
+    return pl.col("value").fill_null("").str.contains(r"(?:^|\|)(?:Tense|Mood)=")
+
+
 def _by_feats(frame: pl.LazyFrame, column: str, fact: pl.Expr, name: str) -> pl.LazyFrame:
     """`frame` with `fact` (an expression over `value`) of each row's `column` as the column
     `name`, computed once per distinct string."""
@@ -330,6 +335,7 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
         relations.lazy(), "controller_feats", _third_person_pronoun(), "_third_person_pronoun"
     )
     frame = _by_feats(frame, "target_feats", _finite_form(), "_finite_form")
+    frame = _by_feats(frame, "target_feats", _tensed_form(), "_tensed_form")
     subject = pl.col("type").is_in(SUBJECT_TYPES)
     upos = pl.col("controller_upos")
     relative = subject & (upos == "PRON") & pl.col("antecedent_upos").is_not_null()
@@ -348,7 +354,17 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
         & (upos == "PRON")
         & pl.col("controller_feats").fill_null("_").is_in(["", "_"])
     )
-    from_form = {name: bare & (pl.col(f"target_{name}").list.len() == 1) for _, name in DERIVABLE}
+    # As for unmarked cells (`marked_cells`), a finite verb with neither Tense nor Mood has no
+    # cell to speak of: its bad form's same FEATS could be another tense or mood (UD_French-ALTS:
+    # *aucun seroit* → present *sont*), so it lends nothing.
+    untensed = (
+        pl.col("target_upos").is_in(["VERB", "AUX"])
+        & pl.col("_finite_form")
+        & ~pl.col("_tensed_form")
+    )
+    from_form = {
+        name: bare & ~untensed & (pl.col(f"target_{name}").list.len() == 1) for _, name in DERIVABLE
+    }
     frame = frame.with_columns(
         *(
             pl.when(from_antecedent[name])
@@ -478,6 +494,7 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
             "_value_person",
             "_third_person_pronoun",
             "_finite_form",
+            "_tensed_form",
             *(f"_unmarked_{n}" for _, n in DERIVABLE),
         )
         .collect()

@@ -70,3 +70,33 @@ def test_no_cell_from_a_genitive_subject(tmp_path):
     pairs, _, _ = mine_with_skips(tmp_path, millions, parents, *BY_FORMS, lang="Czech")
     assert bad(pairs, "s1") == set()
     assert "rodiče byste šli" in bad(pairs, "s2")
+
+
+# UD_French-ALTS: finite verbs carry Number, Person and VerbForm only.
+ALTS_FIN = "VerbForm=Fin"
+
+
+def test_a_verb_without_tense_or_mood_borrows_nothing(tmp_path):
+    aucun_seroit = (  # conditional *seroit* → present *sont* changes the mood, not Number
+        "1 aucun aucun PRON _ 2 nsubj",
+        f"2 seroit être AUX {ALTS_FIN}|Number=Sing|Person=3 0 root",
+    )
+    aucun_est = (  # a present tense: the borrowed Number is varied
+        "1 aucun aucun PRON _ 2 nsubj",
+        f"2 est être AUX {FIN}|Number=Sing|Person=3 0 root",
+    )
+    annotated = (
+        "1 aucun aucun PRON Gender=Masc|Number=Sing|Person=3|PronType=Neg 2 nsubj",
+        f"2 est être AUX {FIN}|Number=Sing|Person=3 0 root",
+    )
+    ils_sont = (
+        "1 ils il PRON Gender=Masc|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+        f"2 sont être AUX {ALTS_FIN}|Number=Plur|Person=3 0 root",
+    )
+    sont = (f"1 sont être AUX {FIN}|Number=Plur|Person=3 0 root",)
+    pairs, skips, _ = mine_with_skips(
+        tmp_path, aucun_seroit, aucun_est, annotated, ils_sont, sont, lang="French"
+    )
+    assert bad(pairs, "s1") == set()
+    assert skips.filter(skips["sent_id"] == "s1").is_empty()  # refused as if nothing borrowed
+    assert ("Number", "Plur", "aucun sont", ("lexicon-features",)) in made(pairs, "s2")
