@@ -701,11 +701,12 @@ def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
     total = np.cumsum(width)
     start = total - width - (total[begin] - width[begin]) if len(width) else total
     surface = np.arange(len(width)) - begin
-    elided = pc.or_(pc.ends_with(flat, APOSTROPHES[0]), pc.ends_with(flat, APOSTROPHES[1]))
+    # An elided word ends in an apostrophe after a letter (*s'*, *n'*, not a quote mark), glued
+    # to the next word or apart where the treebank writes a space (UD_French-ALTS: *n' est*).
+    elided = pc.match_substring_regex(flat, f"[^\\W\\d_][{''.join(APOSTROPHES)}]$")
     before = np.zeros(len(width), dtype=bool)
     if len(width):
-        glued_elided = ~space & elided.to_numpy(zero_copy_only=False).astype(bool)
-        before[1:] = glued_elided[:-1]
+        before[1:] = elided.to_numpy(zero_copy_only=False).astype(bool)[:-1]
         before &= surface > 0
     # One spare word: a relation without its sentence reads index 0 (masked out by `known`).
     chunks = flat.chunks if isinstance(flat, pa.ChunkedArray) else [flat]

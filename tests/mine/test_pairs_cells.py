@@ -100,3 +100,21 @@ def test_a_verb_without_tense_or_mood_borrows_nothing(tmp_path):
     assert bad(pairs, "s1") == set()
     assert skips.filter(skips["sent_id"] == "s1").is_empty()  # refused as if nothing borrowed
     assert ("Number", "Plur", "aucun sont", ("lexicon-features",)) in made(pairs, "s2")
+
+
+def test_an_elided_word_written_apart_is_still_elided(tmp_path):
+    apart = (  # UD_French-ALTS writes *n' est* with a space: *n' sont* is no French spelling
+        "1 il il PRON Gender=Masc|Number=Sing|Person=3|PronType=Prs 3 nsubj",
+        "2 n' ne ADV Polarity=Neg 3 advmod",
+        f"3 est être AUX {FIN}|Number=Sing|Person=3 0 root",
+    )
+    negated = (  # the full *ne* before a consonant: the pair is made
+        "1 il il PRON Gender=Masc|Number=Sing|Person=3|PronType=Prs 3 nsubj",
+        "2 ne ne ADV Polarity=Neg 3 advmod",
+        f"3 est être AUX {FIN}|Number=Sing|Person=3 0 root",
+    )
+    sont = (f"1 sont être AUX {FIN}|Number=Plur|Person=3 0 root",)
+    pairs, skips, _ = mine_with_skips(tmp_path, apart, negated, sont, sont, lang="French")
+    assert bad(pairs, "s1") == set()
+    assert "elision" in skips.filter(skips["sent_id"] == "s1")["reason"].to_list()
+    assert "il ne sont" in bad(pairs, "s2")
