@@ -703,10 +703,15 @@ def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
     surface = np.arange(len(width)) - begin
     # An elided word ends in an apostrophe after a letter (*s'*, *n'*, not a quote mark), glued
     # to the next word or apart where the treebank writes a space (UD_French-ALTS: *n' est*).
-    elided = pc.match_substring_regex(flat, f"[^\\W\\d_][{''.join(APOSTROPHES)}]$")
+    ends = pc.or_(pc.ends_with(flat, APOSTROPHES[0]), pc.ends_with(flat, APOSTROPHES[1]))
+    elided = ends.to_numpy(zero_copy_only=False).astype(bool)
+    some = np.flatnonzero(elided)
+    if some.size:
+        letter = pc.utf8_is_alpha(pc.utf8_slice_codeunits(flat.take(pa.array(some)), -2, -1))
+        elided[some] = letter.to_numpy(zero_copy_only=False).astype(bool)
     before = np.zeros(len(width), dtype=bool)
     if len(width):
-        before[1:] = elided.to_numpy(zero_copy_only=False).astype(bool)[:-1]
+        before[1:] = elided[:-1]
         before &= surface > 0
     # One spare word: a relation without its sentence reads index 0 (masked out by `known`).
     chunks = flat.chunks if isinstance(flat, pa.ChunkedArray) else [flat]
