@@ -473,7 +473,8 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
             "_finite_form",
             *(f"_unmarked_{n}" for _, n in DERIVABLE),
         )
-        .collect()
+        # A file's relations are small: the streaming engine's batches and threads cost more.
+        .collect(engine="in-memory")
     )
 
 
