@@ -106,11 +106,14 @@ def _run_in(
     write_json({**base, "complete": False}, folder / "manifest.json")
 
     # 5. Encode, leave out what an earlier run already scored, score in chunks.
+    timings = {"start-up": time.time() - started}
     items, encoded, counts["windowed"] = reading.encode(items)
+    timings["encoding"] = time.time() - started - timings["start-up"]
     items, keep, counts["resumed_already_done"] = skip_done(items, done)
     if keep is not None:
         encoded = reading.subset(encoded, keep)
     writer = ChunkWriter(folder, options.run_output)
+    scoring_started = time.time()
     if items.height:
         try:
             counts.update(reading.score(items, encoded, writer))
@@ -120,6 +123,7 @@ def _run_in(
                 f"{saved + writer.written} items are saved in {folder}; free space (or fix the "
                 "fault) and rerun with --resume"
             ) from None
+    timings["scoring"] = time.time() - scoring_started
     counts["items_scored_now"] = writer.written
     counts["forward_inputs"] = writer.forwards
 
@@ -140,6 +144,9 @@ def _run_in(
         "space_after_missing": "space_after" not in corpus.sentences.columns,
         **reading.extra,
         "seconds": round(elapsed, 3),
+        # Where the time went: start-up (corpus, items, model load and checks), encoding, scoring
+        # (forwards, decisions, chunks written); the summary is the rest of `seconds`.
+        "timings": {stage: round(seconds, 3) for stage, seconds in timings.items()},
         "items_per_second": round(writer.written / elapsed, 3)
         if elapsed and writer.written
         else None,

@@ -908,8 +908,9 @@ def _subject_facts(
     """What §4.2 reads about each controller beyond its own FEATS: the antecedent of a relative
     pronoun subject of an `acl:relcl` clause, the one Number of its det/amod dependents that do
     not disagree with it, and whether it or a det dependent is `Definite=Def`."""
-    relative = np.array([_has_value(feats, "PronType", "Rel") for feats in features.strings], bool)
-    definite = np.array([_has_value(feats, "Definite", "Def") for feats in features.strings], bool)
+    strings = pa.array(features.strings, pa.string())
+    relative = _has_value(strings, "PronType", "Rel")
+    definite = _has_value(strings, "Definite", "Def")
     clause = words.head[c]
     relcl = np.zeros(len(c), bool)
     has_clause = clause >= 0
@@ -951,7 +952,7 @@ def _subject_facts(
     # A determiner that makes the noun phrase definite or quantified (an article with
     # Definite=Def, a possessive, a demonstrative, a quantifier), or a numeral: the plural is
     # not bare (unagreement may be licit, §4.2).
-    determining = definite | np.array([_determines(feats) for feats in features.strings], bool)
+    determining = definite | _determines(strings)
     definite_det = np.zeros(len(words.head), bool)
     det = words.has(rules.DET_REL) & (words.head >= 0) & determining[words.feats]
     definite_det[words.head[det]] = True
@@ -984,19 +985,18 @@ def _finite_cells(words: Words, features: Features) -> Counter:
     return cells
 
 
-def _determines(feats: str) -> bool:
-    """A possessive, demonstrative or quantifying determiner's FEATS (§4.2 unagreement)."""
-    return _has_value(feats, "Poss", "Yes") or any(
-        _has_value(feats, "PronType", kind) for kind in ("Dem", "Ind", "Tot")
-    )
+def _determines(feats: pa.Array) -> np.ndarray:
+    """Per FEATS string: a possessive, demonstrative or quantifying determiner's (§4.2
+    unagreement)."""
+    return _has_value(feats, "Poss", "Yes") | _has_value(feats, "PronType", "Dem|Ind|Tot")
 
 
-def _has_value(feats: str, name: str, value: str) -> bool:
-    """Whether a FEATS string gives feature `name` the value `value` (among others)."""
-    return any(
-        item.partition("=")[0] == name and value in item.partition("=")[2].split(",")
-        for item in feats.split("|")
-    )
+def _has_value(feats: pa.Array, name: str, values: str) -> np.ndarray:
+    """Per FEATS string, whether it gives feature `name` one of `values` (`|`-separated), among
+    others (a value set is `,`-joined)."""
+    pattern = f"(?:^|\\|){name}=(?:[^|]*,)?(?:{values})(?:,[^|]*)?(?:\\||$)"
+    found = pc.match_substring_regex(feats, pattern)
+    return np.asarray(found.fill_null(False).to_numpy(zero_copy_only=False), bool)
 
 
 def _mwt_offsets(table: _Table, surface: _Surface, members: np.ndarray) -> np.ndarray:

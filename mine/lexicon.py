@@ -249,9 +249,14 @@ def unimorph_frame(
     """(form, lemma, upos, bundle string, feats) of a UniMorph file's usable lines, with the
     cells its tag set is silent on (`silent`, `with_silent_cells`); blank and odd lines
     skipped."""
+    return mapped_entries(with_silent_cells(unimorph_entries(path), silent or []), mapping)
+
+
+def unimorph_entries(path: Path) -> pl.DataFrame:
+    """(form, lemma, tags) of a UniMorph file's usable lines; blank and odd lines skipped."""
     text = unimorph_text(path)
     lines = pl.Series("line", [text]).str.split("\n").explode().str.split("\t")
-    entries = (
+    return (
         pl.DataFrame({"fields": lines})
         .filter(pl.col("fields").list.len() >= 3)
         .select(
@@ -261,7 +266,11 @@ def unimorph_frame(
         )
         .filter(pl.col("form").str.strip_chars() != "")
     )
-    entries = with_silent_cells(entries, silent or [])
+
+
+def mapped_entries(entries: pl.DataFrame, mapping: UniMorphMap) -> pl.DataFrame:
+    """UniMorph lines (form, lemma, tags) as lexicon keys (form, lemma, upos, bundle string,
+    feats) with their tags; lines whose tags map to no bundle left out."""
     # Tag strings repeat across a paradigm file: map each distinct one once.
     rows = []
     for tags in entries["tags"].unique().to_list():
@@ -363,7 +372,9 @@ def with_silent_cells(entries: pl.DataFrame, rules: list[dict[str, str]]) -> pl.
         added += [
             source.with_columns(pl.lit(tags).alias("tags")) for tags in rule["cells"].split("|")
         ]
-    return pl.concat([entries, *added]).unique(maintain_order=True) if added else entries
+    # A cell the tag set is silent on is no line of the file: nothing added repeats a line
+    # (`build_lexicon` drops repeated rows of all files together).
+    return pl.concat([entries, *added]) if added else entries
 
 
 def build_lexicon(
@@ -371,15 +382,49 @@ def build_lexicon(
 ) -> pa.Table:
     """Lexicon table: one row per (form, lemma, upos, bundle, feats) with UD count and source
     (`ud_counts`: COUNTS, or a Counter keyed (form, lemma, upos, FEATS))."""
+    return build_lexicons(lang, ud_counts, unimorph_paths, mapping)[0]
+
+
+def build_lexicons(
+    lang: str,
+    ud_counts: pa.Table | Counter,
+    unimorph_paths: list[Path],
+    mapping: UniMorphMap,
+    pairs: bool = True,
+) -> tuple[pa.Table, pa.Table]:
+    """The lexicon table (`build_lexicon`), and the one the pair rules read: the same, with the
+    cells the language's UniMorph tag set is silent on (§4.2, `silent_cells`) for the lemmas its
+    treebanks hold (the only ones a pair asks about). The written lexicon, and the evaluator's
+    readings of it, stay without them (`pairs` false: no pairs to make, the same table twice)."""
     key = list(LEXICON_KEY)
     counts = ud_counts if isinstance(ud_counts, pa.Table) else count_table(ud_counts)
     ud = ud_entries(counts).select(*key, "count", "typo_count", "clean_count", "treebanks")
-    silent = silent_cells().get(lang, [])
-    frames = [unimorph_frame(path, mapping, silent) for path in unimorph_paths]
-    if frames:
-        unimorph = completed_feats(pl.concat(frames).unique(), ud).drop("tags").unique()
-    else:
-        unimorph = ud.select(key).clear()
+    entries = [unimorph_entries(path) for path in unimorph_paths]
+    if not entries:
+        table = _lexicon_table(lang, ud, ud.select(key).clear())
+        return table, table
+    plain = pl.concat([mapped_entries(e, mapping) for e in entries]).unique()
+    table = _lexicon_table(lang, ud, completed_feats(plain, ud).drop("tags").unique())
+    rules = silent_cells().get(lang, []) if pairs else []
+    if not rules:
+        return table, table
+    lemmas = ud.select("lemma").unique()
+    extra = [
+        with_silent_cells(e.join(lemmas, on="lemma", how="semi"), rules).join(
+            e, on=["form", "lemma", "tags"], how="anti"
+        )
+        for e in entries
+    ]
+    silent = pl.concat([mapped_entries(e, mapping) for e in extra])
+    if silent.height == 0:
+        return table, table
+    both = pl.concat([plain, silent]).unique()
+    return table, _lexicon_table(lang, ud, completed_feats(both, ud).drop("tags").unique())
+
+
+def _lexicon_table(lang: str, ud: pl.DataFrame, unimorph: pl.DataFrame) -> pa.Table:
+    """UD rows and UniMorph rows (lexicon keys) merged into the lexicon table."""
+    key = list(LEXICON_KEY)
     # Unknown feats (null) match nothing: such UniMorph rows stay rows of their own.
     merged = ud.join(
         unimorph.with_columns(in_unimorph=pl.lit(True)), on=key, how="full", coalesce=True

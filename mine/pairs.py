@@ -20,7 +20,6 @@ from .languages import ValueSets
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
 from .rules.pairs import (
-    DERIVABLE,
     agreeing_key,
     ambiguity_of,
     bad_forms_of,
@@ -242,24 +241,26 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
     # Only attempts with an unmarked cell are looked at (few): the rest go on as they are.
     has_cell = pl.col("unmarked").is_not_null()
     cells = attempts.filter(has_cell)
+    plain = attempts.filter(~has_cell).drop("unmarked")
     if cells.height == 0:
-        return attempts.drop("unmarked")
-    # Decided once per distinct question (a form and its cells recur), then joined.
-    asked = ["key", "lemma", "upos", "feats", "unmarked", *(f"k_{name}" for _, name in DERIVABLE)]
-    questions = cells.select(asked).unique()
+        return plain
+    # Decided once per distinct question (a form, its cells and its values recur), then joined.
+    values = [f"k_{name}" for name in LIST_COLUMNS]
+    asked = ["key", "lemma", "upos", "feats", "unmarked", "k_agreeing", *values]
+    questions = cells.select(asked).unique().with_row_index("_q")
     refused = licensed_cells(
         questions.with_columns(pl.col("unmarked").str.split(",")), marked, frames.bundles
     )
-    cells = cells.join(
-        questions.with_columns(refused.alias("_refused")), on=asked, nulls_equal=True
-    ).with_columns(pl.col("unmarked").str.split(","))
-    cells = cells.filter(~pl.col("_refused").list.contains(pl.col("feature")))
+    questions = questions.with_columns(refused.alias("_refused"))
     taken = (
         pl.col("unmarked")
+        .str.split(",")
         .list.eval(pl.element().str.split("=").list.first())
         .list.set_difference(pl.col("_refused"))
     )
-    cells = cells.with_columns(
+    answers = questions.select(
+        "_q",
+        # A refused cell: the target keeps its own (empty) value, and does not agree in it.
         *(
             pl.when(pl.col("_refused").list.contains(feature))
             .then(pl.lit(""))
@@ -273,11 +274,16 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
         .list.sort()
         .list.join(",")
         .alias("k_agreeing"),
-        (pl.col("derived_bits") + derived_bit("unmarked-cell", taken.list.len() > 0)).alias(
-            "derived_bits"
-        ),
-    ).drop("_refused")
-    plain = attempts.filter(~has_cell).drop("unmarked")
+        (taken.list.len() > 0).alias("_taken"),
+    )
+    refusals = questions.select("_q", pl.col("_refused").alias("feature")).explode("feature")
+    cells = (
+        cells.join(questions.select("_q", *asked), on=asked, nulls_equal=True)
+        .join(refusals, on=["_q", "feature"], how="anti")
+        .drop("k_agreeing", *values)
+        .join(answers, on="_q")
+        .with_columns(pl.col("derived_bits") + derived_bit("unmarked-cell", pl.col("_taken")))
+    )
     return pl.concat([plain, cells.select(plain.columns)])
 
 

@@ -53,7 +53,7 @@ from .languages import (
     load_reported_speech_languages,
     load_value_sets,
 )
-from .lexicon import UniMorphMap, build_lexicon
+from .lexicon import UniMorphMap, build_lexicons
 from .nonce import nonce_pairs
 from .pairs import pairs_from_attempts, prepare_attempts, skip_table, skipped_rows
 from .paradigms import ParadigmFrames
@@ -174,8 +174,11 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
             with_treebank(unspill(prefix, "lexicon"), job.treebank)
             for prefix, job in zip(parts, run.jobs, strict=True)
         ]
-        lexicon = build_lexicon(run.language.key, pa.concat_tables(counts), run.unimorph, mapping)
-        written = write_tables(run, options, lexicon, out_dir)
+        # The pair rules read the lexicon with the cells UniMorph is silent on (§4.2).
+        lexicon, for_pairs = build_lexicons(
+            run.language.key, pa.concat_tables(counts), run.unimorph, mapping, options.pairs
+        )
+        written = write_tables(run, options, lexicon, out_dir, for_pairs)
         written.sentences, written.relations, written.by_type = plain.result()
     for name in ("relations", "sentences", "drops"):
         os.replace(out_dir / SPILL / f"{name}.parquet", out_dir / f"{name}.parquet")
@@ -255,10 +258,17 @@ def finite_cells(run: LanguageRun) -> Counter:
     return cells
 
 
-def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir: Path) -> Written:
+def write_tables(
+    run: LanguageRun,
+    options: Options,
+    lexicon: pa.Table,
+    out_dir: Path,
+    for_pairs: pa.Table | None = None,
+) -> Written:
     """Write the language's agreement rates, and stream its files' pairs (and nonce variants)
     into `pairs.parquet`, a batch of files at a time (its sentences and relations: counted by
-    `write_plain_tables`)."""
+    `write_plain_tables`); the pair rules read `for_pairs` where given (the lexicon with §4.2's
+    silent UniMorph cells), nonce draws read `lexicon`."""
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     rates = language_rates(run)
     write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
@@ -268,7 +278,7 @@ def write_tables(run: LanguageRun, options: Options, lexicon: pa.Table, out_dir:
         code = run.language.code
         value_sets = load_value_sets().get(code)
         frames = ParadigmFrames(
-            lexicon,
+            lexicon if for_pairs is None else for_pairs,
             value_sets,
             reported_speech=code in load_reported_speech_languages(),
             genderless_plural=code in load_genderless_plural_languages(),

@@ -261,12 +261,12 @@ def _tensed_form() -> pl.Expr:
     return pl.col("value").fill_null("").str.contains(r"(?:^|\|)(?:Tense|Mood)=")
 
 
-def _by_feats(frame: pl.LazyFrame, column: str, fact: pl.Expr, name: str) -> pl.LazyFrame:
-    """`frame` with `fact` (an expression over `value`) of each row's `column` as the column
-    `name`, computed once per distinct string."""
+def _by_feats(frame: pl.LazyFrame, column: str, **facts: pl.Expr) -> pl.LazyFrame:
+    """`frame` with each of `facts` (expressions over `value`) of each row's `column` as a
+    column of its name, computed once per distinct string."""
     values = frame.select(pl.col(column).alias("value")).unique()
     return frame.join(
-        values.with_columns(fact.alias(name)),
+        values.with_columns(fact.alias(name) for name, fact in facts.items()),
         left_on=column,
         right_on="value",
         how="left",
@@ -332,10 +332,11 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
     """`with_subject_facts` over relations of the subject types."""
     # What FEATS strings tell, read once per distinct string (few), then joined.
     frame = _by_feats(
-        relations.lazy(), "controller_feats", _third_person_pronoun(), "_third_person_pronoun"
+        relations.lazy(), "controller_feats", _third_person_pronoun=_third_person_pronoun()
     )
-    frame = _by_feats(frame, "target_feats", _finite_form(), "_finite_form")
-    frame = _by_feats(frame, "target_feats", _tensed_form(), "_tensed_form")
+    frame = _by_feats(
+        frame, "target_feats", _finite_form=_finite_form(), _tensed_form=_tensed_form()
+    )
     subject = pl.col("type").is_in(SUBJECT_TYPES)
     upos = pl.col("controller_upos")
     relative = subject & (upos == "PRON") & pl.col("antecedent_upos").is_not_null()
@@ -497,7 +498,8 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
             "_tensed_form",
             *(f"_unmarked_{n}" for _, n in DERIVABLE),
         )
-        .collect()
+        # A file's relations are small: the streaming engine's batches and threads cost more.
+        .collect(engine="in-memory")
     )
 
 

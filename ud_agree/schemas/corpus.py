@@ -228,7 +228,8 @@ PAIRS = pa.schema(
             "derived",
             pa.list_(pa.string()),
             "what beyond the plain rule the pair needed (implicit-person, transparent-token, "
-            "unimorph-form, antecedent, unmarked-cell, backed-off, agreement-unmeasured), sorted",
+            "unimorph-form, antecedent, dependent-number, lexicon-features, unmarked-cell, "
+            "backed-off, agreement-unmeasured), sorted",
         ),
         described(
             "variant",
