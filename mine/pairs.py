@@ -26,6 +26,7 @@ from .rules.pairs import (
     breaks_elision,
     capitalised_like,
     changes_declension,
+    contested_forms,
     definite_determiner,
     lexicon_licensed,
     licensed_cells,
@@ -172,6 +173,16 @@ def pairs_from_attempts(
         declension = tries.select(changes_declension(frames.endings)).to_series()
         skipped.append(skipped_rows(tries.filter(declension), "declension-class"))
         tries = tries.filter(~declension)
+    # §4.1: a bad form whose other FEATS another treebank contradicts changes more than f.
+    asked_held = tries.select(_CONTESTED).unique()
+    asked_held = asked_held.with_columns(
+        contested_forms(asked_held.with_columns(_wanted_cell()), frames).alias("contested")
+    )
+    contested = tries.join(
+        asked_held, on=_CONTESTED, how="left", nulls_equal=True, maintain_order="left"
+    ).get_column("contested")
+    skipped.append(skipped_rows(tries.filter(contested), "contested-feats"))
+    tries = tries.filter(~contested)
     tries = tries.join(_ambiguity(tries, frames), on=_AMBIGUITY, how="left", nulls_equal=True)
     other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
     skipped.append(
@@ -386,6 +397,10 @@ _WORD = [
     "feature",
     "k_agreeing",
 ]
+_CONTESTED = [
+    "key", "bad_key", "lemma", "upos", "feats", *(f"k_{n}" for n in LIST_COLUMNS), "feature",
+    "bad_value",
+]  # fmt: skip
 _AMBIGUITY = ["o_key", "o_lemma", "o_upos", "k_o_values", "feature", "bad_value"]
 
 

@@ -18,6 +18,7 @@ from ..paradigms import (
     elided,
     expanded,
     script_of,
+    set_key,
 )
 
 
@@ -811,3 +812,78 @@ def breaks_elision() -> pl.Expr:
     form, bad = pl.col("form"), pl.col("bad_form")
     elided = pl.col("after_elided") & (vowel(form) != vowel(bad))
     return elided | (pl.col("bound") & (first(form) != first(bad)))
+
+
+# The FEATS a pair holds fixed that a treebank's convention may merge (§4.1, language-wide).
+HELD_FIXED = ("Aspect", "Mood", "Polarity", "Tense", "VerbForm", "Voice")
+
+
+def contested_forms(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
+    """§4.1 nothing else changes, language-wide: per question (the good form `key`, `bad_key`,
+    `lemma`, `upos`, its other FEATS `feats`, the good form's cell `k_<feature>` and the bad
+    one's `cell_<feature>`), whether another treebank contradicts a HELD_FIXED value the pair
+    holds fixed: it gives the bad form in its cell other values of the feature than the word's,
+    and the good form in its cell only values that the bad form has in no treebank (attested
+    rows, §4.1). UD_Spanish-PUD tags imperfect *había* and perfect *he* both Tense=Past; GSD
+    gives *he* Pres and *había* Imp, which *he* never is: *había* → *he* changes the tense."""
+    pattern = rf"(?:^|\|)(?:{'|'.join(HELD_FIXED)})=[^|]+"
+    cells = [f"s_{name}" for name in LIST_COLUMNS]
+    seen = (
+        frames.lexicon.filter(pl.col("attested") & pl.col("feats").is_not_null())
+        .select(
+            pl.col("form").str.to_lowercase().alias("form_key"),
+            "lemma",
+            "upos",
+            *(set_key(pl.col(name)).alias(f"s_{name}") for name in LIST_COLUMNS),
+            pl.col("feats").str.extract_all(pattern).alias("held"),
+            pl.col("treebanks").alias("tb"),
+        )
+        .explode("held")
+        .drop_nulls("held")
+        .select(
+            pl.exclude("held"),
+            pl.col("held").str.strip_chars_start("|").str.split("=").list.first().alias("g"),
+            pl.col("held").str.strip_chars_start("|").alias("v"),
+        )
+    )
+    asked = questions.select(
+        pl.int_range(pl.len()).alias("_q"),
+        pl.col("feats").fill_null("").str.extract_all(pattern).alias("own"),
+        "key",
+        "bad_key",
+        "lemma",
+        "upos",
+        *(
+            pl.col(f"k_{n}").str.strip_chars_start(",").fill_null("").alias(f"g_{n}")
+            for n in LIST_COLUMNS
+        ),
+        *(pl.col(f"cell_{n}").alias(f"b_{n}") for n in LIST_COLUMNS),
+    )
+
+    def values_of(form: str, cell: str) -> pl.DataFrame:
+        return asked.join(
+            seen,
+            left_on=[form, "lemma", "upos", *(f"{cell}_{n}" for n in LIST_COLUMNS)],
+            right_on=["form_key", "lemma", "upos", *cells],
+        ).select("_q", "tb", "g", "v")
+
+    good = values_of("key", "g").explode("tb").drop_nulls("tb").unique()
+    bad_anywhere = values_of("bad_key", "b")
+    bad = bad_anywhere.explode("tb").drop_nulls("tb").select("_q", "tb", "g").unique()
+    # A treebank that gives both forms a value of g, and the good form none that the bad form
+    # holds anywhere.
+    shared = good.join(bad_anywhere.select("_q", "v").unique(), on=["_q", "v"])
+    # The word's own value, where a treebank's bad form has it too, is not contradicted there.
+    own = asked.select("_q", pl.col("own").alias("v")).explode("v").drop_nulls("v")
+    own = own.with_columns(pl.col("v").str.strip_chars_start("|"))
+    kept = bad_anywhere.explode("tb").drop_nulls("tb").join(own, on=["_q", "v"])
+    contested = (
+        good.join(bad, on=["_q", "tb", "g"])
+        .join(kept.select("_q", "tb", "g").unique(), on=["_q", "tb", "g"], how="anti")
+        .select("_q", "tb", "g")
+        .unique()
+        .join(shared.select("_q", "tb", "g").unique(), on=["_q", "tb", "g"], how="anti")
+        .select("_q")
+        .unique()
+    )
+    return asked.select(pl.col("_q").is_in(contested.get_column("_q").implode())).to_series()

@@ -477,3 +477,49 @@ def test_a_plural_word_keeps_its_gender_contrast_where_the_plural_has_gender(tmp
     assert ("Gender", "Fem", "alte") in set(
         made.select("feature", "bad_value", "bad_form").iter_rows()
     )
+
+
+# Nothing else changes, language-wide: treebanks that disagree on what the pair holds fixed.
+
+
+def haber(subject: str, person: str, form: str, tense: str) -> tuple[str, ...]:
+    feats = f"Mood=Ind|Number=Sing|Person={person}|Tense={tense}|VerbForm=Fin"
+    return (
+        f"1 {subject} {subject.lower()} PRON Number=Sing|Person={person}|PronType=Prs 2 nsubj",
+        f"2 {form} haber VERB {feats} 0 root",
+    )
+
+
+def test_a_bad_form_whose_held_tense_another_treebank_contradicts_is_refused(tmp_path):
+    # PUD tags imperfect *había* and perfect *he* both Tense=Past; GSD gives them Imp and Pres,
+    # and *he* is never imperfect: *él había* → *él he* would change the tense too.
+    def spanish(name: str, tenses: tuple[str, str]) -> None:
+        folder = tmp_path / "ud" / f"UD_Spanish-{name}"
+        folder.mkdir(parents=True)
+        blocks = [haber("Él", "3", "había", tenses[0]), haber("Yo", "1", "he", tenses[1])]
+        text = "".join(conllu(*rows, sent_id=f"{name}{i}") for i, rows in enumerate(blocks, 1))
+        (folder / f"es_{name.lower()}-ud-test.conllu").write_text(text, encoding="utf-8")
+
+    spanish("PUD", ("Past", "Past"))
+    spanish("GSD", ("Imp", "Pres"))
+    options = Options(
+        ud_dir=tmp_path / "ud", out=tmp_path / "corpus", all_types=True, progress=False
+    )
+    (manifest,) = mine_languages(options)
+    folder = tmp_path / "corpus" / manifest["lang"]
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    skips = pl.read_parquet(folder / "pair_skips.parquet")
+    assert_skips_counted(skips, manifest)
+    made = pairs.filter(pl.col("sent_id") == "PUD1").select("good_form", "bad_form").rows()
+    assert ("había", "he") not in made
+    refused = skips.filter((pl.col("sent_id") == "PUD1") & (pl.col("feature") == "Person"))
+    assert refused.get_column("reason").to_list() == ["contested-feats"]
+    # Where no other treebank contradicts it, the same tag gives the pair.
+    (tmp_path / "ud" / "UD_Spanish-GSD" / "es_gsd-ud-test.conllu").unlink()
+    (tmp_path / "ud" / "UD_Spanish-GSD").rmdir()
+    (manifest,) = mine_languages(
+        Options(ud_dir=tmp_path / "ud", out=tmp_path / "again", all_types=True, progress=False)
+    )
+    pairs = pl.read_parquet(tmp_path / "again" / manifest["lang"] / "pairs.parquet")
+    made = pairs.filter(pl.col("sent_id") == "PUD1").select("good_form", "bad_form").rows()
+    assert ("había", "he") in made

@@ -260,6 +260,7 @@ SKIP_REASONS = (
     "unattested-token",
     "genderless-plural",
     "declension-class",
+    "contested-feats",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
