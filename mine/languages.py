@@ -108,6 +108,18 @@ def load_genderless_plural_languages() -> frozenset[str]:
     return language_codes("genderless_plural_languages.tsv")
 
 
+def load_verb_prefixes() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Per UD code, per UPOS, the prefixes that mark an aspect its treebanks leave out of FEATS
+    (Persian imperfective *mi-*, *nemi-*), from `mine/data/verb_prefixes.tsv` (§4.1: a bad form
+    that gains or loses one changes the aspect too)."""
+    prefixes: dict[str, dict[str, tuple[str, ...]]] = {}
+    for row in read_rows("verb_prefixes.tsv"):
+        listed = tuple(p.strip() for p in row["prefixes"].split(",") if p.strip())
+        for upos in row["upos"].split(","):
+            prefixes.setdefault(row["code"], {})[upos.strip()] = listed
+    return prefixes
+
+
 # Per language, per UPOS, per context (`definite-plural`, `definite`, `any`): the endings its
 # attributive forms may have (a missing context falls back on the next).
 Endings = dict[str, dict[str, tuple[str, ...]]]

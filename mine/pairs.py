@@ -26,6 +26,7 @@ from .rules.pairs import (
     breaks_elision,
     capitalised_like,
     changes_declension,
+    changes_prefix,
     contested_forms,
     definite_determiner,
     lexicon_licensed,
@@ -183,6 +184,10 @@ def pairs_from_attempts(
     ).get_column("contested")
     skipped.append(skipped_rows(tries.filter(contested), "contested-feats"))
     tries = tries.filter(~contested)
+    if frames.prefixes:
+        prefixed = tries.select(changes_prefix(frames.prefixes)).to_series()
+        skipped.append(skipped_rows(tries.filter(prefixed), "aspect-prefix"))
+        tries = tries.filter(~prefixed)
     tries = tries.join(_ambiguity(tries, frames), on=_AMBIGUITY, how="left", nulls_equal=True)
     other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
     skipped.append(

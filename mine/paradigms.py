@@ -205,16 +205,19 @@ class ParadigmFrames:
         reported_speech: bool = False,
         genderless_plural: bool = False,
         endings: Endings | None = None,
+        prefixes: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets; without its
         in-memory attestation columns, every token counts as unmarked, of no treebank);
         `reported_speech`: the language's subjunctive stands in main clauses, so syncretism is
         judged across moods; `genderless_plural`: its plural distinguishes no gender;
-        `endings`: the endings its attributive words may have (`load_adjective_endings`)."""
+        `endings`: the endings its attributive words may have (`load_adjective_endings`); `prefixes`: per UPOS, the prefixes that mark an aspect
+        FEATS leave out (`load_verb_prefixes`)."""
         self.value_sets = value_sets or {}
         self.reported_speech = reported_speech
         self.genderless_plural = genderless_plural
         self.endings = endings or {}
+        self.prefixes = prefixes or {}
         frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))

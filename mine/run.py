@@ -52,6 +52,7 @@ from .languages import (
     load_genderless_plural_languages,
     load_reported_speech_languages,
     load_value_sets,
+    load_verb_prefixes,
 )
 from .lexicon import UniMorphMap, build_lexicons
 from .nonce import nonce_pairs
@@ -283,6 +284,7 @@ def write_tables(
             reported_speech=code in load_reported_speech_languages(),
             genderless_plural=code in load_genderless_plural_languages(),
             endings=load_adjective_endings().get(code),
+            prefixes=load_verb_prefixes().get(code),
         )
         frames.marked = marked_cells(finite_cells(run))
         surface = load_written_surface(code)

@@ -540,6 +540,28 @@ def definite_determiner() -> pl.Expr:
     )
 
 
+def changes_prefix(prefixes: dict[str, tuple[str, ...]]) -> pl.Expr:
+    """Whether the bad form (`bad_key`) begins with another of the UPOS's aspect `prefixes`
+    than the word (`form`), or with one where the word has none, or none where it has one
+    (Persian *mi-kardand* → *kardim* loses the imperfective: UD_Persian-Seraji tags both
+    Tense=Past, so the same-FEATS rule cannot tell)."""
+
+    def prefix_of(form: pl.Expr, listed: tuple[str, ...]) -> pl.Expr:
+        # The longest first: *nemi-* is not read as *n* + *mi-*.
+        found: pl.Expr = pl.lit("")
+        for prefix in sorted(listed, key=len):
+            found = pl.when(form.str.starts_with(prefix)).then(pl.lit(prefix)).otherwise(found)
+        return found
+
+    changed: pl.Expr = pl.lit(False)
+    for upos, listed in prefixes.items():
+        differs = prefix_of(pl.col("form").str.to_lowercase(), listed) != prefix_of(
+            pl.col("bad_key"), listed
+        )
+        changed = pl.when(pl.col("upos") == upos).then(differs).otherwise(changed)
+    return changed
+
+
 def changes_declension(endings: Endings) -> pl.Expr:
     """Over attempts with a bad form (`bad_key`): an attributive word whose bad form has an
     ending its context does not allow (§4.1: *den neuen* → *neuer* changes the declension, not

@@ -15,7 +15,7 @@ from ud_agree.mine.plan import Options
 from ud_agree.mine.run import mine_languages
 
 from tests.mine.test_pairs import assert_skips_counted, mine_with_skips
-from tests.sentences import conllu
+from tests.sentences import conllu, write_treebank
 from ud_agree.schemas.corpus import TYPES
 
 ARTICLE = "Definite=Def|PronType=Art"
@@ -523,3 +523,38 @@ def test_a_bad_form_whose_held_tense_another_treebank_contradicts_is_refused(tmp
     pairs = pl.read_parquet(tmp_path / "again" / manifest["lang"] / "pairs.parquet")
     made = pairs.filter(pl.col("sent_id") == "PUD1").select("good_form", "bad_form").rows()
     assert ("había", "he") in made
+
+
+def persian(subject: str, person: str, number: str, form: str) -> tuple[str, ...]:
+    return (
+        f"1 {subject} {subject} PRON Number={number}|Person={person}|PronType=Prs 2 nsubj",
+        f"2 {form} کرد VERB Number={number}|Person={person}|Tense=Past 0 root",
+    )
+
+
+def test_a_bad_form_that_drops_the_persian_imperfective_prefix_is_refused(tmp_path):
+    # UD_Persian-Seraji tags imperfective *mi-kardand* and simple past *kardim* both Tense=Past:
+    # only the prefix tells them apart (mine/data/verb_prefixes.tsv).
+    ud = tmp_path / "ud"
+    write_treebank(
+        ud,
+        "Persian",
+        "fa",
+        [
+            persian("آنها", "3", "Plur", "می\u200cکردند"),
+            persian("ما", "1", "Plur", "کردیم"),
+            persian("آنها", "3", "Plur", "کردند"),
+        ],
+    )
+    (manifest,) = mine_languages(
+        Options(ud_dir=ud, out=tmp_path / "corpus", all_types=True, progress=False)
+    )
+    folder = tmp_path / "corpus" / manifest["lang"]
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    skips = pl.read_parquet(folder / "pair_skips.parquet")
+    assert_skips_counted(skips, manifest)
+    made = set(pairs.select("sent_id", "good_form", "bad_form").iter_rows())
+    assert ("s1", "می\u200cکردند", "کردیم") not in made
+    assert ("s3", "کردند", "کردیم") in made  # no prefix on either: the simple past kept
+    refused = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
+    assert "aspect-prefix" in refused.get_column("reason").to_list()

@@ -261,6 +261,7 @@ SKIP_REASONS = (
     "genderless-plural",
     "declension-class",
     "contested-feats",
+    "aspect-prefix",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
