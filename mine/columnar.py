@@ -958,6 +958,23 @@ def _subject_facts(
     definite_det[words.head[det]] = True
     numeral = table.rows.field(7, table.word_rows).base_is(b"nummod") & (words.head >= 0)
     definite_det[words.head[numeral]] = True
+    # A nominative noun subject of a copular clause whose predicate is a noun in an oblique
+    # case (not Nom, nor the predicative Ins): the subject is the clause's only nominative, and
+    # where the language drops subjects it reads as the predicate of a dropped first or second
+    # person (Czech *že by toho roku byl výjimečný přestupný rok*, §4.2).
+    with_cop = np.zeros(len(words.head), bool)
+    cop = words.has(rules.COP) & (words.head >= 0)
+    with_cop[words.head[cop]] = True
+    at_clause = np.maximum(clause, 0)
+    oblique = _has_value(strings, "Case", "[^|,]+") & ~_has_value(strings, "Case", "Nom|Ins")
+    nominal_predicate = (
+        has_clause
+        & (words.upos[c] == rules.NOUN)
+        & _has_value(strings, "Case", "Nom")[words.feats[c]]
+        & (words.upos[at_clause] == rules.NOUN)
+        & with_cop[at_clause]
+        & oblique[words.feats[at_clause]]
+    )
     return {
         "antecedent_upos": upos,
         "antecedent_number": features.lists[0].take(codes),
@@ -965,6 +982,7 @@ def _subject_facts(
         "antecedent_person": features.lists[3].take(codes),
         "controller_det_number": det_number,
         "controller_determined": pa.array(definite[words.feats[c]] | definite_det[c]),
+        "controller_nominal_predicate": pa.array(nominal_predicate),
     }
 
 

@@ -36,6 +36,9 @@ class FileJob:
     # §4 implicit third person: a plural noun subject may take a first- or second-person verb
     # (`mine/data/unagreement_languages.tsv`), so a plural target's Person is not varied.
     unagreement: bool = False
+    # §4.2: the language drops subjects (`mine/data/pro_drop_languages.tsv`), so a copular
+    # clause's noun subject could be the predicate of a dropped first or second person.
+    pro_drop: bool = False
 
 
 @dataclass

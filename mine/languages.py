@@ -87,6 +87,13 @@ def language_codes(table: str) -> frozenset[str]:
     return frozenset(row["code"].strip() for row in read_rows(table))
 
 
+def load_pro_drop_languages() -> frozenset[str]:
+    """UD codes of the languages that drop pronominal subjects (§4.2: a copular clause's noun
+    subject could be the predicate of a dropped first or second person), from
+    `mine/data/pro_drop_languages.tsv`."""
+    return language_codes("pro_drop_languages.tsv")
+
+
 def load_unagreement_languages() -> frozenset[str]:
     """UD codes of the languages with unagreement (§4: a plural noun subject may take a first- or
     second-person plural verb, Spanish *los estudiantes trabajamos*; Höhn 2016), from

@@ -63,12 +63,18 @@ def build_pairs(
 
 
 def prepare_attempts(
-    relations: pa.Table, sentences: pa.Table, vary: str = "target", unagreement: bool = False
+    relations: pa.Table,
+    sentences: pa.Table,
+    vary: str = "target",
+    unagreement: bool = False,
+    pro_drop: bool = False,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """What needs no lexicon (a mining worker does it, file by file): one row per (relation,
     varied role, agreeing feature, the implicit third person included) that passes §4's rules
-    about the relation, and a row per skip (SKIPPED columns); `unagreement`: the language has it."""
-    attempts = _attempts(pl.DataFrame(relations), _sentence_facts(sentences), vary, unagreement)
+    about the relation, and a row per skip (SKIPPED columns); `unagreement`: the language has it; `pro_drop`: it drops subjects."""
+    attempts = _attempts(
+        pl.DataFrame(relations), _sentence_facts(sentences), vary, unagreement, pro_drop
+    )
     reason = attempts.select(relation_skip_reason()).to_series()
     # An unmarked cell's attempt, or a value a pronoun without FEATS borrowed, is one only where
     # the lexicon licenses it (§4.2, decided with the lexicon): its relation's skips are not
@@ -84,7 +90,7 @@ def prepare_attempts(
     skipping = reason.is_not_null() & ~provisional
     skipped = skipped_rows(attempts.filter(skipping), reason.filter(skipping))
     kept = attempts.filter(reason.is_null())
-    return kept.drop("in_mwt", "coordinated", "duplicate", "unagreeing"), skipped
+    return kept.drop("in_mwt", "coordinated", "duplicate", "unagreeing", "predicative"), skipped
 
 
 def skipped_rows(attempts: pl.DataFrame, reason: pl.Series | pl.Expr | str) -> pl.DataFrame:
@@ -467,7 +473,11 @@ def _ambiguity(tries: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
 
 
 def _attempts(
-    relations: pl.DataFrame, sentences: SentenceFacts, vary: str, unagreement: bool
+    relations: pl.DataFrame,
+    sentences: SentenceFacts,
+    vary: str,
+    unagreement: bool,
+    pro_drop: bool = False,
 ) -> pl.DataFrame:
     """One row per (relation, varied role, agreeing feature), with what the rules read; a varied
     target of an implicit third person (`implicit_person`) has Person among its features."""
@@ -482,7 +492,7 @@ def _attempts(
     ).with_columns(pl.col("definite").fill_null(False))
     # §4's implicit third person and §4.2's subjects without features and unmarked cells,
     # computed once per file (`implicit`, `unagreeing`, `agreeing_eff`, the `c_`/`t_` values).
-    relations = with_subject_facts(relations, unagreement).rechunk()
+    relations = with_subject_facts(relations, unagreement, pro_drop).rechunk()
     configured = configuration(relations).get_columns()
     frames = []
     for rank, role in enumerate(VARY_CHOICES[vary]):
@@ -522,6 +532,7 @@ def _attempts(
                 ).alias("k_agreeing"),
                 pl.col("agreeing_eff" if target else "agreeing").alias("feature"),
                 (pl.col("unagreeing") if target else pl.lit(False)).alias("unagreeing"),
+                (pl.col("predicative") if target else pl.lit(False)).alias("predicative"),
                 (pl.col("implicit") if target else pl.lit(False)).alias("implicit"),
                 *_target_only(role),
             )
@@ -572,6 +583,7 @@ def _attempts(
         *_around(sentences, word, known, part),
         # Read by the rules about a relation only (`relation_skip_reason`).
         (pl.col("unagreeing") & (pl.col("feature") == "Person")).alias("unagreeing"),
+        (pl.col("predicative") & (pl.col("feature") == "Person")).alias("predicative"),
         "in_mwt",
         "coordinated",
         "duplicate",

@@ -21,6 +21,7 @@ from .languages import (
     find_treebanks,
     load_languages,
     load_participle_languages,
+    load_pro_drop_languages,
     load_unagreement_languages,
     load_valid_types,
     load_value_sets,
@@ -101,6 +102,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     valid = load_valid_types()
     participles, value_sets = load_participle_languages(), load_value_sets()
     unagreeing = load_unagreement_languages()
+    dropping = load_pro_drop_languages()
     roots = options.unimorph_dirs or default_unimorph_dirs()
     runs, current = [], []
     for key, group in groups.items():
@@ -140,6 +142,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 options.strict,
                 participle_agreement=language.code in participles,
                 unagreement=language.code in unagreeing,
+                pro_drop=language.code in dropping,
                 value_sets=value_sets.get(language.code, {}),
             )
             for tb in group

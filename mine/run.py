@@ -77,7 +77,7 @@ def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
         spill(result.dropped, prefix, "drops")
         if vary is not None:
             attempts, skipped = prepare_attempts(
-                result.relations, result.sentences, vary, job.unagreement
+                result.relations, result.sentences, vary, job.unagreement, job.pro_drop
             )
             spill(attempts.to_arrow(), prefix, "attempts")
             spill(skipped.to_arrow(), prefix, "skips")

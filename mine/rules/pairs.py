@@ -227,6 +227,7 @@ SUBJECT_FACTS = {
     "antecedent_person": pl.lit(None, pl.List(pl.String)),
     "controller_det_number": pl.lit([], pl.List(pl.String)),
     "controller_determined": pl.lit(False),
+    "controller_nominal_predicate": pl.lit(False),
 }
 
 
@@ -289,7 +290,9 @@ def _meets(a: str, b: str) -> pl.Expr:
     return pl.col(a).list.set_intersection(pl.col(b)).list.len() > 0
 
 
-def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
+def with_subject_facts(
+    relations: pl.DataFrame, unagreement: bool, pro_drop: bool = False
+) -> pl.DataFrame:
     """§4's implicit third person and §4.2's subjects without features and unmarked cells, over
     relations (RELATIONS_MINED), for pairs only: the controller's values as pairs read them
     (`c_<feature>`: a relative pronoun's from its antecedent, a bare noun's Number from its
@@ -297,7 +300,8 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
     target's values (`t_<feature>`: an unmarked cell takes the controller's, named in
     `unmarked` as `Feature=Value` to be licensed per language, `licensed_cells`), the agreeing
     features then (`agreeing_eff`), `implicit`, `unagreeing` (`unagreement`: the language has
-    it) and what came from where (`from_antecedent`, `from_dependent`; `borrowed`: a pronoun
+    it), `predicative` (`pro_drop`: the language drops subjects, and the noun controller of a
+    copular clause could be the predicate) and what came from where (`from_antecedent`, `from_dependent`; `borrowed`: a pronoun
     subject without FEATS takes the target's values, `Feature=Value`, to be licensed by its
     form's other tokens, `lexicon_licensed`)."""
     missing = [value.alias(name) for name, value in SUBJECT_FACTS.items()]
@@ -308,7 +312,7 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
     # rows (most of them in many languages) keep their own, without the rules' cost.
     subject = frame.select(pl.col("type").is_in(SUBJECT_TYPES)).to_series()
     if subject.all():
-        return _subject_facts(frame, unagreement)
+        return _subject_facts(frame, unagreement, pro_drop)
     kept = frame.filter(~subject).with_columns(
         *(pl.col(f"controller_{name}").alias(f"c_{name}") for _, name in DERIVABLE),
         *(pl.col(f"target_{name}").alias(f"t_{name}") for _, name in DERIVABLE),
@@ -321,15 +325,16 @@ def with_subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFra
         pl.col("agreeing").alias("agreeing_eff"),
         pl.lit(False).alias("implicit"),
         pl.lit(False).alias("unagreeing"),
+        pl.lit(False).alias("predicative"),
     )
     if not subject.any():
         return kept
     # Attempts need no order (pairs and skips are sorted when written).
-    subjects = _subject_facts(frame.filter(subject), unagreement)
+    subjects = _subject_facts(frame.filter(subject), unagreement, pro_drop)
     return pl.concat([subjects, kept.select(subjects.columns)])
 
 
-def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
+def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -> pl.DataFrame:
     """`with_subject_facts` over relations of the subject types."""
     # What FEATS strings tell, read once per distinct string (few), then joined.
     frame = _by_feats(
@@ -488,8 +493,18 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool) -> pl.DataFrame:
     # plural noun (*φοιτητές διαβάζουμε*) is not.
     licit = pl.col("controller_determined").fill_null(False) | (upos == "PRON")
     unagreeing = implicit & pl.lit(unagreement) & _only("t_number", "Plur") & licit
+    # With a dropped first or second person subject, a copular clause's noun subject reads as
+    # the predicate: *že bych toho roku byl výjimečný přestupný rok* ("that I would be an
+    # exceptional leap year that year") is grammatical.
+    predicative = (
+        implicit & pl.lit(pro_drop) & pl.col("controller_nominal_predicate").fill_null(False)
+    )
     return (
-        frame.with_columns(implicit.alias("implicit"), unagreeing.alias("unagreeing"))
+        frame.with_columns(
+            implicit.alias("implicit"),
+            unagreeing.alias("unagreeing"),
+            predicative.alias("predicative"),
+        )
         .drop(
             "clash",
             "_finite",
@@ -803,6 +818,8 @@ def relation_skip_reason() -> pl.Expr:
     return (
         pl.when(pl.col("unagreeing"))
         .then(pl.lit("unagreement"))  # *los estudiantes trabajamos* is grammatical
+        .when(pl.col("predicative"))
+        .then(pl.lit("predicate-nominal"))  # *(já) bych byl rok*: the noun is the predicate
         .when(pl.col("values").list.len() > 1)
         .then(pl.lit("multi-valued"))
         .when(pl.col("lemma").is_in(["", "_"]) | pl.col("lemma").is_null())

@@ -558,3 +558,44 @@ def test_a_bad_form_that_drops_the_persian_imperfective_prefix_is_refused(tmp_pa
     assert ("s3", "کردند", "کردیم") in made  # no prefix on either: the simple past kept
     refused = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
     assert "aspect-prefix" in refused.get_column("reason").to_list()
+
+
+# A pro-drop language's copular clause: its noun subject could be the predicate.
+
+BYT = "Mood=Ind|Number=Sing|Person={}|Tense=Pres|VerbForm=Fin"
+NOM = "Animacy=Inan|Case=Nom|Gender=Masc|Number=Sing"
+
+
+def test_a_pro_drop_copular_clause_with_an_oblique_predicate_has_no_person_varied(tmp_path):
+    # *Na vrcholu je kostel* → *jsem*: "on the top I am a church" is grammatical Czech (the
+    # subject dropped, *kostel* the predicate); *Kostel je budova* → *jsem* is not (two
+    # nominatives: *kostel* cannot be the predicate too).
+    ud = tmp_path / "ud"
+    locative = (
+        "1 Na na ADP AdpType=Prep|Case=Loc 2 case",
+        "2 vrcholu vrchol NOUN Animacy=Inan|Case=Loc|Gender=Masc|Number=Sing 0 root",
+        f"3 je být AUX {BYT.format(3)} 2 cop",
+        f"4 kostel kostel NOUN {NOM} 2 nsubj",
+    )
+    nominative = (
+        f"1 Kostel kostel NOUN {NOM} 3 nsubj",
+        f"2 je být AUX {BYT.format(3)} 3 cop",
+        "3 budova budova NOUN Case=Nom|Gender=Fem|Number=Sing 0 root",
+    )
+    first = (
+        "1 Já já PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 2 nsubj",
+        f"2 jsem být AUX {BYT.format(1)} 0 root",
+    )
+    write_treebank(ud, "Czech", "cs", [locative, nominative, first, first])
+    (manifest,) = mine_languages(
+        Options(ud_dir=ud, out=tmp_path / "corpus", all_types=True, progress=False)
+    )
+    folder = tmp_path / "corpus" / manifest["lang"]
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    skips = pl.read_parquet(folder / "pair_skips.parquet")
+    assert_skips_counted(skips, manifest)
+    made = set(pairs.select("sent_id", "feature", "bad_form").iter_rows())
+    assert ("s1", "Person", "jsem") not in made
+    assert ("s2", "Person", "jsem") in made
+    refused = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
+    assert refused.get_column("reason").to_list() == ["predicate-nominal"]

@@ -116,6 +116,13 @@ RELATIONS_MINED = pa.schema(
             "the controller has Definite=Def, a det dependent with Definite=Def, Poss=Yes or "
             "PronType Dem/Ind/Tot, or a nummod dependent (its plural is not bare, §4.2)",
         ),
+        described(
+            "controller_nominal_predicate",
+            pa.bool_(),
+            "the controller is a nominative noun subject of a noun predicate in an oblique case "
+            "(not Nom or Ins) with a cop dependent: with a dropped subject it could be the "
+            "predicate (§4.2)",
+        ),
     ]
 )
 
@@ -262,6 +269,7 @@ SKIP_REASONS = (
     "declension-class",
     "contested-feats",
     "aspect-prefix",
+    "predicate-nominal",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
