@@ -1,8 +1,9 @@
 """The surface the language writes (DESIGN.md §4.1): a bad form spliced into a sentence may need
-another written shape. Three data tables in `mine/data/` (each row cites its grammar source):
+another written shape. Data tables in `mine/data/` (each row cites its grammar source):
 `contractions.tsv` (two words → one written form: French *de le* → *du*), `allomorphs.tsv` (a set
 of written forms of one word, the member picked by the next word's onset: Italian *il*/*lo*/*l'*),
-`elision.tsv` (words written elided before a vowel: French *je* → *j'*) and `onsets.tsv` (the onset
+`elision.tsv` (words written elided before a vowel: French *je* → *j'*), `alternating_clitics.tsv`
+(a clitic after the word written by its final sound: Ukrainian *б*/*би*) and `onsets.tsv` (the onset
 classes, as patterns over the next word, first match wins; a word that matches none is
 `consonant`). A rebuilt multiword token must be a token the language's treebanks
 write (`unattested-token`)."""
@@ -30,6 +31,9 @@ class WrittenSurface:
     allomorphs: pl.DataFrame  # upos, key, onset, written (null: no written form)
     contractions: pl.DataFrame  # first, second, written
     elidable: frozenset[str] = frozenset()  # words elided before a vowel (*je* → *j'*)
+    # A clitic after the word written by the word's final sound (Ukrainian *б* after a vowel,
+    # *би* after a consonant): (after a vowel, after a consonant, the vowels).
+    clitics: tuple[tuple[str, str, str], ...] = ()
 
 
 NO_SURFACE = WrittenSurface(
@@ -82,7 +86,12 @@ def load_written_surface(code: str) -> WrittenSurface:
         orient="row",
     )
     elidable = frozenset(r["word"] for r in read_rows("elision.tsv") if r["code"] == code)
-    return WrittenSurface(onsets, allomorphs, contractions, elidable)
+    clitics = tuple(
+        (r["after_vowel"], r["after_consonant"], r["vowels"])
+        for r in read_rows("alternating_clitics.tsv")
+        if r["code"] == code
+    )
+    return WrittenSurface(onsets, allomorphs, contractions, elidable, clitics)
 
 
 def onset_class(word: pl.Expr, onsets: tuple[tuple[str, str], ...]) -> pl.Expr:
@@ -171,6 +180,15 @@ def write_surface(
         full = pl.col("_before").is_in(sorted(surface.elidable)) & own_word & apart
         elides = onset_class(pl.col("bad_form"), surface.onsets) != CONSONANT
         unelided = full & elides & (onset_class(pl.col("form"), surface.onsets) == CONSONANT)
+    # A clitic after the word that its final sound picks (Ukrainian *були б* → *був б*, which is
+    # written *був би*): the bad form must end in the same class of sound as the word.
+    for after_vowel, after_consonant, vowels in surface.clitics:
+        next_word = after.str.to_lowercase().is_in([after_vowel, after_consonant]).fill_null(False)
+        final = f"[{vowels}]$"
+        switches = pl.col("form").str.to_lowercase().str.contains(final) != pl.col(
+            "bad_form"
+        ).str.to_lowercase().str.contains(final)
+        unelided = unelided | (next_word & own_word & switches)
     unwritten = tries.filter(unelided)
     tries = tries.filter(~unelided)
     # A part of a multiword token rebuilt: the token must be one the language writes.

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from ud_agree.mine.plan import Options
 from ud_agree.mine.read import rebuild_text
+from ud_agree.mine.run import mine_languages
 
 from tests.mine.test_pairs import mine_with_skips
-from tests.sentences import sentence
+from tests.sentences import sentence, write_treebank
 from ud_agree.surface import decode_spaces, misc_spacing, surface_text
 
 
@@ -227,3 +229,37 @@ def test_italian_articles_follow_the_next_words_onset(tmp_path):
     assert bad[("s4", "lo", "Number")]["sentence_bad"] == "gli studio"
     for row in pairs.iter_rows(named=True):
         assert_offsets_cover_the_replacement(row)
+
+
+def test_a_bad_form_that_changes_the_final_sound_before_ukrainian_b_is_no_pair(tmp_path):
+    # *б* follows a vowel, *би* a consonant: *були б* → *був б* is written *був би*
+    # (mine/data/alternating_clitics.tsv); rewriting the particle is no re-inflection.
+    past = "Mood=Ind|Number={}|Tense=Past|VerbForm=Fin"
+    pronoun = "Case=Nom|Number={}|Person=3|PronType=Prs"
+    with_particle = (
+        f"1 Вони вони PRON {pronoun.format('Plur')} 2 nsubj",
+        f"2 були бути VERB {past.format('Plur')} 0 root",
+        "3 б б PART _ 2 discourse",
+    )
+    without = (
+        f"1 Вони вони PRON {pronoun.format('Plur')} 2 nsubj",
+        f"2 були бути VERB {past.format('Plur')} 0 root",
+        "3 тут тут ADV _ 2 advmod",
+    )
+    singular = (
+        f"1 Він він PRON {pronoun.format('Sing')} 2 nsubj",
+        f"2 був бути VERB {past.format('Sing')} 0 root",
+    )
+    ud = tmp_path / "ud"
+    write_treebank(ud, "Ukrainian", "uk", [with_particle, without, singular])
+    (manifest,) = mine_languages(
+        Options(ud_dir=ud, out=tmp_path / "corpus", all_types=True, progress=False)
+    )
+    folder = tmp_path / "corpus" / manifest["lang"]
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    made = set(pairs.select("sent_id", "good_form", "bad_form").iter_rows())
+    assert ("s1", "були", "був") not in made
+    assert ("s2", "були", "був") in made
+    skips = pl.read_parquet(folder / "pair_skips.parquet")
+    refused = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Number"))
+    assert refused.get_column("reason").to_list() == ["elision"]

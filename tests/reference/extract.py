@@ -181,7 +181,22 @@ def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
         ):
             continue
         numbers |= dependent.number
-    return (*ante, sorted(numbers) if len(numbers) == 1 else [], definite)
+    # A nominative noun subject of a copular clause whose noun predicate is in another case
+    # than Nom or Ins (§4.2 pro-drop: it could be the predicate).
+    nominal = ("NOUN",)  # the columnar engine codes PROPN apart, never a controller
+    predicate = (
+        clause is not None
+        and sentence.upos[c] in nominal
+        and "Nom" in _values(sentence.feats[c], "Case")
+        and sentence.upos[clause] in nominal
+        and bool(_values(sentence.feats[clause], "Case"))
+        and not _values(sentence.feats[clause], "Case") & {"Nom", "Ins"}
+        and any(
+            head == sentence.ids[clause] and deprel.partition(":")[0] == "cop"
+            for head, deprel in zip(sentence.heads, sentence.deprels, strict=True)
+        )
+    )
+    return (*ante, sorted(numbers) if len(numbers) == 1 else [], definite, predicate)
 
 
 def mwt_offset(sentence: Sentence, word: int) -> int | None:
