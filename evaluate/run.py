@@ -219,7 +219,6 @@ def run_suites(
     from .suites.read import read_suite
 
     warn = warn or (lambda message: print(message, file=sys.stderr))
-    started = time.time()
     # 1. Read every file first: a bad file or, under --strict, a malformed line stops the run
     # before a model is loaded.
     paths = [Path(f) for f in run.files]

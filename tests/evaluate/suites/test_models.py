@@ -13,14 +13,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from ud_agree.evaluate.backends import load_scorer  # noqa: E402
-from ud_agree.evaluate.options import (
-    Options,
-    suite_run,
-)
-from ud_agree.evaluate.run import (
-    evaluate,
-    run_suites,
-)
+from ud_agree.evaluate.options import Options, suite_run  # noqa: E402
+from ud_agree.evaluate.run import evaluate, run_suites  # noqa: E402
 from ud_agree.evaluate.suites import load_suite_results  # noqa: E402
 from ud_agree.mine.export import export  # noqa: E402
 from ud_agree.mine.plan import Options as MineOptions  # noqa: E402
