@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +22,9 @@ from ud_agree.schemas.manifests import RunManifest
 
 from .backends import TokenScorer, open_backend, open_pair_scorer
 from .corpus import Corpus, read_corpus
-from .options import FREQUENCY, TINY_RANDOM, Kind, Options, UsageError, model_label, out_dir
+from .options import Options, UsageError, model_label, out_dir
 from .output.writer import ChunkWriter, chunk_paths, prepare_folder, skip_done
+from .plan import resolve_kind
 from .sharding.spec import select_shard, shard_entry
 from .tasks import Task
 from .tasks.class_average import ClassAverage
@@ -160,7 +161,7 @@ class CorpusTask:
         self, base: dict[str, Any], folder: Path, seconds: float
     ) -> tuple[dict[str, Any], pl.DataFrame | None]:
         """The summary over every chunk of the folder, and the finished manifest."""
-        from .report.summary import summarize, write_summary
+        from .summary.tables import summarize, write_summary
 
         options, counts = self.options, self.counts
         paths = chunk_paths(folder)
@@ -292,22 +293,6 @@ def load_suite_scorer(run: SuiteRun, factory: ScorerFactory | None) -> TokenScor
         )
     except ImportError as error:
         raise UserError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
-
-
-def resolve_kind(options: Options, scorer: TokenScorer | None = None) -> Options:
-    """Options with the model's kind filled in (masked or causal), read from its config."""
-    if options.kind is not None or options.model == FREQUENCY:
-        return options
-    kind: Kind
-    if scorer is not None:
-        kind = "causal" if scorer.method == "causal" else "masked"
-    elif options.model == TINY_RANDOM:
-        kind = "masked"
-    else:
-        from .backends.models import model_kind
-
-        kind = model_kind(options.model, options.trust_remote_code)
-    return replace(options, kind=kind)
 
 
 def manifest_base(options: Options, corpus_sha: str | None, facts: dict[str, Any]) -> RunManifest:

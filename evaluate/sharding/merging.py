@@ -9,7 +9,7 @@ from ud_agree.atomic import write_json
 from ud_agree.schemas.results import ITEM_KEY
 
 from ..output.results import load_results, result_files
-from ..report.summary import summarize, write_summary
+from ..summary.tables import summarize, write_summary
 from .sets import check_run, merged_manifest
 
 

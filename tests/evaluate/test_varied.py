@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 from ud_agree.evaluate.cli import main
 from ud_agree.evaluate.output.results import load_results
-from ud_agree.evaluate.report.summary import summarize
 from ud_agree.evaluate.run import evaluate
+from ud_agree.evaluate.summary.tables import summarize
 
 from tests.sharding import mine_sample, sample_options
 

@@ -347,7 +347,7 @@ class FlatScorer(HashScorer):
 
 
 def test_suite_summaries_count_ties_per_rule_as_corpus_runs_do(tmp_path: Path) -> None:
-    from ud_agree.evaluate.report.summary import COLUMNS as RUN_COLUMNS
+    from ud_agree.evaluate.summary.tables import COLUMNS as RUN_COLUMNS
 
     text = "True\tthe dogs run\nFalse\tthe dogs ran\nFalse\tthe dog run\nTrue\tit is\nFalse\tit are here\n"
     (outcome,) = run_suites(options(tmp_path, [write(tmp_path, "s.txt", text)], rule="chars"),
