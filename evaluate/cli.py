@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -330,11 +329,12 @@ def runs_row(options: Options, outcome: Outcome | None) -> dict[str, Any]:
     import polars as pl
 
     from .options import out_dir
+    from .output.store import manifest_file
     from .report.runs import overall
 
     if outcome is None:
         folder = out_dir(options)
-        manifest = json.loads((folder / "manifest.json").read_text())  # read by finished()
+        manifest = manifest_file(folder) or {}  # read by finished()
     else:
         folder, manifest = outcome.out_dir, outcome.manifest
     summary = None if outcome is None else outcome.summary

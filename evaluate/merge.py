@@ -10,8 +10,8 @@ from pathlib import Path
 
 from ud_agree.errors import OneLineParser, UserError, run_main
 
+from .output.store import sharded_runs
 from .sharding.merging import merge_run
-from .sharding.sets import sharded_runs
 from .sharding.spec import ShardError
 
 

@@ -149,15 +149,12 @@ def finished(options: Options) -> bool:
     with the same options that change results, its chunks holding the rows it counts): `--resume`
     skips it. One made from a corpus mined since is not: its run refuses --resume."""
     from .corpus import language_folder, manifest_digest
-    from .output.store import check_folder
+    from .output.store import check_folder, manifest_file
     from .output.writer import chunk_paths
 
     folder = out_dir(options)
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text())
-    except (OSError, ValueError):  # none yet, or damaged: the run itself says which
-        return False
-    if not isinstance(manifest, dict) or manifest.get("complete") is not True:
+    manifest = manifest_file(folder)  # None: none yet, or damaged (the run itself says which)
+    if manifest is None or manifest.get("complete") is not True:
         return False
     before = manifest.get("options") or {}
     # An option a run's manifest does not name yet (written before it existed) had its default.

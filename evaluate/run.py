@@ -23,6 +23,7 @@ from ud_agree.schemas.manifests import RunManifest
 from .backends import TokenScorer, open_backend, open_pair_scorer
 from .corpus import Corpus, read_corpus
 from .options import Options, UsageError, model_label, out_dir
+from .output.store import SCHEMA_VERSION
 from .output.writer import ChunkWriter, chunk_paths, prepare_folder, skip_done
 from .plan import resolve_kind
 from .sharding.spec import select_shard, shard_entry
@@ -58,7 +59,7 @@ def run_task(task: Task, folder: Path, resume: bool, started: float | None = Non
     with hold(folder):
         facts = task.open()
         done = task.prepare(folder, resume)
-        base = task.manifest_base(facts)
+        base = {"schema_version": SCHEMA_VERSION, **task.manifest_base(facts)}
         write_json({**base, "complete": False}, folder / "manifest.json")
         try:
             task.score(folder, done)

@@ -21,8 +21,8 @@ from ud_agree.errors import MachineError, OneLineParser, UserError, run_main, to
 from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
 from ud_agree.schemas.results import ITEM_KEY
 
-from ..output.results import SHORT_MODEL, load_manifests, read_results, with_system
-from ..output.store import LeftOut, check_runs
+from ..output.results import SHORT_MODEL, read_results, with_system
+from ..output.store import LeftOut, check_runs, load_manifests
 from ..readings.rules import RULES
 from ..summary import stats
 from ..summary.tables import (

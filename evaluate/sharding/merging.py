@@ -9,8 +9,8 @@ from ud_agree.atomic import write_json
 from ud_agree.schemas.results import ITEM_KEY
 
 from ..output.results import load_results, result_files
+from ..output.store import check_run, merged_manifest
 from ..summary.tables import summarize, write_summary
-from .sets import check_run, merged_manifest
 
 
 def merge_run(run: Path) -> dict[str, Any]:

@@ -172,9 +172,8 @@ E = "ud_agree.evaluate"
 # take the narrow specs the options resolve into (issue 40).
 LAYERS: dict[str, tuple[str, ...]] = {
     f"{E}.sharding.spec": (),
-    f"{E}.sharding.sets": (f"{E}.sharding.spec",),
     f"{E}.corpus": (),
-    f"{E}.output": (f"{E}.sharding.spec", f"{E}.sharding.sets"),
+    f"{E}.output": (f"{E}.sharding.spec",),
     f"{E}.backends": (f"{E}.corpus",),
     f"{E}.readings": (f"{E}.backends",),
     f"{E}.summary": (f"{E}.readings",),
