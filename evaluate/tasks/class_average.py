@@ -17,6 +17,7 @@ from ..corpus import Corpus
 from ..output.writer import ChunkWriter
 from ..readings.candidates import CandidateSet, build_candidates, coverage, whole_word_vocab
 from ..readings.decide import Splits, attach_splits, decide, enough_candidates
+from ..readings.distance import token_distances
 from ..readings.items import expand_roles
 from .spec import ItemChoice
 
@@ -95,8 +96,11 @@ class ClassAverage:
         return self.backend.ready()
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
-        """Inputs of the items, `distance_tokens`, and how many were windowed."""
-        return self.backend.encode(items)
+        """The items with their `distance_tokens` (counted here, in the text the model reads), the
+        back-end's inputs of them, and how many were windowed."""
+        distance = token_distances(items, self.backend.tokenizer, self.backend.context)
+        encoded, windowed = self.backend.encode(items)
+        return items.with_columns(distance), encoded, windowed
 
     def subset(self, encoded: Any, keep: np.ndarray) -> Any:
         """Encoded inputs of the items kept (resume)."""
