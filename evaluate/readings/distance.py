@@ -84,3 +84,29 @@ def token_distances(items: pl.DataFrame, tokenizer, context: Context) -> pl.Seri
             other.append(spans[o])
         distances = masked_distances(tokenizer, texts, masked, other)
     return pl.Series("distance_tokens", distances, dtype=pl.Int32)
+
+
+def sentence_distances(items: pl.DataFrame, tokenizer) -> pl.Series:
+    """Each pair's `distance_tokens`: tokens between the first token of the varied word and that
+    of the other member, in the whole sentence as the tokenizer splits it (no special tokens).
+    Null without a tokenizer (the frequency baseline)."""
+    if tokenizer is None or not items.height:
+        return pl.Series("distance_tokens", [None] * items.height, dtype=pl.Int32)
+    texts, varied, other = [], [], []
+    rows = items.select("words", "space_after", "masked_surface", "other_surface").iter_rows()
+    for words, space, m, o in rows:
+        text, spans = surface_text(words, space)
+        texts.append(text)
+        varied.append(spans[m][0])
+        other.append(spans[o][0])
+    offsets = tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True, verbose=False)
+    distance = [
+        abs(_token_at(spans, a) - _token_at(spans, b))
+        for spans, a, b in zip(offsets["offset_mapping"], varied, other, strict=True)
+    ]
+    return pl.Series("distance_tokens", distance, dtype=pl.Int32)
+
+
+def _token_at(offsets: Sequence[tuple[int, int]], start: int) -> int:
+    """Index of the first token ending after character `start` (the word's first token)."""
+    return next((k for k, (_, b) in enumerate(offsets) if b > start), len(offsets))

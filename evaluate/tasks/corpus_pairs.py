@@ -19,6 +19,7 @@ from ..backends.frequency import pair_counts
 from ..corpus import Corpus
 from ..output.writer import ChunkWriter
 from ..readings.decide import congruence
+from ..readings.distance import sentence_distances
 from ..readings.items import expand_roles
 from ..readings.rules import RULES, TokenUnigram, ingredients, rule_columns, token_unigram
 from ..readings.sums import same_tokens, token_scores, with_leading_space, words_to_score
@@ -156,28 +157,7 @@ class PairReading:
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
         """`distance_tokens` from the scorer's tokenizer (null without one); nothing else to encode."""
         tokenizer = None if self.scorer is None else self.scorer.tokenizer
-        if tokenizer is None or not items.height:
-            return (
-                items.with_columns(pl.lit(None, dtype=pl.Int32).alias("distance_tokens")),
-                None,
-                0,
-            )
-        texts, varied, other = [], [], []
-        for words, space, m, o in items.select(
-            "words", "space_after", "masked_surface", "other_surface"
-        ).iter_rows():
-            text, spans = surface_text(words, space)
-            texts.append(text)
-            varied.append(spans[m][0])
-            other.append(spans[o][0])
-        offsets = tokenizer(
-            texts, add_special_tokens=False, return_offsets_mapping=True, verbose=False
-        )
-        distance = [
-            abs(_token_at(spans, a) - _token_at(spans, b))
-            for spans, a, b in zip(offsets["offset_mapping"], varied, other, strict=True)
-        ]
-        return items.with_columns(pl.Series("distance_tokens", distance, dtype=pl.Int32)), None, 0
+        return items.with_columns(sentence_distances(items, tokenizer)), None, 0
 
     def subset(self, encoded: Any, keep: np.ndarray) -> Any:
         """Nothing is encoded ahead."""
@@ -256,11 +236,6 @@ def sentence_chunks(items: pl.DataFrame, size: int) -> Iterator[np.ndarray]:
             begin = at
     if begin < items.height:
         yield np.arange(begin, items.height)
-
-
-def _token_at(offsets: list[tuple[int, int]], start: int) -> int:
-    """Index of the first token ending after character `start` (the word's first token)."""
-    return next((k for k, (_, b) in enumerate(offsets) if b > start), len(offsets))
 
 
 def split_token(spans: list[Span], start: int, end: int) -> list[Span] | None:
