@@ -6,10 +6,12 @@ a module, not a script (it has no --smoke: the scripts that use it do)."""
 from __future__ import annotations
 
 import argparse
+import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +29,7 @@ def pair_arguments(description: str | None) -> argparse.ArgumentParser:
     p.add_argument("--corpus", type=Path, default=None, help="a mined corpus with fr/pairs.parquet")
     p.add_argument("--pairs", type=int, default=2000)
     p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat", type=int, default=5, help="turns of each side, interleaved")
     p.add_argument("--smoke", action="store_true", help=SMOKE)
     return p
 
@@ -112,14 +114,52 @@ def _timed_batches(
     return time.perf_counter() - start
 
 
-def best_of(repeat: int, sides: dict[str, Callable[[], float]]) -> dict[str, float]:
-    """Run the sides alternately `repeat` times; the best time of each (machines are noisy)."""
+@dataclass(frozen=True)
+class Timing:
+    """The seconds of one side over its turns."""
+
+    seconds: tuple[float, ...]
+
+    @property
+    def min(self) -> float:
+        return min(self.seconds)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def spread(self) -> float:
+        """Slowest minus fastest turn: a ratio that moves by less than this over its floor's is
+        noise."""
+        return max(self.seconds) - min(self.seconds)
+
+    def __str__(self) -> str:
+        return (
+            f"min {self.min:.2f} s, median {self.median:.2f} s, spread {self.spread:.2f} s "
+            f"(n={len(self.seconds)})"
+        )
+
+
+def interleaved(repeat: int, sides: dict[str, Callable[[], float]]) -> dict[str, Timing]:
+    """Run the sides in turn, A B A B …, `repeat` turns each, so that a machine's slow spell
+    falls on every side alike; each side's seconds over its turns."""
     times: dict[str, list[float]] = {name: [] for name in sides}
-    for run in range(repeat):
+    for turn in range(repeat):
         for name, side in sides.items():
             times[name].append(side())
         print(
-            f"run {run + 1}: " + ", ".join(f"{n} {t[-1]:.2f} s" for n, t in times.items()),
+            f"turn {turn + 1}: " + ", ".join(f"{n} {t[-1]:.2f} s" for n, t in times.items()),
             flush=True,
         )
-    return {name: min(values) for name, values in times.items()}
+    return {name: Timing(tuple(values)) for name, values in times.items()}
+
+
+def ratio(ours: Timing, floor: Timing) -> str:
+    """The ratio as the benches print it: the median of each turn's ratio (its two sides ran back
+    to back), then min over min, and the range of the turns' ratios."""
+    turns = [a / b for a, b in zip(ours.seconds, floor.seconds, strict=True)]
+    return (
+        f"ratio {statistics.median(turns):.3f} (median of turns; min/min "
+        f"{ours.min / floor.min:.3f}, turns {min(turns):.3f}–{max(turns):.3f})"
+    )

@@ -1,11 +1,12 @@
 """Throughput of `evaluate.suite` against the batched forward floor of the same sentences.
 
-    python bench/suite.py [--corpus DIR] [--pairs 2000] [--batch-size 32] [--repeat 3]
+    python bench/suite.py [--corpus DIR] [--pairs 2000] [--batch-size 32] [--repeat 5]
 
 French-PUD's minimal pairs are exported in the BLiMP layout (`python -m mine.export`), then
 scored by `evaluate.suite`'s run (reading the file, scoring, writing chunks, summary; the model
 loaded once beforehand) with tiny-fr-ud-gpt2, against one bare forward per distinct sentence.
-Prints items/s of each side and their ratio (goal ≤ 1.3). `--smoke`: 40 pairs, one repeat (CI).
+The sides run in turn (A B A B …); prints each side's min, median and spread, items/s and the
+median of the turns' ratios (goal ≤ 1.3). `--smoke`: 40 pairs, one repeat (CI).
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import cast
 from floors import (
     ROOT,
     SHARED,
-    best_of,
     causal_floor,
+    interleaved,
     mine_french_pud,
     pair_arguments,
+    ratio,
     smoke_sizes,
 )
 
@@ -67,7 +69,7 @@ def main() -> None:
             run_suites(options, scorer_factory=lambda *a, **k: scorer)
             return time.perf_counter() - start
 
-        best = best_of(
+        best = interleaved(
             args.repeat,
             {
                 "evaluate.suite": suite_run,
@@ -83,9 +85,11 @@ def main() -> None:
     print(
         f"{n} pairs ({len(texts)} distinct sentences), batch size {args.batch_size}, tiny-fr-ud-gpt2, CPU"
     )
-    print(f"evaluate.suite: {ours:.2f} s, {n / ours:.1f} items/s")
-    print(f"floor (one bare forward per distinct sentence): {floor:.2f} s, {n / floor:.1f} items/s")
-    print(f"ratio {ours / floor:.3f} ({'no goal: --smoke' if args.smoke else 'goal <= 1.3'})")
+    print(f"evaluate.suite: {ours}, {n / ours.median:.1f} items/s at the median")
+    print(
+        f"floor (one bare forward per distinct sentence): {floor}, {n / floor.median:.1f} items/s"
+    )
+    print(f"{ratio(ours, floor)} ({'no goal: --smoke' if args.smoke else 'goal <= 1.3'})")
 
 
 if __name__ == "__main__":

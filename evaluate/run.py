@@ -61,14 +61,18 @@ def run_task(task: Task, folder: Path, resume: bool, started: float | None = Non
         done = task.prepare(folder, resume)
         base = {"schema_version": SCHEMA_VERSION, **task.manifest_base(facts)}
         write_json({**base, "complete": False}, folder / "manifest.json")
+        timings = {"start-up": time.time() - started}
         try:
-            task.score(folder, done)
+            timings.update(task.score(folder, done))
         except MachineError as error:
             raise error.saving(
                 f"{task.saved(folder, done)} {task.unit} are saved in {folder}; free space (or "
                 "fix the fault) and rerun with --resume"
             ) from None
+        # Scoring: what the task's own stages (encoding) leave of the time since start-up.
+        timings["scoring"] = time.time() - started - sum(timings.values())
         manifest, summary = task.finish(base, folder, time.time() - started)
+        manifest["timings"] = {stage: round(seconds, 3) for stage, seconds in timings.items()}
         write_json(manifest, folder / "manifest.json")
     return Outcome(folder, manifest, summary, manifest.get("counts", {}))
 
@@ -140,10 +144,13 @@ class CorpusTask:
         base.update(shard_entry(self.options.shard, self.whole_run_counts))  # type: ignore[typeddict-item]
         return dict(base)
 
-    def score(self, folder: Path, done: pl.DataFrame | None) -> None:
-        """Encode, leave out what an earlier run already scored, score in chunks."""
+    def score(self, folder: Path, done: pl.DataFrame | None) -> dict[str, float]:
+        """Encode, leave out what an earlier run already scored, score in chunks; the seconds
+        spent encoding."""
         reading, counts = self.reading, self.counts
+        started = time.time()
         items, encoded, counts["windowed"] = reading.encode(self.items)
+        encoding = time.time() - started
         items, keep, counts["resumed_already_done"] = skip_done(items, done)
         if keep is not None:
             encoded = reading.subset(encoded, keep)
@@ -152,6 +159,7 @@ class CorpusTask:
             counts.update(reading.score(items, encoded, writer))
         counts["items_scored_now"] = writer.written
         counts["forward_inputs"] = writer.forwards
+        return {"encoding": encoding}
 
     def saved(self, folder: Path, done: pl.DataFrame | None) -> int:
         """Items of an earlier run and those written now."""

@@ -36,8 +36,9 @@ class Task(Protocol):
         """What the run is, written before anything is scored."""
         ...
 
-    def score(self, folder: Path, done: Any) -> None:
-        """Score what `done` lacks, chunk by chunk, into `folder`."""
+    def score(self, folder: Path, done: Any) -> dict[str, float]:
+        """Score what `done` lacks, chunk by chunk, into `folder`; the seconds of the task's own
+        stages (encoding), which the loop times apart from scoring."""
         ...
 
     def saved(self, folder: Path, done: Any) -> int:

@@ -132,11 +132,12 @@ class SuiteTask:
             else None,
         }
 
-    def score(self, folder: Path, done: set[str]) -> None:
-        """Score what no chunk holds yet, one chunk at a time."""
+    def score(self, folder: Path, done: set[str]) -> dict[str, float]:
+        """Score what no chunk holds yet, one chunk at a time (no stage of its own to time)."""
         self.written = score_chunks(
             self.suite, pending(self.suite, done), self.scorer, folder, self.run, self.skipped
         )
+        return {}
 
     def saved(self, folder: Path, done: set[str]) -> int:
         """Pairs the folder holds when a fault stops the run."""

@@ -16,8 +16,9 @@ BENCH = ROOT / "bench"
 EXPECTED = {
     "pairs.py": [r"causal, tiny-fr-ud-gpt2, pairs \(tokens run [\d,]+ vs [\d,]+\):.* ratio \d",
                  r"pairs with --nonce 3 .* ratio \d", r"masked word PLL.* ratio \d"],
-    "evaluate.py": [r"forward passes: \d+ for \d+ items", r"distinct input: .* ratio \d",
-                    r"causal class-average, tiny-fr-ud-gpt2: .* ratio \d"],
+    "evaluate.py": [r"forward passes: \d+ for \d+ items", r"^  scoring: min .* ratio \d",
+                    r"^  start-up .*: min [\d.]+ s, median [\d.]+ s, spread [\d.]+ s \(n=1\)",
+                    r"causal class-average, tiny-fr-ud-gpt2: .* forwards"],
     "suite.py": [r"^ratio \d"],
     "mine.py": [r"ratio mine with pairs / conllu: +\d", r"ratio mine --nonce 1 / conllu: +\d"],
     "columnar.py": [r"columnar / python \(wall\) = \d"],

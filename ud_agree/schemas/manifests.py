@@ -52,6 +52,7 @@ class RunManifest(TypedDict, total=False):
     coverage: Coverage  # class-average reading
     candidates: int  # class-average reading: candidate forms
     seconds: float
+    timings: dict[str, float]  # seconds of start-up, encoding, scoring (the summary: the rest)
     items_per_second: float | None
     # Added by readers: the run folder relative to the results root; a merged run's shard count.
     run_dir: str
