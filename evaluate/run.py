@@ -288,7 +288,9 @@ def suite_names(paths: list[Path]) -> list[str]:
 def load_suite_scorer(run: SuiteRun, factory: ScorerFactory | None) -> TokenScorer:
     """The scorer of the run's model (missing torch is a one-line error)."""
     if factory is None:
-        from .backends import load_scorer as factory
+        from .backends import load_scorer
+
+        factory = load_scorer
     m = run.model
     try:
         return factory(

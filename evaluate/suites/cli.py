@@ -105,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
             f"{counts['scored_now']} scored now, {counts['in_results']} in results"
             + (f"; skipped: {skipped}" if skipped else "")
         )
-        if outcome.summary.height:
+        if outcome.summary is not None and outcome.summary.height:
             print(format_suite_table(outcome.summary))
         print(f"results: {outcome.folder}\n")
     return 0
