@@ -110,7 +110,7 @@ def floor_inputs(corpus: Path, model: Path, items: int, mask: str):
     from ud_agree.evaluate.corpus import read_corpus
     from ud_agree.evaluate.options import Options
     from ud_agree.evaluate.readings.candidates import build_candidates, whole_word_vocab
-    from ud_agree.evaluate.readings.decide import attach_splits, enough_candidates
+    from ud_agree.evaluate.readings.class_decisions import attach_splits, enough_candidates
     from ud_agree.evaluate.tasks.class_average import build_items
 
     tokenizer = load_tokenizer(str(model))

@@ -23,7 +23,7 @@ from ud_agree.schemas.results import ITEM_KEY
 
 from ..output.results import SHORT_MODEL, read_results, with_system
 from ..output.store import LeftOut, check_runs, load_manifests
-from ..readings.rules import RULES
+from ..readings.scoring_rules import RULES
 from ..summary import stats
 from ..summary.tables import (
     COVERS_LITTLE,

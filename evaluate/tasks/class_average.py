@@ -16,7 +16,7 @@ from ..backends import FormScorer
 from ..corpus import Corpus
 from ..output.writer import ChunkWriter
 from ..readings.candidates import CandidateSet, build_candidates, coverage, whole_word_vocab
-from ..readings.decide import Splits, attach_splits, decide, enough_candidates
+from ..readings.class_decisions import Splits, attach_splits, decide, enough_candidates
 from ..readings.distance import token_distances
 from ..readings.items import expand_roles
 from .spec import ItemChoice

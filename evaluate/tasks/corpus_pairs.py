@@ -18,11 +18,11 @@ from ..backends import CountScorer, TokenScorer
 from ..backends.frequency import pair_counts
 from ..corpus import Corpus
 from ..output.writer import ChunkWriter
-from ..readings.decide import congruence
+from ..readings.class_decisions import congruence
 from ..readings.distance import sentence_distances
 from ..readings.items import expand_roles
-from ..readings.rules import RULES, TokenUnigram, ingredients, rule_columns, token_unigram
-from ..readings.sums import same_tokens, token_scores, with_leading_space, words_to_score
+from ..readings.scoring_rules import RULES, TokenUnigram, ingredients, rule_columns, token_unigram
+from ..readings.token_sums import same_tokens, token_scores, with_leading_space, words_to_score
 from .spec import Pace, Scoring
 
 # Loads the pair scorer (the model's, or the baseline's counts) when the run is ready for it.

@@ -18,7 +18,7 @@ from ud_agree.errors import UserError
 
 from ..backends.api import TokenScorer
 from ..backends.spec import ModelSpec
-from ..readings.sums import same_tokens
+from ..readings.token_sums import same_tokens
 from ..suites.output import (
     chunk_paths,
     file_sha256,

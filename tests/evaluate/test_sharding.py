@@ -15,8 +15,8 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
+from ud_agree.evaluate.merge import merge_run
 from ud_agree.evaluate.output.store import check_run
-from ud_agree.evaluate.sharding.merging import merge_run
 from ud_agree.evaluate.sharding.spec import (
     Shard,
     ShardError,

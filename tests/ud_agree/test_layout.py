@@ -149,11 +149,11 @@ def test_an_upward_import_written_here_is_found(tmp_path):
     # Type-checking imports count here: a back-end must not name a reading's types either.
     module.write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-        "    from ..readings.decide import decide\nimport numpy\n"
+        "    from ..readings.class_decisions import decide\nimport numpy\n"
     )
-    known = {"ud_agree.evaluate.readings.decide", "ud_agree.evaluate.backends.causal"}
+    known = {"ud_agree.evaluate.readings.class_decisions", "ud_agree.evaluate.backends.causal"}
     found = imports_of("ud_agree.evaluate.backends.causal", module, known, type_checking=True)
-    assert found == {"ud_agree.evaluate.readings.decide"}
+    assert found == {"ud_agree.evaluate.readings.class_decisions"}
 
 
 def test_back_ends_score_and_readings_decide():
@@ -183,9 +183,11 @@ LAYERS: dict[str, tuple[str, ...]] = {
     f"{E}.tasks": (f"{E}.backends", f"{E}.corpus", f"{E}.output", f"{E}.readings",
                    f"{E}.suites.output", f"{E}.suites.read", f"{E}.suites.score",
                    f"{E}.suites.summary", f"{E}.suites.syntaxgym"),
-    f"{E}.sharding.merging": (f"{E}.output", f"{E}.sharding", f"{E}.summary"),
+    # `python -m evaluate.merge`: the merge of shards reads the store and writes the summary,
+    # never the report.
+    f"{E}.merge": (f"{E}.output", f"{E}.sharding", f"{E}.summary"),
 }  # fmt: skip
-TOP = (f"{E}.options", f"{E}.cli", f"{E}.run", f"{E}.plan", f"{E}.cluster")
+TOP = (f"{E}.options", f"{E}.cli", f"{E}.run", f"{E}.plan", f"{E}.cluster", f"{E}.merge")
 
 
 def layer_of(module: str) -> str | None:
@@ -216,8 +218,8 @@ def test_each_evaluator_layer_imports_only_the_layers_below_it():
 
 
 def test_a_layering_breach_written_here_is_found(monkeypatch):
-    monkeypatch.setitem(LAYERS, f"{E}.sharding.merging", (f"{E}.output", f"{E}.sharding"))
-    assert (f"{E}.sharding.merging", f"{E}.summary.tables") in layering_breaches()
+    monkeypatch.setitem(LAYERS, f"{E}.merge", (f"{E}.output", f"{E}.sharding"))
+    assert (f"{E}.merge", f"{E}.summary.tables") in layering_breaches()
 
 
 def test_tasks_back_ends_output_and_corpus_reading_never_import_the_run_options():
@@ -235,6 +237,7 @@ def test_back_ends_never_import_a_task():
 
 
 def test_the_merge_of_shards_never_imports_the_report():
+    assert upward_imports(f"{E}.merge", f"{E}.report") == []
     assert upward_imports(f"{E}.sharding", f"{E}.report") == []
 
 
