@@ -146,7 +146,7 @@ def test_every_manifest_names_its_schema_and_an_old_one_is_upgraded_in_one_step(
     assert suite_rule(tmp_path) == "sum"
 
 
-def test_the_one_loop_writes_the_schema_version(tmp_path):
+def test_the_one_loop_writes_the_schema_version_and_timings_of_a_suite_run_too(tmp_path):
     from ud_agree.evaluate.options import suite_run
     from ud_agree.evaluate.output.store import SCHEMA_VERSION
     from ud_agree.evaluate.run import run_suites
@@ -159,3 +159,6 @@ def test_the_one_loop_writes_the_schema_version(tmp_path):
                             factory(HashScorer()))  # fmt: skip
     written = json.loads((outcome.folder / "manifest.json").read_text())
     assert written["schema_version"] == SCHEMA_VERSION
+    # The corpus runs' loop is the suites' loop: the same stage timings, the same counts' place.
+    assert set(written["timings"]) == {"start-up", "scoring"}
+    assert written["complete"] is True and written["counts"]["in_results"] == 1
