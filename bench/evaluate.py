@@ -110,8 +110,8 @@ def floor_inputs(corpus: Path, model: Path, items: int, mask: str):
     from ud_agree.evaluate.corpus import read_corpus
     from ud_agree.evaluate.options import Options
     from ud_agree.evaluate.readings.candidates import build_candidates, whole_word_vocab
-    from ud_agree.evaluate.readings.class_average import build_items
-    from ud_agree.evaluate.readings.decide import attach_splits, enough_candidates
+    from ud_agree.evaluate.readings.class_decisions import attach_splits, enough_candidates
+    from ud_agree.evaluate.tasks.class_average import build_items
 
     tokenizer = load_tokenizer(str(model))
     data = read_corpus(str(corpus), "fr")
@@ -182,11 +182,11 @@ def causal_prefixes(corpus: Path, model: str, items: int, mask: str) -> list[lis
     """The distinct prefixes the causal class-average reading asks about (its own functions)."""
     from ud_agree.evaluate.corpus import read_corpus
     from ud_agree.evaluate.options import Options
-    from ud_agree.evaluate.readings.class_average import ClassAverage
+    from ud_agree.evaluate.run import open_task
 
     options = Options(lang="fr", corpus=str(corpus), model=model, kind="causal", mask=mask,
                       device="cpu", progress=False)  # fmt: skip
-    reading = ClassAverage(options, read_corpus(str(corpus), "fr"))
+    reading = open_task(options, read_corpus(str(corpus), "fr"))
     table, _ = reading.items()
     reading.ready()
     _, encoded, _ = reading.encode(table.head(items))

@@ -4,7 +4,7 @@
     python bench/pairs.py --smoke     # tiny sizes, one repeat: that it runs (CI)
 
 On French-PUD's minimal pairs (mined here unless --corpus is given): the causal LM's token
-log-probabilities summed per sentence (`readings.sums.sentence_scores` over the good and bad
+log-probabilities summed per sentence (`readings.token_sums.sentence_scores` over the good and bad
 sentences; each shared prefix run once, DESIGN.md §5) against one bare batched forward per
 distinct sentence; the same on the pairs with three nonce variants each (§9, no goal); the
 masked LM's word PLL against one bare forward per masked copy. Models: the shared
@@ -46,7 +46,7 @@ def main() -> None:
     from ud_agree.evaluate.backends.causal import CausalLM
     from ud_agree.evaluate.backends.masked import MaskedPLL, pll_copies
     from ud_agree.evaluate.backends.models import CAUSAL, load_model
-    from ud_agree.evaluate.readings.sums import sentence_scores
+    from ud_agree.evaluate.readings.token_sums import sentence_scores
 
     with tempfile.TemporaryDirectory() as tmp:
         corpus = args.corpus or mine_french_pud(Path(tmp) / "plain")

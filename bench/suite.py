@@ -42,7 +42,8 @@ def main() -> None:
     torch.set_grad_enabled(False)
     from ud_agree.evaluate.backends import load_scorer
     from ud_agree.evaluate.backends.causal import CausalLM
-    from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
+    from ud_agree.evaluate.options import suite_run as suite_spec
+    from ud_agree.evaluate.run import run_suites
 
     work = Path(tempfile.mkdtemp(prefix="bench-suite-"))
     try:
@@ -61,7 +62,7 @@ def main() -> None:
         def suite_run() -> float:
             out = work / "out"
             shutil.rmtree(out, ignore_errors=True)
-            options = SuiteOptions(
+            options = suite_spec(
                 files=[suite], model=model, out=out, batch_size=args.batch_size, progress=False
             )
             start = time.perf_counter()

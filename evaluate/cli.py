@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ud_agree.errors import OneLineParser, run_main, tool_command
@@ -231,9 +229,9 @@ def options_from(args: argparse.Namespace) -> list[Options]:
                 f"{', '.join(given)}: only the pair reading has rules (none asked for)"
             )
     args.lang = resolve_languages(args.corpus, args.lang)  # French, fra → fr
-    runs = plan_runs(base_options(args), args.lang, args.model, args.reading)
+    base = base_options(args)  # checked before a model's config is read
     pair = {"rule": args.rule, "rules": tuple(args.rules), "leading_space": args.leading_space}
-    return [replace(o, **pair) if o.reading == "pair" else o for o in runs]
+    return plan_runs(base, args.lang, args.model, args.reading, pair)
 
 
 # Skip counts of both readings, in the order they are printed.
@@ -261,11 +259,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate") ->
 
 
 def _run(args: argparse.Namespace) -> int:
-    runs = options_from(args)  # every run checked before the first is scored
     try:
         from .backends import models  # noqa: F401 - torch and transformers, the 'evaluate' extra
     except ImportError as error:
         raise UsageError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
+    runs = options_from(args)  # every run checked and resolved before the first is scored
     if len(runs) == 1 and not (runs[0].resume and finished(runs[0])):
         return _run_one(runs[0])
     return _run_many(runs)
@@ -273,8 +271,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _run_one(options: Options) -> int:
     """One run: its header, counts, coverage and full breakdown table."""
-    from .report.summary import format_table, header_lines
     from .run import evaluate as run_evaluation
+    from .summary.tables import format_table, header_lines
 
     outcome = run_evaluation(options)
     manifest = outcome.manifest
@@ -331,12 +329,12 @@ def runs_row(options: Options, outcome: Outcome | None) -> dict[str, Any]:
     import polars as pl
 
     from .options import out_dir
+    from .output.store import manifest_file
     from .report.runs import overall
-    from .run import resolve_kind
 
     if outcome is None:
-        folder = out_dir(resolve_kind(options))
-        manifest = json.loads((folder / "manifest.json").read_text())  # read by finished()
+        folder = out_dir(options)
+        manifest = manifest_file(folder) or {}  # read by finished()
     else:
         folder, manifest = outcome.out_dir, outcome.manifest
     summary = None if outcome is None else outcome.summary

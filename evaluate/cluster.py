@@ -18,9 +18,9 @@ from typing import Any, TypedDict
 
 from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 
+from .merge import merge_run
 from .options import CHOICES, Options, UsageError
 from .plan import run_folder
-from .sharding.merging import merge_run
 from .sharding.spec import Shard, ShardError
 
 READINGS = CHOICES["reading"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Literal, cast, get_args
 
-from ud_agree.errors import UsageError, did_you_mean
+from ud_agree.errors import UsageError, UserError, did_you_mean
 from ud_agree.names import SAFE_NAME
 from ud_agree.schemas.corpus import ROLES
 from ud_agree.schemas.results import Rule
@@ -15,6 +16,8 @@ from .backends.spec import FREQUENCY, TINY_RANDOM, Dtype, Kind, ModelSpec, Pll, 
 from .corpus import corpus_not_found
 from .output.writer import RunOutput
 from .sharding.spec import Shard, parse_shard, shard_folder
+from .tasks.spec import ItemChoice, Pace, Scoring
+from .tasks.suite_files import SuiteRun
 
 __all__ = [
     "FREQUENCY",
@@ -146,7 +149,17 @@ class Options:
     @property
     def runs_native(self) -> bool:
         """Whether the `minicons` rule's own forward is asked for (§5.1)."""
-        return "minicons" in (self.rule, *self.rules)
+        return self.scoring.native
+
+    @property
+    def scoring(self) -> Scoring:
+        """How the pair reading decides a pair and which texts it scores (§5.1)."""
+        return Scoring(self.rule, self.rules, self.leading_space)
+
+    @property
+    def item_choice(self) -> ItemChoice:
+        """Which class-average items the run builds, and what counts as correct (§1.5)."""
+        return ItemChoice(self.roles, self.match, self.case, self.min_candidates)
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -283,3 +296,75 @@ def model_typo(flag: str, model: str, names: tuple[str, ...] = (FREQUENCY, TINY_
             there = ", ".join(siblings) or "none"
             return f"{flag} {model}: no such folder (folders in {parent}: {there})"
     return f"{flag} {model}: no such model; did you mean {close}?" if close else ""
+
+
+def suite_run(
+    files: Sequence[str | Path],
+    model: str,
+    *,
+    format: str | None = None,
+    good: str | None = None,
+    bad: str | None = None,
+    condition: str | None = None,
+    pll: str = "sentence",
+    device: str = "auto",
+    batch_size: int = 32,
+    max_tokens: int | None = None,
+    dtype: str = "float32",
+    out: str | Path = "results",
+    resume: bool = False,
+    strict: bool = False,
+    chunk_size: int = 4096,
+    progress: bool = True,
+    rule: str = "sum",
+    rules: Sequence[str] = (),
+    leading_space: bool = False,
+) -> SuiteRun:
+    """A `python -m evaluate.suite` run resolved once from its flags (the CLI passes them, tests
+    name them), refused (`UserError`) where it cannot be scored, before anything is read or loaded."""
+    if model.lower() in (FREQUENCY, "frequency-baseline"):
+        raise UserError(
+            "--model frequency: the frequency baseline scores mined pairs by lexicon counts "
+            "and is not defined for arbitrary suites; give a language model"
+        )
+    typo = model_typo("--model", model, names=())
+    if typo:
+        raise UserError(typo)
+    if pll != "sentence":
+        raise UserError(
+            "--pll word needs the varied word, which peers' suites do not mark; use --pll sentence"
+        )
+    if batch_size < 1 or chunk_size < 1:
+        raise UserError("--batch-size and --chunk-size must be ≥ 1")
+    if max_tokens is not None and max_tokens < 1:
+        raise UserError("--max-tokens must be ≥ 1")
+    if not files:
+        raise UserError("no suite files given")
+    for name in (rule, *rules):
+        if name not in CHOICES["rule"]:
+            raise UserError(f"--rule {name!r}: expected one of {', '.join(CHOICES['rule'])}")
+    scoring = Scoring(cast(Rule, rule), tuple(cast(Rule, r) for r in rules), leading_space)
+    spec = ModelSpec(
+        model=model,
+        device=device,
+        batch_size=batch_size,
+        max_tokens=max_tokens,
+        dtype=cast(Dtype, dtype),
+        progress=progress,
+        pll=cast(Pll, pll),
+        chunk_size=chunk_size,
+        native=scoring.native,
+    )
+    return SuiteRun(
+        files=tuple(str(f) for f in files),
+        model=spec,
+        format=format,
+        good=good,
+        bad=bad,
+        condition=condition,
+        strict=strict,
+        scoring=scoring,
+        pace=Pace(chunk_size, progress),
+        out=str(out),
+        resume=resume,
+    )

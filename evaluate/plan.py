@@ -7,13 +7,25 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ud_agree.errors import did_you_mean
 
-from .options import RESUME_OPTIONS, Options, Reading, UsageError, corpus_not_found, out_dir
+from .backends.api import TokenScorer
+from .options import (
+    FREQUENCY,
+    RESUME_OPTIONS,
+    TINY_RANDOM,
+    Kind,
+    Options,
+    Reading,
+    UsageError,
+    corpus_not_found,
+    out_dir,
+)
 
 ALL = "all"  # --lang all: every language folder of the corpus
 
@@ -78,25 +90,58 @@ def plan_runs(
     langs: Sequence[str],
     models: Sequence[str],
     readings: Sequence[Reading],
+    pair: Mapping[str, Any] | None = None,
 ) -> list[Options]:
-    """One Options per (language, model, reading), in that nesting order; a name given twice
-    counts once (two runs would write one folder). `all` among the languages: every one."""
+    """One Options per (language, model, reading), in that nesting order, each made once with
+    its model's kind resolved (read once per model); `pair`: the options only pair runs take
+    (--rule, --rules, --leading-space). A name given twice counts once (two runs would write one
+    folder). `all` among the languages: every one."""
     if ALL in langs:
         langs = corpus_languages(base.corpus)
+    kinds = {model: kind_of(model, base.trust_remote_code) for model in dict.fromkeys(models)}
     return [
-        replace(base, lang=lang, model=model, reading=reading)
+        replace(
+            base,
+            lang=lang,
+            model=model,
+            reading=reading,
+            kind=base.kind or kinds[model],
+            **((pair or {}) if reading == "pair" else {}),
+        )
         for lang in dict.fromkeys(langs)
         for model in dict.fromkeys(models)
         for reading in dict.fromkeys(readings)
     ]
 
 
-def run_folder(options: Options) -> Path:
-    """The folder a run writes (a shard's run folder for a shard), its model kind resolved: a
-    causal LM's pair run is `…__pair`, a masked LM's `…__pll-word`."""
-    from .run import resolve_kind
+def kind_of(
+    model: str, trust_remote_code: bool = False, scorer: TokenScorer | None = None
+) -> Kind | None:
+    """The model's kind (masked or causal), read from its config: the one place that reads it
+    (None: the frequency baseline). `scorer`: a test's stand-in, whose method says it."""
+    if model == FREQUENCY:
+        return None
+    if scorer is not None:
+        return "causal" if scorer.method == "causal" else "masked"
+    if model == TINY_RANDOM:
+        return "masked"
+    from .backends.models import model_kind
 
-    return out_dir(replace(resolve_kind(options), shard=None))
+    return model_kind(model, trust_remote_code)
+
+
+def resolve_kind(options: Options, scorer: TokenScorer | None = None) -> Options:
+    """Options made in Python (not by `plan_runs`) with the model's kind filled in."""
+    if options.kind is not None or options.model == FREQUENCY:
+        return options
+    return replace(options, kind=kind_of(options.model, options.trust_remote_code, scorer))
+
+
+def run_folder(options: Options) -> Path:
+    """The folder a run writes (a shard's run folder for a shard), for options as `plan_runs`
+    made them (the kind resolved): a causal LM's pair run is `…__pair`, a masked LM's
+    `…__pll-word`."""
+    return out_dir(replace(options, shard=None))
 
 
 def finished(options: Options) -> bool:
@@ -104,16 +149,12 @@ def finished(options: Options) -> bool:
     with the same options that change results, its chunks holding the rows it counts): `--resume`
     skips it. One made from a corpus mined since is not: its run refuses --resume."""
     from .corpus import language_folder, manifest_digest
-    from .output.store import check_folder
+    from .output.store import check_folder, manifest_file
     from .output.writer import chunk_paths
-    from .run import resolve_kind
 
-    folder = out_dir(resolve_kind(options))
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text())
-    except (OSError, ValueError):  # none yet, or damaged: the run itself says which
-        return False
-    if not isinstance(manifest, dict) or manifest.get("complete") is not True:
+    folder = out_dir(options)
+    manifest = manifest_file(folder)  # None: none yet, or damaged (the run itself says which)
+    if manifest is None or manifest.get("complete") is not True:
         return False
     before = manifest.get("options") or {}
     # An option a run's manifest does not name yet (written before it existed) had its default.

@@ -79,18 +79,22 @@ def prepare_attempts(
     # An unmarked cell's attempt, or a value a pronoun without FEATS borrowed, is one only where
     # the lexicon licenses it (§4.2, decided with the lexicon): its relation's skips are not
     # counted.
-    provisional = attempts.select(
-        pl.any_horizontal(
-            pl.concat_str(pl.lit(","), column)
-            .str.contains(pl.concat_str(pl.lit(","), "feature", pl.lit("=")), literal=True)
-            .fill_null(False)
-            for column in ("unmarked", "borrowed")
-        )
-    ).to_series()
-    skipping = reason.is_not_null() & ~provisional
+    skipping = reason.is_not_null() & ~attempts.select(provisional()).to_series()
     skipped = skipped_rows(attempts.filter(skipping), reason.filter(skipping))
     kept = attempts.filter(reason.is_null())
     return kept.drop("in_mwt", "coordinated", "duplicate", "unagreeing", "predicative"), skipped
+
+
+def provisional() -> pl.Expr:
+    """Over attempts: whether the feature tried is an unmarked cell's or a value a pronoun
+    without FEATS borrowed (§4.2), an attempt only once the lexicon licenses it: a skip of it
+    decided before is not counted."""
+    return pl.any_horizontal(
+        pl.concat_str(pl.lit(","), column)
+        .str.contains(pl.concat_str(pl.lit(","), "feature", pl.lit("=")), literal=True)
+        .fill_null(False)
+        for column in ("unmarked", "borrowed")
+    )
 
 
 def skipped_rows(attempts: pl.DataFrame, reason: pl.Series | pl.Expr | str) -> pl.DataFrame:

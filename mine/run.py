@@ -56,7 +56,13 @@ from .languages import (
 )
 from .lexicon import UniMorphMap, build_lexicons
 from .nonce import nonce_pairs
-from .pairs import pairs_from_attempts, prepare_attempts, skip_table, skipped_rows
+from .pairs import (
+    pairs_from_attempts,
+    prepare_attempts,
+    provisional,
+    skip_table,
+    skipped_rows,
+)
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
@@ -353,7 +359,8 @@ def write_tables(
             )
             skips = pl.DataFrame(unspill(prefix, "skips"))
             skipped.append(skips.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
-            twice = skipped_rows(twice, "duplicate-sent-id")
+            # A repeat's provisional attempts (§4.2) are no skips, as within one file.
+            twice = skipped_rows(twice.filter(~provisional()), "duplicate-sent-id")
             skipped.append(twice.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
             texts.append(sentences.column("text").combine_chunks())
             if sum(b.height for b in batch) >= PAIR_BATCH:

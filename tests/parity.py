@@ -374,13 +374,14 @@ class Matrix:
 
     def suite_run(self, family: Family, suite: Path) -> pl.DataFrame:
         """`python -m evaluate.suite` on a MultiBLiMP TSV (causal: `--rule minicons`)."""
+        from ud_agree.evaluate.options import suite_run
+        from ud_agree.evaluate.run import run_suites
         from ud_agree.evaluate.suites.results import load_suite_results
-        from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
 
         def run() -> pl.DataFrame:
             out = self.work / "suites" / family.folder.name / suite.parent.name
             extra: dict[str, Any] = {} if family.masked else {"rule": "minicons"}
-            run_suites(SuiteOptions(files=[str(suite)], model=str(self.folder(family)), out=str(out),
+            run_suites(suite_run(files=[str(suite)], model=str(self.folder(family)), out=str(out),
                                     format="multiblimp", progress=False, device="cpu", **extra),
                        warn=lambda message: None)  # fmt: skip
             rows = load_suite_results(out).collect()

@@ -51,8 +51,8 @@ def run_folder(options: Options) -> Path:
 
 def run_in_shards(options: Options, count: int) -> Path:
     """Every shard of the run, then the merge: the run folder."""
+    from ud_agree.evaluate.merge import merge_run
     from ud_agree.evaluate.run import evaluate
-    from ud_agree.evaluate.sharding.merging import merge_run
 
     for index in range(count):
         evaluate(replace(options, shard=f"{index}/{count}"))

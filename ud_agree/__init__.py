@@ -34,7 +34,7 @@ _PUBLIC = {
     "read_corpus": "ud_agree.evaluate.corpus",
     "SentenceScorer": "ud_agree.evaluate.backends.api",
     "load_scorer": "ud_agree.evaluate.backends",
-    "score_sentences": "ud_agree.evaluate.readings.sums",
+    "score_sentences": "ud_agree.evaluate.readings.token_sums",
     "load_results": "ud_agree.evaluate.output.results",
     "load_suite_results": "ud_agree.evaluate.suites.results",
     "read_suite": "ud_agree.evaluate.suites.read",

@@ -119,8 +119,8 @@ class FormScorer(Protocol):
         """Wait until the model can score; facts for the manifest (random weights, device…)."""
         ...
 
-    def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
-        """Items with `distance_tokens`, the encoded inputs (or None) and how many were windowed."""
+    def encode(self, items: pl.DataFrame) -> tuple[Any, int]:
+        """The items' inputs as the model reads them (or None), and how many were windowed."""
         ...
 
     def subset(self, encoded: Any, keep: np.ndarray) -> Any:

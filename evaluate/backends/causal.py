@@ -440,25 +440,19 @@ class CausalBackend:
             self.lm = load_causal(self.spec, self.tokenizer)
         return self.lm.facts()
 
-    def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
-        """Prefix token ids (BOS first) and the token distance from the prediction to the other word."""
+    def encode(self, items: pl.DataFrame) -> tuple[list[list[int]], int]:
+        """Prefix token ids (BOS first): the words before the masked one; how many were cut to
+        the window."""
         assert self.lm is not None
-        prefixes, others = [], []
-        for words, space_after, m, o in items.select(
-            "words", "space_after", "masked_surface", "other_surface"
+        prefixes = []
+        for words, space_after, m in items.select(
+            "words", "space_after", "masked_surface"
         ).iter_rows():
             text, spans = surface_text(words, space_after)
             prefixes.append(text[: spans[m][0]].rstrip(" "))
-            others.append(spans[o][0])
-        ids, offsets = self.lm.encode(prefixes)
-        shift = 0 if self.lm.bos is None else 1
-        distance = []
-        for sequence, spans, start in zip(ids, offsets, others, strict=True):
-            at = next((k for k, (a, b) in enumerate(spans) if b > start), len(spans))
-            distance.append(len(sequence) - (at + shift))
-        items = items.with_columns(pl.Series("distance_tokens", distance, dtype=pl.Int32))
+        ids, _ = self.lm.encode(prefixes)
         too_long = sum(len(s) >= self.lm.window for s in ids)
-        return items, [s[-(self.lm.window - 1) :] for s in ids], too_long
+        return [s[-(self.lm.window - 1) :] for s in ids], too_long
 
     def subset(self, encoded: list[list[int]], keep: np.ndarray) -> list[list[int]]:
         """The prefixes of the items kept."""

@@ -1,5 +1,5 @@
-"""Encoding items for a masked LM (DESIGN.md §1.4–1.5): masked sentences from surface words, the
-window around the mask, the distance in tokens."""
+"""Encoding items for a masked LM (DESIGN.md §1.4–1.5): masked sentences from surface words and
+the window around the mask (the token distance is the reading's: readings/distance.py)."""
 
 from __future__ import annotations
 
@@ -32,11 +32,10 @@ def first_token_at(offsets: Sequence[tuple[int, int]], span: tuple[int, int]) ->
 
 @dataclass(frozen=True)
 class Encoded:
-    """Token ids of masked sentences with the scored mask position and the token distance."""
+    """Token ids of masked sentences with the scored mask position."""
 
     input_ids: list[list[int]]
     mask_position: np.ndarray
-    distance_tokens: np.ndarray
     windowed: np.ndarray  # bool: the sentence was cut to the model's window
 
 
@@ -54,7 +53,6 @@ def encode(
     tokenizer,
     texts: Sequence[str],
     masked_spans: Sequence[tuple[int, int]],
-    other_spans: Sequence[tuple[int, int]],
     mask_ordinals: Sequence[int],
     limit: int,
 ) -> Encoded:
@@ -68,14 +66,9 @@ def encode(
         verbose=False,
     )
     mask_id = tokenizer.mask_token_id
-    all_ids, positions, distances, cut = [], [], [], []
-    for ids, offsets, span, other, ordinal in zip(
-        batch["input_ids"],
-        batch["offset_mapping"],
-        masked_spans,
-        other_spans,
-        mask_ordinals,
-        strict=True,
+    all_ids, positions, cut = [], [], []
+    for ids, offsets, span, ordinal in zip(
+        batch["input_ids"], batch["offset_mapping"], masked_spans, mask_ordinals, strict=True
     ):
         # The mask token whose characters overlap the masked word; by rank if offsets disagree.
         mask_at = [k for k, t in enumerate(ids) if t == mask_id]
@@ -84,8 +77,6 @@ def encode(
             position = inside[0]
         else:
             position = mask_at[ordinal] if ordinal < len(mask_at) else first_token_at(offsets, span)
-        other_at = first_token_at(offsets, other)
-        distances.append(abs(position - other_at) if other_at >= 0 else -1)
         cut.append(len(ids) > limit)
         ids, position = window(list(ids), position, limit)
         all_ids.append(ids)
@@ -93,6 +84,5 @@ def encode(
     return Encoded(
         input_ids=all_ids,
         mask_position=np.asarray(positions, dtype=np.int64),
-        distance_tokens=np.asarray(distances, dtype=np.int64),
         windowed=np.asarray(cut, dtype=bool),
     )

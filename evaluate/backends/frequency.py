@@ -43,19 +43,9 @@ class FrequencyBackend:
         family = None if self.tokenizer is None else type(self.tokenizer).__name__
         return {"random_weights": False, "model_family": family, "window_tokens": None}
 
-    def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
-        """Distance in tokens of the --vocab-of model, else null; nothing to encode."""
-        if self.tokenizer is None or not items.height:
-            return (
-                items.with_columns(pl.lit(None, dtype=pl.Int32).alias("distance_tokens")),
-                None,
-                0,
-            )
-        from .masked import encode_items
-
-        encoded = encode_items(items, self.tokenizer, 10**9, "context")
-        distance = pl.Series("distance_tokens", encoded.distance_tokens.astype(np.int32))
-        return items.with_columns(distance), None, 0
+    def encode(self, items: pl.DataFrame) -> tuple[None, int]:
+        """Nothing to encode: counts need no input."""
+        return None, 0
 
     def subset(self, encoded: Any, keep: np.ndarray) -> Any:
         """Nothing is encoded."""

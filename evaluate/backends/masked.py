@@ -82,53 +82,35 @@ class MaskedBackend:
             raise RuntimeError("the model is still loading: call ready() first")
         return self.loaded
 
-    def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
-        """Masked sentences as token ids; distance in tokens; how many were windowed."""
+    def encode(self, items: pl.DataFrame) -> tuple[Encoded | None, int]:
+        """Masked sentences as token ids, and how many were windowed."""
         if not items.height:
-            return (
-                items.with_columns(pl.lit(None, dtype=pl.Int32).alias("distance_tokens")),
-                None,
-                0,
-            )
+            return None, 0
         encoded = encode_items(items, self.tokenizer, self.model.window, self.spec.method)
-        distance = pl.Series("distance_tokens", encoded.distance_tokens.astype(np.int32))
-        return items.with_columns(distance), encoded, int(encoded.windowed.sum())
+        return encoded, int(encoded.windowed.sum())
 
     def subset(self, encoded: Encoded, keep: np.ndarray) -> Encoded:
         """The encoded items where `keep` is true."""
         ids = [x for x, k in zip(encoded.input_ids, keep, strict=True) if k]
-        return Encoded(
-            ids, encoded.mask_position[keep], encoded.distance_tokens[keep], encoded.windowed[keep]
-        )
+        return Encoded(ids, encoded.mask_position[keep], encoded.windowed[keep])
 
     def form_scores(self, encoded: Encoded, forms: Forms, n_items: int) -> Iterator[FormBatch]:
         """Batched forwards at the mask, one per distinct masked input, read over the forms."""
         yield from mask_form_scores(self, encoded, forms, self.model, self.spec)
 
 
-def encode_items(items: pl.DataFrame, tokenizer, window_limit: int, control: str):
-    """Encode masked sentences (context or no-context); distance in tokens from the context text."""
+def encode_items(items: pl.DataFrame, tokenizer, window_limit: int, control: str) -> Encoded:
+    """Encode masked sentences: the masked word alone masked (context), or every word
+    (no-context), the scored mask being the masked word's."""
     mask = tokenizer.mask_token
-    context, no_context, masked_spans, other_spans, ordinals, nc_spans = [], [], [], [], [], []
-    for words, space_after, m, o in items.select(
-        "words", "space_after", "masked_surface", "other_surface"
-    ).iter_rows():
-        text, spans = masked_text(words, space_after, [m], mask)
-        context.append(text)
-        masked_spans.append(spans[m])
-        other_spans.append(spans[o])
-        if control == "no-context":
-            text, spans = masked_text(words, space_after, range(len(words)), mask)
-            no_context.append(text)
-            nc_spans.append(spans[m])
-            ordinals.append(m)
-    encoded = encode(
-        tokenizer, context, masked_spans, other_spans, [0] * len(context), window_limit
-    )
-    if control != "no-context":
-        return encoded
-    blind = encode(tokenizer, no_context, nc_spans, nc_spans, ordinals, window_limit)
-    return Encoded(blind.input_ids, blind.mask_position, encoded.distance_tokens, blind.windowed)
+    texts, spans_at, ordinals = [], [], []
+    for words, space_after, m in items.select("words", "space_after", "masked_surface").iter_rows():
+        masked = range(len(words)) if control == "no-context" else [m]
+        text, spans = masked_text(words, space_after, masked, mask)
+        texts.append(text)
+        spans_at.append(spans[m])
+        ordinals.append(m if control == "no-context" else 0)
+    return encode(tokenizer, texts, spans_at, ordinals, window_limit)
 
 
 def mask_form_scores(

@@ -3,8 +3,6 @@ atomically in a run folder, the folder prepared for a fresh run or checked for -
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +14,7 @@ import pyarrow as pa
 from ud_agree.atomic import write_parquet
 from ud_agree.errors import MachineError, UsageError
 
-# A chunk's file name; a file named like one but not so (`results-00000 (copy).parquet`, a copy
-# left by hand) is none, and is refused rather than read as part of the run.
-CHUNK_NAME = re.compile(r"(?:results|suite)-\d+\.parquet")
+from .store import CHUNK_NAME, read_manifest
 
 
 class ResumeError(UsageError):
@@ -59,15 +55,14 @@ class ChunkFolder:
                 path.unlink(missing_ok=True)
 
     def manifest(self) -> dict[str, Any] | None:
-        """The folder's manifest, for --resume's checks (None: there is none)."""
+        """The folder's manifest in today's shape, for --resume's checks (None: there is none)."""
         path = self.folder / "manifest.json"
         if not path.exists():
             return None
-        try:
-            found = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            raise ResumeError(f"--resume: {path} is unreadable; run without --resume") from None
-        return found if isinstance(found, dict) else {}
+        found, problem = read_manifest(self.folder)
+        if found is None and problem and "not an object" not in problem:
+            raise ResumeError(f"--resume: {path} is unreadable; run without --resume")
+        return found or {}
 
     def check_settings(
         self, before: Mapping[str, Any], now: Mapping[str, Any], keys: Sequence[str], what: str

@@ -8,10 +8,8 @@ corpus runs' rows, then the suite runs' (`reading` = `suite`, their own columns 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
@@ -20,8 +18,7 @@ from ud_agree.schemas.results import RESULTS
 from ud_agree.schemas.suites import COLUMNS as SUITE_COLUMNS
 from ud_agree.schemas.suites import SUITE_RESULTS
 
-from ..sharding.sets import check_sets, runs_as_one
-from .store import RUN_CHUNK, SUITE_CHUNK, check_runs
+from .store import RUN_CHUNK, SUITE_CHUNK, check_runs, check_sets, manifest_file, upgrade_rows
 
 COLUMNS: tuple[str, ...] = tuple(RESULTS.names)
 SCHEMA: pl.Schema = pl.DataFrame(RESULTS.empty_table()).schema
@@ -73,20 +70,17 @@ def read_results(files: Sequence[Path]) -> pl.LazyFrame:
                 rules[file.parent] = suite_rule(file.parent)
             frame = suite_rows(scan_chunk(file), rules[file.parent])
         else:
-            frame = upgraded(scan_chunk(file))
+            frame = upgrade_rows(scan_chunk(file))
         frames.append(with_every_column(frame, SCHEMA).select(COLUMNS).cast(SCHEMA))
     return pl.concat(frames, how="vertical")
 
 
 def suite_rule(folder: Path) -> str | None:
-    """The rule that decided `right` in a suite run's folder (its manifest's `settings.rule`;
-    runs before `--rule` existed were decided by `sum`); None where the manifest is unreadable."""
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    settings = manifest.get("settings") if isinstance(manifest, dict) else None
-    rule = settings.get("rule", "sum") if isinstance(settings, dict) else None
+    """The rule that decided `right` in a suite run's folder (its manifest's `settings.rule`);
+    None where the manifest is unreadable."""
+    manifest = manifest_file(folder)
+    settings = None if manifest is None else manifest.get("settings")
+    rule = settings.get("rule") if isinstance(settings, dict) else None
     return rule if isinstance(rule, str) else None
 
 
@@ -129,42 +123,6 @@ def with_every_column(frame: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
         for name, dtype in schema.items()
         if name not in present
     )
-
-
-def upgraded(frame: pl.LazyFrame) -> pl.LazyFrame:
-    """Rows of an older writer in today's columns: before `varied` (ud-agree 0.2.0 and earlier)
-    a pair row kept its varied word's role in `masked`."""
-    if "varied" in frame.collect_schema().names():
-        return frame
-    pair = pl.col("reading") == "pair"
-    return frame.with_columns(
-        pl.when(pair).then(pl.col("masked")).alias("varied"),
-        pl.when(pair).then(None).otherwise(pl.col("masked")).alias("masked"),
-    )
-
-
-def load_manifests(
-    path: str | Path, folders: Collection[Path] | None = None
-) -> list[dict[str, Any]]:
-    """Every run's manifest.json under `path` (only those in `folders` when given), each with
-    `run_dir` (relative to `path`) added; the shards of a run give one merged manifest."""
-    root = Path(path)
-    if root.is_file():
-        root = root.parent
-    manifests = []
-    for file in sorted(root.rglob("manifest.json")):
-        if folders is not None and file.parent not in folders:
-            continue
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
-        # A corpus manifest may sit beside results; only run folders hold result files.
-        if not any(file.parent.glob("results*.parquet")) or not isinstance(data, dict):
-            continue
-        data["run_dir"] = str(file.parent.relative_to(root)) or "."
-        manifests.append(data)
-    return runs_as_one(root, manifests)  # a set of shards is one run
 
 
 SHORT_MODEL = pl.col("model").str.strip_chars_end("/").str.split("/").list.last()

@@ -1,27 +1,84 @@
-"""The store of run folders: which runs under a results folder can be read (load_results, the
-report, --resume, the merge). A run whose chunks do not hold the rows its manifest counts (a
-chunk missing or unreadable), whose manifest is unreadable or absent, or that never finished is
-named with its reason and read by none of them (issue 34, issue 42)."""
+"""The store of run folders: the one module that reads and checks what a run wrote, for the plan
+(--resume, finished runs), the report, `load_results`, the merge of shards and the suites.
+
+- a manifest read in today's shape (`read_manifest`): every version that wrote one is upgraded by
+  one step (`upgrade_manifest`), rows of older chunks by another (`upgrade_rows`), so no reader
+  branches on "written before";
+- a run trusted or not (`check_folder`): chunks holding the rows its manifest counts, finished;
+- a set of shards read as one run (`check_run`, `merged_manifest`);
+- every run under a results root (`check_runs`, `load_manifests`): the sound ones, and the others
+  named with their reason (issue 34, issue 42).
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..sharding.sets import check_run
-from ..sharding.spec import FOLDER, ShardError
-from .chunks import CHUNK_NAME
+from ..sharding.spec import FOLDER, RUN_ONLY_OPTIONS, Shard, ShardError
 
 RESUME = "rerun it with --resume"
 RUN_TOOL, SUITE_TOOL = "ud-agree evaluate", "ud-agree evaluate.suite"  # manifests' `tool`
 # Result chunks: a corpus run's `results-NNNNN.parquet`, a suite run's `suite-NNNNN.parquet`.
 RUN_CHUNK, SUITE_CHUNK = "results*.parquet", "suite-*.parquet"
+# A chunk's file name; a file named like one but not so (`results-00000 (copy).parquet`, a copy
+# left by hand) is none, and is refused rather than read as part of the run.
+CHUNK_NAME = re.compile(r"(?:results|suite)-\d+\.parquet")
+
+# The shape of what a run folder holds. 1: ud-agree 0.2.0 and earlier (no `schema_version` in the
+# manifest; a pair row kept its varied role in `masked`, a suite run's settings had no `rule`:
+# `sum` decided); 2: today's, written in every manifest.
+SCHEMA_VERSION = 2
+
+
+def version_of(manifest: dict[str, Any]) -> int:
+    """The schema version a manifest was written in (1: before manifests named it)."""
+    version = manifest.get("schema_version", 1)
+    return version if isinstance(version, int) and not isinstance(version, bool) else 1
+
+
+def upgrade_manifest(manifest: dict[str, Any]) -> dict[str, Any]:
+    """A manifest in today's shape, whatever version wrote it: the one step that knows the old
+    ones (a suite run made before `--rule` was decided by `sum`)."""
+    if version_of(manifest) >= SCHEMA_VERSION:
+        return manifest
+    upgraded = dict(manifest)
+    if upgraded.get("tool") == SUITE_TOOL and isinstance(upgraded.get("settings"), dict):
+        upgraded["settings"] = {"rule": "sum", **upgraded["settings"]}
+    upgraded["schema_version"] = SCHEMA_VERSION
+    return upgraded
+
+
+def rows_version(columns: Collection[str]) -> int:
+    """The schema version of a corpus run's chunk, from its columns (1: no `varied`)."""
+    return SCHEMA_VERSION if "varied" in columns else 1
+
+
+def upgrade_rows(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """A corpus run's chunk in today's columns: before `varied` (schema 1) a pair row kept its
+    varied word's role in `masked`."""
+    if rows_version(frame.collect_schema().names()) == SCHEMA_VERSION:
+        return frame
+    pair = pl.col("reading") == "pair"
+    return frame.with_columns(
+        pl.when(pair).then(pl.col("masked")).alias("varied"),
+        pl.when(pair).then(None).otherwise(pl.col("masked")).alias("masked"),
+    )
+
+
+def manifest_file(folder: Path) -> dict[str, Any] | None:
+    """A run folder's manifest in today's shape; None where it is absent or unreadable."""
+    manifest, _ = read_manifest(folder)
+    return manifest
 
 
 @dataclass(frozen=True)
@@ -47,7 +104,7 @@ class Checked:
 
 
 def read_manifest(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
-    """A run folder's manifest, or why it cannot be read."""
+    """A run folder's manifest in today's shape, or why it cannot be read."""
     path = folder / "manifest.json"
     if not path.exists():
         return None, "no manifest.json beside its results: its rows cannot be checked"
@@ -57,7 +114,7 @@ def read_manifest(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"its manifest.json is unreadable ({type(error).__name__})"
     if not isinstance(data, dict):
         return None, "its manifest.json is not an object"
-    return data, None
+    return upgrade_manifest(data), None
 
 
 def chunk_rows(chunks: list[Path]) -> tuple[int, str | None]:
@@ -115,11 +172,8 @@ def check_folder(folder: Path, chunks: list[Path]) -> str | None:
 
 def _is_run_manifest(path: Path) -> bool:
     """A manifest written by the evaluator (a corpus's sits beside its tables, not results)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return False
-    return isinstance(data, dict) and data.get("tool") in (RUN_TOOL, SUITE_TOOL)
+    data = manifest_file(path.parent)
+    return data is not None and data.get("tool") in (RUN_TOOL, SUITE_TOOL)
 
 
 def check_runs(root: str | Path, bare: bool = False) -> Checked:
@@ -178,3 +232,164 @@ def unsound(root: str | Path) -> str | None:
     """Why the runs under `root` cannot all be read (the runs left out, in one line), or None."""
     checked = check_runs(root)
     return checked.note() if checked.left_out else None
+
+
+# A run folder of shards read as one run: its shard folders, the checks that the set is whole and
+# consistent, and the merged manifest.
+
+
+def shard_folders(run: Path) -> list[tuple[Shard, Path]]:
+    """The shard folders directly under a run folder, in shard order."""
+    found = []
+    for path in run.iterdir() if run.is_dir() else ():
+        match = FOLDER.fullmatch(path.name)
+        if match and path.is_dir():
+            found.append((Shard(int(match[1]), int(match[2])), path))
+    return sorted(found, key=lambda pair: (pair[0].count, pair[0].index))
+
+
+def sharded_runs(root: Path) -> list[Path]:
+    """Run folders at or under `root` that hold shard folders."""
+    runs = {p.parent for p in Path(root).rglob("shard-*-of-*") if FOLDER.fullmatch(p.name)}
+    return sorted(r for r in runs if r.is_dir())
+
+
+def _numbers(values: list[int]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _what_was_scored(manifest: dict[str, Any]) -> dict[str, Any]:
+    options = manifest.get("options") or {}
+    return {k: v for k, v in options.items() if k not in RUN_ONLY_OPTIONS}
+
+
+def check_run(run: Path) -> list[dict[str, Any]]:
+    """The manifests of a whole, consistent set of shards, in shard order; else a ShardError."""
+    shards = shard_folders(run)
+    if not shards:
+        raise ShardError(f"{run} holds no shard folders (shard-K-of-N)")
+    if any(run.glob("results*.parquet")):
+        raise ShardError(
+            f"{run} holds both an unsharded run's results and shard folders: move one of them away"
+        )
+    counts = sorted({shard.count for shard, _ in shards})
+    if len(counts) > 1:
+        raise ShardError(
+            f"the shards in {run} were made with different shard counts ({_numbers(counts)}): "
+            "delete the stale shard folders or use another --out"
+        )
+    count = counts[0]
+    missing = sorted(set(range(count)) - {shard.index for shard, _ in shards})
+    if missing:
+        raise ShardError(
+            f"{run} lacks shards {_numbers(missing)} of {count}: run them "
+            f"(--shard {missing[0]}/{count} …) and merge again"
+        )
+    manifests = [manifest_file(path) for _, path in shards]
+    unfinished = [
+        s.index
+        for (s, _), m in zip(shards, manifests, strict=True)
+        if not m or not m.get("complete")
+    ]
+    if unfinished:
+        raise ShardError(
+            f"shards {_numbers(unfinished)} of {count} in {run} are incomplete (killed or still "
+            "running): rerun them with --resume"
+        )
+    first = manifests[0]
+    assert first is not None  # every manifest was read: none is unfinished
+    for (shard, _), manifest in zip(shards[1:], manifests[1:], strict=True):
+        assert manifest is not None
+        if manifest.get("corpus_manifest_sha256") != first.get("corpus_manifest_sha256"):
+            raise ShardError(
+                f"shards 0 and {shard.index} of {run} were scored on different corpora"
+            )
+        ours, theirs = _what_was_scored(first), _what_was_scored(manifest)
+        changed = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
+        if changed:
+            raise ShardError(
+                f"shards 0 and {shard.index} of {run} were made with other options "
+                f"({', '.join(changed)}): rerun the odd ones or use another --out"
+            )
+    return [m for m in manifests if m is not None]
+
+
+def merged_counts(manifests: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts of the shards as one run: whole-run counts once, the shards' own counts summed."""
+    whole = set((manifests[0].get("shard") or {}).get("whole_run_counts", []))
+    merged: dict[str, Any] = {}
+    for manifest in manifests:
+        for key, value in (manifest.get("counts") or {}).items():
+            if key in whole or key not in merged:
+                merged.setdefault(key, value)
+            elif isinstance(value, (int, float)) and isinstance(merged[key], (int, float)):
+                merged[key] += value
+    return merged
+
+
+def merged_manifest(manifests: list[dict[str, Any]]) -> dict[str, Any]:
+    """One manifest for the shards of a run: the first shard's, with counts summed and no shard."""
+    first = manifests[0]
+    dropped = {"shard", "run_dir", "seconds", "items_per_second"}
+    merged = {k: v for k, v in first.items() if k not in dropped}
+    merged["options"] = {**(first.get("options") or {}), "shard": None}
+    merged["counts"] = merged_counts(manifests)
+    seconds = sum(float(m.get("seconds") or 0) for m in manifests)
+    scored = merged["counts"].get("items_scored_now") or 0
+    merged["complete"] = True
+    merged["shards"] = len(manifests)
+    merged["seconds"] = round(seconds, 3)  # time spent in the shards, added up
+    merged["items_per_second"] = round(scored / seconds, 3) if seconds and scored else None
+    return merged
+
+
+def check_sets(root: Path, files: list[Path]) -> None:
+    """Refuse to read shards of a run under `root` unless the set is whole and consistent (one
+    shard folder given alone is read alone)."""
+    root = Path(root).resolve()
+    runs = {
+        f.parent.parent
+        for f in (Path(p).resolve() for p in files)
+        if FOLDER.fullmatch(f.parent.name) and f.parent != root
+    }
+    for run in sorted(runs):
+        check_run(run)
+
+
+def runs_as_one(root: Path, manifests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run manifests (each with `run_dir`) with every set of shards replaced by its merged one."""
+    out, seen = [], set()
+    for manifest in manifests:
+        run_dir = Path(manifest["run_dir"])
+        if not FOLDER.fullmatch(run_dir.name) or run_dir == Path("."):
+            out.append(manifest)
+            continue
+        if run_dir.parent in seen:
+            continue
+        seen.add(run_dir.parent)
+        merged = merged_manifest(check_run(Path(root) / run_dir.parent))
+        out.append({**merged, "run_dir": str(run_dir.parent)})
+    return out
+
+
+def load_manifests(
+    path: str | Path, folders: Collection[Path] | None = None
+) -> list[dict[str, Any]]:
+    """Every run's manifest under `path` (only those in `folders` when given), in today's shape,
+    each with `run_dir` (relative to `path`) added; the shards of a run give one merged manifest."""
+    root = Path(path)
+    if root.is_file():
+        root = root.parent
+    manifests = []
+    for file in sorted(root.rglob("manifest.json")):
+        if folders is not None and file.parent not in folders:
+            continue
+        # A corpus manifest may sit beside results; only run folders hold result files.
+        if not any(file.parent.glob("results*.parquet")):
+            continue
+        data = manifest_file(file.parent)
+        if data is None:
+            continue
+        data["run_dir"] = str(file.parent.relative_to(root)) or "."
+        manifests.append(data)
+    return runs_as_one(root, manifests)  # a set of shards is one run

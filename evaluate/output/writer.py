@@ -15,6 +15,7 @@ from ud_agree.errors import UsageError
 from ud_agree.schemas.results import ITEM_KEY, RESULTS
 
 from .chunks import ChunkFolder
+from .store import SCHEMA_VERSION, rows_version
 
 
 @dataclass(frozen=True)
@@ -59,10 +60,11 @@ def prepare_folder(folder: Path, run: RunOutput, corpus_sha: str | None) -> pl.D
                 "(its manifest.json differs); run without --resume to score it afresh"
             )
     paths = chunks.paths()
-    if paths and "varied" not in pl.read_parquet_schema(paths[0]):
+    version = rows_version(pl.read_parquet_schema(paths[0])) if paths else SCHEMA_VERSION
+    if version < SCHEMA_VERSION:
         raise UsageError(
-            f"--resume: results in {folder} were written by ud-agree 0.2.0 or earlier (no `varied` "
-            "column); run without --resume"
+            f"--resume: results in {folder} are of schema {version}, written by ud-agree 0.2.0 or "
+            "earlier (no `varied` column); run without --resume"
         )
     return chunks.read(ITEM_KEY)
 

@@ -1,1 +1,2 @@
-"""What a reader sees: summary tables, bootstrap statistics, figures and the HTML report."""
+"""What a reader sees: figures, heatmaps and the HTML report over run folders (the summary tables
+and their statistics are `evaluate.summary`)."""

@@ -22,9 +22,9 @@ from matplotlib.ticker import PercentFormatter
 from ud_agree.atomic import write_csv
 
 from ..output.results import with_system
-from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_edge, bin_labels
+from ..summary.bins import COUNT_EDGES, DISTANCE_EDGES, bin_edge, bin_labels
+from ..summary.stats import grouped_accuracy
 from .legibility import DPI, MIN_LABEL_PT, save_png
-from .stats import grouped_accuracy
 
 BASELINE = "frequency-baseline"
 

@@ -16,10 +16,10 @@ from ud_agree.atomic import write_csv
 from ud_agree.schemas.corpus import TYPES
 
 from ..output.results import with_system
+from ..summary.stats import grouped_accuracy
+from ..summary.tables import COVERS_LITTLE
 from .figures import system_order
 from .legibility import DPI, MIN_LABEL_PT, save_png
-from .stats import grouped_accuracy
-from .summary import COVERS_LITTLE
 
 CELL_INCHES = 0.75  # a cell: room for "93*" and "n 1.2k" at the smallest label size
 

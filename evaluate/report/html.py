@@ -21,15 +21,11 @@ from ud_agree.errors import MachineError, OneLineParser, UserError, run_main, to
 from ud_agree.schemas.corpus import RELATION_KEY, SENTENCE_KEY
 from ud_agree.schemas.results import ITEM_KEY
 
-from ..output.results import SHORT_MODEL, load_manifests, read_results, with_system
-from ..output.store import LeftOut, check_runs
-from ..readings.rules import RULES
-from . import stats
-from .cells import display_columns
-from .figures import BASELINE, SPECS, all_figures, prepare, system_order
-from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT, write_heat_maps
-from .suites import suite_note, suite_rows
-from .summary import (
+from ..output.results import SHORT_MODEL, read_results, with_system
+from ..output.store import LeftOut, check_runs, load_manifests
+from ..readings.scoring_rules import RULES
+from ..summary import stats
+from ..summary.tables import (
     COVERS_LITTLE,
     balanced_note,
     balanced_share,
@@ -37,6 +33,10 @@ from .summary import (
     rule_accuracy,
     with_ties,
 )
+from .cells import display_columns
+from .figures import BASELINE, SPECS, all_figures, prepare, system_order
+from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT, write_heat_maps
+from .suites import suite_note, suite_rows
 from .validity import read_validity, with_validity
 
 CSS = """

@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from .summary import balanced_note, balanced_text, percent
+from ..summary.tables import balanced_note, balanced_text, percent
 
 OVERALL = ("n", "accuracy", "ci_low", "ci_high", "balanced_accuracy", "ba_ci_low", "ba_ci_high",
            "ba_left_out", "undecided")  # fmt: skip

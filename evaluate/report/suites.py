@@ -4,7 +4,6 @@ them (DESIGN.md §7)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import polars as pl
 
 from ..output.results import is_suite_chunk, suite_rule
+from ..output.store import manifest_file
 from ..suites.results import load_suite_results
 from ..suites.summary import summarize_suite
 
@@ -48,11 +48,10 @@ def suite_rows(files: Sequence[Path], root: Path) -> list[dict[str, Any]]:
 
 def _skipped(folder: Path) -> str:
     """The manifest's skip counts (`identical 1, too-long 2`) and malformed lines, in one cell."""
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    manifest = manifest_file(folder)
+    if manifest is None:
         return "–"
-    counts = manifest.get("counts") if isinstance(manifest, dict) else None
+    counts = manifest.get("counts")
     counts = counts if isinstance(counts, dict) else {}
     skipped = counts.get("skipped")
     skipped = skipped if isinstance(skipped, dict) else {}

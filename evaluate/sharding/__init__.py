@@ -1,1 +1,2 @@
-"""Sharded runs: the pure `--shard K/N` spec (`spec`) apart from reading and merging shards (`merging`)."""
+"""Sharded runs: the pure `--shard K/N` spec (`spec`); a set of shards is read as one run by the
+store (`evaluate.output.store`) and merged by `python -m evaluate.merge`."""

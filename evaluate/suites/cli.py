@@ -68,12 +68,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.suit
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .run import SuiteOptions, run_suites, skip_line
+    from ..options import suite_run
+    from ..run import run_suites
+    from ..tasks.suite_files import skip_line
     from .summary import format_suite_table
 
-    options = SuiteOptions(
-        files=args.files,
-        model=args.model,
+    run = suite_run(
+        args.files,
+        args.model,
         format=args.format,
         good=args.good,
         bad=args.bad,
@@ -89,21 +91,21 @@ def _run(args: argparse.Namespace) -> int:
         chunk_size=args.chunk_size,
         progress=not args.no_progress,
         rule=args.rule,
-        rules=tuple(args.rules),
+        rules=args.rules,
         leading_space=args.leading_space,
     )
-    outcomes = run_suites(options)
+    outcomes = run_suites(run)
     for outcome in outcomes:
         m = outcome.manifest
         counts = m["counts"]
         skipped = skip_line(counts.get("skipped", {}), m["scorer"].get("window_tokens"))
         print(
-            f"{outcome.suite} ({m['format']}, {m['file']}): model {m['model']} ({m['method']}); "
+            f"{m['suite']} ({m['format']}, {m['file']}): model {m['model']} ({m['method']}); "
             f"{counts['read']} read, {counts['malformed']} malformed lines skipped, "
             f"{counts['scored_now']} scored now, {counts['in_results']} in results"
             + (f"; skipped: {skipped}" if skipped else "")
         )
-        if outcome.summary.height:
+        if outcome.summary is not None and outcome.summary.height:
             print(format_suite_table(outcome.summary))
         print(f"results: {outcome.folder}\n")
     return 0

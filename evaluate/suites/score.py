@@ -5,8 +5,8 @@ from __future__ import annotations
 import polars as pl
 
 from ..backends.api import TokenScorer
-from ..readings.rules import differing_span, ingredients, rule_columns
-from ..readings.sums import token_scores, with_leading_space, words_to_score
+from ..readings.scoring_rules import differing_span, ingredients, rule_columns
+from ..readings.token_sums import token_scores, with_leading_space, words_to_score
 
 
 def score_pairs(

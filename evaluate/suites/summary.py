@@ -6,8 +6,8 @@ import polars as pl
 
 from ud_agree.schemas.results import RULE_NAMES
 
-from ..report.stats import accuracy_table
-from ..report.summary import TIE_INPUTS, percent, tie_tallies, with_ties
+from ..summary.stats import accuracy_table
+from ..summary.tables import TIE_INPUTS, percent, tie_tallies, with_ties
 
 TALLIES = ("undecided", "ties", *(f"ties_{rule}" for rule in RULE_NAMES))
 SUMMARY_COLUMNS = ("suite", "breakdown", "group", "n", "accuracy", "ci_low", "ci_high", *TALLIES)

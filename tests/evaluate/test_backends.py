@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from ud_agree.evaluate.readings.sums import sentence_scores
+from ud_agree.evaluate.readings.token_sums import sentence_scores
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from ud_agree.evaluate.readings.decide import classify, decide, split_key
+from ud_agree.evaluate.readings.class_decisions import classify, decide, split_key
 
 E = frozenset()
 
@@ -88,7 +88,7 @@ def test_torch_and_numpy_decisions_agree():
 
 def test_non_finite_decisions_are_found_and_left_out_alike_on_arrays_and_tensors():
     import torch
-    from ud_agree.evaluate.readings.decide import decide
+    from ud_agree.evaluate.readings.class_decisions import decide
 
     # NaN on a correct candidate (row 1) and on an incorrect one (row 2).
     prob = np.array([[0.5, 0.25, 0.25], [np.nan, 0.5, 0.5], [0.1, np.nan, 0.7]])

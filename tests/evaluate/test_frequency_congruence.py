@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 import pytest
 from ud_agree.evaluate.readings.candidates import CandidateSet
-from ud_agree.evaluate.readings.decide import Splits, class_average_congruence, congruence
+from ud_agree.evaluate.readings.class_decisions import Splits, class_average_congruence, congruence
 
 from tests.sharding import sample_options
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ud_agree.evaluate.backends.encoding import encode, masked_text, window
+from ud_agree.evaluate.readings.distance import masked_distances
 
 transformers = pytest.importorskip("transformers")
 from tests.paths import FAMILIES, needs_models  # noqa: E402
@@ -41,10 +42,10 @@ def test_distance_in_tokens_counts_from_the_mask_to_the_other_words_first_token(
     tok = tokenizers[name]
     text, spans = masked_text(WORDS, SPACE, [1], tok.mask_token)
     # Les [MASK] de la porte sont cas… : mask at 2; "cassées" starts at 7 in all three families.
-    enc = encode(tok, [text, text], [spans[1]] * 2, [spans[6], spans[0]], [0, 0], 512)
+    enc = encode(tok, [text, text], [spans[1]] * 2, [0, 0], 512)
     assert enc.input_ids[0][enc.mask_position[0]] == tok.mask_token_id
     assert enc.mask_position.tolist() == [2, 2]
-    assert enc.distance_tokens.tolist() == [5, 1]
+    assert masked_distances(tok, [text, text], [spans[1]] * 2, [spans[6], spans[0]]) == [5, 1]
     assert not enc.windowed.any()
 
 
@@ -53,18 +54,75 @@ def test_long_sentences_are_windowed_around_the_mask_and_counted(tokenizers):
     tok = tokenizers["bert-base-multilingual-cased"]
     words = ["maison"] * 300 + ["les", "clés", "."]
     text, spans = masked_text(words, None, [301], tok.mask_token)
-    enc = encode(tok, [text], [spans[301]], [spans[300]], [0], 128)
+    enc = encode(tok, [text], [spans[301]], [0], 128)
     assert enc.windowed.tolist() == [True]
     ids = enc.input_ids[0]
     assert len(ids) == 128 and ids[enc.mask_position[0]] == tok.mask_token_id
-    assert enc.distance_tokens.tolist() == [1]
+    # Counted in the whole sentence, not the window.
+    assert masked_distances(tok, [text], [spans[301]], [spans[300]]) == [1]
 
 
 @needs_models
 def test_no_context_text_scores_the_masked_words_own_mask(tokenizers):
     tok = tokenizers["xlm-roberta-base"]
     text, spans = masked_text(WORDS, SPACE, range(len(WORDS)), tok.mask_token)
-    enc = encode(tok, [text], [spans[4]], [spans[4]], [4], 512)
+    enc = encode(tok, [text], [spans[4]], [4], 512)
     ids = enc.input_ids[0]
     assert ids.count(tok.mask_token_id) == len(WORDS)
     assert [k for k, t in enumerate(ids) if t == tok.mask_token_id][4] == enc.mask_position[0]
+
+
+class WhitespaceTokenizer:
+    """A tokenizer written here: one token a whitespace chunk, `[CLS]`/`[SEP]` around when asked."""
+
+    mask_token, mask_token_id = "[MASK]", 1
+
+    def __call__(self, texts, add_special_tokens=True, return_offsets_mapping=True, **_):
+        import re
+
+        ids, offsets = [], []
+        for text in texts:
+            spans = [m.span() for m in re.finditer(r"\S+", text)]
+            tokens = [1 if text[a:b] == self.mask_token else 5 for a, b in spans]
+            if add_special_tokens:
+                tokens, spans = [2, *tokens, 3], [(0, 0), *spans, (0, 0)]
+            ids.append(tokens)
+            offsets.append(spans)
+        return {"input_ids": ids, "offset_mapping": offsets}
+
+
+class EncodeOnly:
+    """A back-end that only encodes (no `distance_tokens` of its own), as every back-end now does."""
+
+    def __init__(self, context):
+        self.context, self.tokenizer = context, WhitespaceTokenizer()
+
+    def encode(self, items):
+        return None, 0
+
+
+# The causal reading keeps only items whose other word comes first: one item for "left".
+@pytest.mark.parametrize(
+    ("context", "masked", "other", "expected"),
+    [("both", [1, 5], [5, 1], [4, 4]), ("left", [5], [1], [4])],
+)
+def test_the_class_average_task_counts_distance_tokens_itself(context, masked, other, expected):
+    import polars as pl
+    from ud_agree.evaluate.tasks.class_average import ClassAverage
+
+    # Le chat que je vois dort: target dort (5), controller chat (1). Masking chat, the masked
+    # sentence reads [CLS] Le [MASK] que je vois dort [SEP]: mask at 2, dort at 6, 4 apart.
+    # Masking dort, the causal prefix "Le chat que je vois" holds 4 tokens from chat on.
+    words = ["Le", "chat", "que", "je", "vois", "dort"]
+    items = pl.DataFrame(
+        {
+            "words": [words] * len(masked),
+            "space_after": [None] * len(masked),
+            "masked_surface": masked,
+            "other_surface": other,
+        }
+    )
+    task = ClassAverage.__new__(ClassAverage)
+    task.backend = EncodeOnly(context)
+    out, _, windowed = task.encode(items)
+    assert out["distance_tokens"].to_list() == expected and windowed == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from ud_agree.evaluate.readings.sums import sentence_scores
+from ud_agree.evaluate.readings.token_sums import sentence_scores
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -126,7 +126,7 @@ def test_pair_reading_scores_sentences_over_their_surface_words(random_bert, tmp
 
 
 def test_pair_words_are_the_surface_words_of_original_and_nonce_sentences():
-    from ud_agree.evaluate.readings.pair import pair_words
+    from ud_agree.evaluate.tasks.corpus_pairs import pair_words
 
     words = ["Le", "chat", "noir", "dort", "."]
     space_after = [True, True, True, False, False]
@@ -155,7 +155,7 @@ def test_pair_words_are_the_surface_words_of_original_and_nonce_sentences():
 
 
 def test_a_token_holding_the_varied_word_is_split_at_it_into_its_words():
-    from ud_agree.evaluate.readings.pair import pair_words
+    from ud_agree.evaluate.tasks.corpus_pairs import pair_words
 
     # *isn't* is *is* + *n't* (a transparent token, §4): the varied *is* is a word of its own
     # for the within-word rule, and *n't* is another, in the good and in the bad sentence.

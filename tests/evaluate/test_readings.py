@@ -171,8 +171,8 @@ def causal_oracle_run(monkeypatch, corpus: Path, tmp_path: Path, favour: str):
     from ud_agree.evaluate.backends.models import LoadedModel
     from ud_agree.evaluate.corpus import read_corpus
     from ud_agree.evaluate.readings.candidates import build_candidates, whole_word_vocab
-    from ud_agree.evaluate.readings.class_average import build_items
-    from ud_agree.evaluate.readings.decide import attach_splits
+    from ud_agree.evaluate.readings.class_decisions import attach_splits
+    from ud_agree.evaluate.tasks.class_average import build_items
 
     from ud_agree.surface import surface_text
 

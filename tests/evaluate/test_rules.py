@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 from ud_agree.evaluate.backends.api import TokenScores
 from ud_agree.evaluate.options import Options, Rule, UsageError
-from ud_agree.evaluate.readings.rules import (
+from ud_agree.evaluate.readings.scoring_rules import (
     RULES,
     TokenUnigram,
     differing_span,
@@ -426,7 +426,7 @@ def test_the_pair_options_belong_to_the_pair_reading_and_keep_their_own_folder()
 
 def test_the_rules_and_their_ingredients_are_listed_once_in_the_schema():
     import ud_agree.evaluate.options as options
-    import ud_agree.evaluate.readings.rules as rules
+    import ud_agree.evaluate.readings.scoring_rules as rules
 
     import ud_agree.schemas.results as schema
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
-from ud_agree.evaluate.sharding.merging import merge_run
-from ud_agree.evaluate.sharding.sets import check_run
+from ud_agree.evaluate.merge import merge_run
+from ud_agree.evaluate.output.store import check_run
 from ud_agree.evaluate.sharding.spec import (
     Shard,
     ShardError,
@@ -147,7 +147,7 @@ def test_a_shard_manifest_says_which_shard_and_the_merged_one_how_many(sample_co
     assert shard["options"]["shard"] == "2/3" and shard["complete"] is True
     merged = json.loads((run / "manifest.json").read_text())
     assert merged["shards"] == 3 and "shard" not in merged and merged["options"]["shard"] is None
-    from ud_agree.evaluate.output.results import load_manifests
+    from ud_agree.evaluate.output.store import load_manifests
 
     # The report's runs table sees one run, not three.
     assert [m["run_dir"] for m in load_manifests(tmp_path)] == ["fr/frequency-baseline__mask-both"]

@@ -120,3 +120,45 @@ def test_a_set_of_shards_with_one_chunk_missing_is_left_out_whole(tmp_path: Path
     assert [r.run for r in checked.left_out] == ["fr/m"]
     assert checked.left_out[0].reason.startswith("shard-01-of-02: its chunks hold")
     assert {f.parent.name for f in checked.files} == {"other"}
+
+
+def test_every_manifest_names_its_schema_and_an_old_one_is_upgraded_in_one_step(tmp_path):
+    from ud_agree.evaluate.output.results import suite_rule
+    from ud_agree.evaluate.output.store import (
+        SCHEMA_VERSION,
+        manifest_file,
+        upgrade_manifest,
+        version_of,
+    )
+
+    # A suite run made before --rule existed (no schema_version, no settings.rule): `sum` decided.
+    old = {"tool": "ud-agree evaluate.suite", "settings": {"model": "m"}, "complete": True}
+    assert version_of(old) == 1
+    now = upgrade_manifest(old)
+    assert now["settings"] == {"rule": "sum", "model": "m"}
+    assert version_of(now) == SCHEMA_VERSION and upgrade_manifest(now) is now
+    assert "rule" not in old["settings"]  # the file's own dict is left as read
+    # A run of today names its rule, which the upgrade never overwrites.
+    chars = {**old, "schema_version": SCHEMA_VERSION, "settings": {"rule": "chars"}}
+    assert upgrade_manifest(chars)["settings"]["rule"] == "chars"
+    (tmp_path / "manifest.json").write_text(json.dumps(old))
+    assert manifest_file(tmp_path)["schema_version"] == SCHEMA_VERSION
+    assert suite_rule(tmp_path) == "sum"
+
+
+def test_the_one_loop_writes_the_schema_version_and_timings_of_a_suite_run_too(tmp_path):
+    from ud_agree.evaluate.options import suite_run
+    from ud_agree.evaluate.output.store import SCHEMA_VERSION
+    from ud_agree.evaluate.run import run_suites
+
+    from tests.suite_stubs import HashScorer, factory
+
+    suite = tmp_path / "s.txt"
+    suite.write_text("True\tthe cat sleeps\nFalse\tthe cat sleep\n")
+    (outcome,) = run_suites(suite_run([suite], "stub", out=tmp_path / "out", progress=False),
+                            factory(HashScorer()))  # fmt: skip
+    written = json.loads((outcome.folder / "manifest.json").read_text())
+    assert written["schema_version"] == SCHEMA_VERSION
+    # The corpus runs' loop is the suites' loop: the same stage timings, the same counts' place.
+    assert set(written["timings"]) == {"start-up", "scoring"}
+    assert written["complete"] is True and written["counts"]["in_results"] == 1

@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 from ud_agree.evaluate.cli import main
 from ud_agree.evaluate.output.results import load_results
-from ud_agree.evaluate.report.summary import summarize
 from ud_agree.evaluate.run import evaluate
+from ud_agree.evaluate.summary.tables import summarize
 
 from tests.sharding import mine_sample, sample_options
 
@@ -59,7 +59,7 @@ def test_an_old_pair_folder_is_read_with_varied_filled_and_refused_on_resume(
 def test_pair_items_keep_the_varied_role_from_the_corpus_to_the_results(corpus):
     from ud_agree.evaluate.corpus import read_corpus
     from ud_agree.evaluate.readings.items import expand_roles
-    from ud_agree.evaluate.readings.pair import build_pair_items
+    from ud_agree.evaluate.tasks.corpus_pairs import build_pair_items
 
     read = read_corpus(str(corpus), "fr", pairs=True)
     # The relations' roles are laid out under the pairs' own name: no `masked` on the way.

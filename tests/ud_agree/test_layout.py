@@ -149,11 +149,11 @@ def test_an_upward_import_written_here_is_found(tmp_path):
     # Type-checking imports count here: a back-end must not name a reading's types either.
     module.write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-        "    from ..readings.decide import decide\nimport numpy\n"
+        "    from ..readings.class_decisions import decide\nimport numpy\n"
     )
-    known = {"ud_agree.evaluate.readings.decide", "ud_agree.evaluate.backends.causal"}
+    known = {"ud_agree.evaluate.readings.class_decisions", "ud_agree.evaluate.backends.causal"}
     found = imports_of("ud_agree.evaluate.backends.causal", module, known, type_checking=True)
-    assert found == {"ud_agree.evaluate.readings.decide"}
+    assert found == {"ud_agree.evaluate.readings.class_decisions"}
 
 
 def test_back_ends_score_and_readings_decide():
@@ -165,12 +165,80 @@ def test_output_never_reaches_up_into_the_report():
     assert upward_imports("ud_agree.evaluate.output", "ud_agree.evaluate.report") == []
 
 
-def test_back_ends_output_and_corpus_reading_never_import_the_run_options():
+E = "ud_agree.evaluate"
+# Who may import whom inside the evaluator, lowest layer first: a module of a layer imports only
+# modules of its own layer or of the layers listed for it (type-checking imports count too).
+# The run's options and its command line sit on top; tasks, back-ends, output and corpus reading
+# take the narrow specs the options resolve into (issue 40).
+LAYERS: dict[str, tuple[str, ...]] = {
+    f"{E}.sharding.spec": (),
+    f"{E}.corpus": (),
+    f"{E}.output": (f"{E}.sharding.spec",),
+    f"{E}.backends": (f"{E}.corpus",),
+    f"{E}.readings": (f"{E}.backends",),
+    f"{E}.summary": (f"{E}.readings",),
+    f"{E}.suites": (f"{E}.backends", f"{E}.readings", f"{E}.output", f"{E}.summary"),
+    # The suites' command line sits on top, beside the evaluator's.
+    f"{E}.suites.cli": (f"{E}.suites", f"{E}.cli", f"{E}.options", f"{E}.run", f"{E}.tasks"),
+    f"{E}.tasks": (f"{E}.backends", f"{E}.corpus", f"{E}.output", f"{E}.readings",
+                   f"{E}.suites.output", f"{E}.suites.read", f"{E}.suites.score",
+                   f"{E}.suites.summary", f"{E}.suites.syntaxgym"),
+    # `python -m evaluate.merge`: the merge of shards reads the store and writes the summary,
+    # never the report.
+    f"{E}.merge": (f"{E}.output", f"{E}.sharding", f"{E}.summary"),
+}  # fmt: skip
+TOP = (f"{E}.options", f"{E}.cli", f"{E}.run", f"{E}.plan", f"{E}.cluster", f"{E}.merge")
+
+
+def layer_of(module: str) -> str | None:
+    """The most specific layer a module belongs to."""
+    found = [layer for layer in LAYERS if module == layer or module.startswith(layer + ".")]
+    return max(found, key=len) if found else None
+
+
+def layering_breaches() -> list[tuple[str, str]]:
+    """(module, imported) where an evaluator module imports one its layer may not."""
+    found = modules()
+    breaches = []
+    for name, path in found.items():
+        layer = layer_of(name)
+        if layer is None:
+            continue
+        allowed = (layer, *LAYERS[layer])
+        for target in imports_of(name, path, set(found), type_checking=True):
+            if not target.startswith(E) or target == E:
+                continue
+            if not any(target == a or target.startswith(a + ".") for a in allowed):
+                breaches.append((name, target))
+    return sorted(breaches)
+
+
+def test_each_evaluator_layer_imports_only_the_layers_below_it():
+    assert layering_breaches() == []
+
+
+def test_a_layering_breach_written_here_is_found(monkeypatch):
+    monkeypatch.setitem(LAYERS, f"{E}.merge", (f"{E}.output", f"{E}.sharding"))
+    assert (f"{E}.merge", f"{E}.summary.tables") in layering_breaches()
+
+
+def test_tasks_back_ends_output_and_corpus_reading_never_import_the_run_options():
     # Each run is resolved once (issue 40): the CLI and the plan make its options; the back-ends
-    # take a ModelSpec, the output a RunOutput, the corpus reader its folder and language.
-    for lower in ("ud_agree.evaluate.backends", "ud_agree.evaluate.output",
-                  "ud_agree.evaluate.corpus"):  # fmt: skip
-        assert upward_imports(lower, "ud_agree.evaluate.options") == [], lower
+    # take a ModelSpec, the tasks a Scoring, ItemChoice or SuiteRun, the output a RunOutput, the
+    # corpus reader its folder and language.
+    for lower in (f"{E}.backends", f"{E}.output", f"{E}.corpus", f"{E}.tasks", f"{E}.readings",
+                  f"{E}.summary", f"{E}.sharding"):  # fmt: skip
+        for top in TOP:
+            assert upward_imports(lower, top) == [], (lower, top)
+
+
+def test_back_ends_never_import_a_task():
+    assert upward_imports(f"{E}.backends", f"{E}.tasks") == []
+
+
+def test_the_merge_of_shards_never_imports_the_report():
+    assert upward_imports(f"{E}.merge", f"{E}.report") == []
+    assert upward_imports(f"{E}.sharding", f"{E}.report") == []
 
 
 def test_the_evaluators_usage_error_lives_with_the_other_errors():

@@ -1,5 +1,6 @@
 """The evaluator's run manifest (`manifest.json` of a results folder), typed: what a run was and
-what it did. Written by `evaluate.run`, read by `--resume`, the merge and the report."""
+what it did. Written by `evaluate.run`, read (in today's shape) through `evaluate.output.store` by `--resume`,
+the merge and the report."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ class RunManifest(TypedDict, total=False):
     """One run's manifest. Written first with `complete` false (so that --resume can check the
     options), then again complete with counts and timings."""
 
+    schema_version: int  # the shape of the run folder (evaluate.output.store.SCHEMA_VERSION)
     tool: str  # "ud-agree evaluate"
     tool_version: str
     options: dict[str, Any]  # evaluate.options.Options as a dict, without `progress`

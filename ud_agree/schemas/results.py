@@ -35,7 +35,7 @@ INGREDIENT_FIELDS = (
     ),
 )
 # §5.1's scoring rules, listed here once: the `Rule` of the options, the table of
-# evaluate/readings/rules.py, the `right_<rule>` columns and the summaries' `ties_<rule>`.
+# evaluate/readings/scoring_rules.py, the `right_<rule>` columns and the summaries' `ties_<rule>`.
 Rule = Literal["sum", "minicons", "mean", "chars", "bytes", "word", "slor"]
 RULE_NAMES: tuple[Rule, ...] = get_args(Rule)
 # Columns of results written before `minicons` replaced `no_bos` (§5.1): read, then left out.

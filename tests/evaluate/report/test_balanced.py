@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from ud_agree.evaluate.report.stats import (
+from ud_agree.evaluate.summary.stats import (
     Contrast,
     accuracy_table,
     balanced,
     contrasts_of,
 )
-from ud_agree.evaluate.report.summary import summarize
+from ud_agree.evaluate.summary.tables import summarize
 
 from tests.paths import MODELS, PUD
 

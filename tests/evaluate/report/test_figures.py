@@ -12,8 +12,8 @@ import pytest
 from matplotlib.container import BarContainer, ErrorbarContainer
 from ud_agree.evaluate.output.results import with_system
 from ud_agree.evaluate.report import figures
-from ud_agree.evaluate.report.bins import COUNT_EDGES, DISTANCE_EDGES, bin_labels
-from ud_agree.evaluate.report.stats import accuracy_table
+from ud_agree.evaluate.summary.bins import COUNT_EDGES, DISTANCE_EDGES, bin_labels
+from ud_agree.evaluate.summary.stats import accuracy_table
 
 from tests.evaluate.report.test_synthetic import SYSTEMS, make_frame
 from tests.paths import ROOT

@@ -12,7 +12,7 @@ import pytest
 from ud_agree.evaluate.report.heatmaps import heat_figure, heat_table
 from ud_agree.evaluate.report.html import build_report, frequency_sentence
 from ud_agree.evaluate.report.runs import overall, run_line, runs_table
-from ud_agree.evaluate.report.summary import markdown_table, summarize
+from ud_agree.evaluate.summary.tables import markdown_table, summarize
 
 from tests.evaluate.report.test_synthetic import write_run
 from ud_agree.schemas.results import RESULTS

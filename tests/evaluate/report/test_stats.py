@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from ud_agree.evaluate.report.stats import accuracy_table, bootstrap_interval
+from ud_agree.evaluate.summary.stats import accuracy_table, bootstrap_interval
 
 
 def frame(sentences: int, items_per_sentence: int) -> pl.DataFrame:
@@ -78,7 +78,7 @@ def test_balanced_accuracy_needs_a_value_with_20_items():
 
 
 def test_paired_difference_of_identical_sides_is_zero():
-    from ud_agree.evaluate.report.stats import paired_difference
+    from ud_agree.evaluate.summary.stats import paired_difference
 
     right, total = np.array([1, 2, 0, 3]), np.array([2, 2, 1, 3])
     assert paired_difference(right, total, right, total) == (0.0, 0.0, 0.0)

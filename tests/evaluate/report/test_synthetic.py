@@ -11,7 +11,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from ud_agree.evaluate import load_results
-from ud_agree.evaluate.output.results import COLUMNS, load_manifests, with_system
+from ud_agree.evaluate.output.results import COLUMNS, with_system
+from ud_agree.evaluate.output.store import load_manifests
 
 from ud_agree.schemas.results import RESULTS
 

@@ -8,10 +8,10 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 import pytest
-from ud_agree.evaluate.readings.rules import RULES
+from ud_agree.evaluate.readings.scoring_rules import RULES
 from ud_agree.evaluate.report.html import paired_difference, rules_table, systems_of
-from ud_agree.evaluate.report.stats import accuracy_table
-from ud_agree.evaluate.report.summary import format_table, markdown_table, summarize
+from ud_agree.evaluate.summary.stats import accuracy_table
+from ud_agree.evaluate.summary.tables import format_table, markdown_table, summarize
 
 from ud_agree.schemas.results import RESULTS
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from ud_agree.evaluate.options import suite_run
+from ud_agree.evaluate.run import run_suites
 from ud_agree.evaluate.suites.read import read_suite
-from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
 
 from tests.docs import DOCS, blocks
 from tests.suite_stubs import CLAMS, CLAMS_GOOD, OracleScorer, factory, write
@@ -45,7 +46,7 @@ def test_example_files_read_as_their_layout_and_score_all(tmp_path: Path, title:
         good = [suite.items[0].conditions["match"].layout()[0]]
     else:
         good = suite.pairs["sentence_good"].to_list()
-    options = SuiteOptions([str(path)], "m", out=str(tmp_path / "out"), progress=False, **extra)
+    options = suite_run([str(path)], "m", out=str(tmp_path / "out"), progress=False, **extra)
     (outcome,) = run_suites(options, factory(OracleScorer(good)))
     assert outcome.summary["accuracy"][0] == 1.0
 
@@ -59,7 +60,7 @@ def test_recipe_compares_a_clams_suite_and_the_pair_reading(tmp_path, monkeypatc
     frame = hand_frame(model, "causal", lambda i: i[4]).with_columns(reading=pl.lit("pair"))
     write_run(tmp_path / "results", frame, model)
     path = write(tmp_path, "simple_agrmt.txt", CLAMS)
-    options = SuiteOptions([str(path)], model, out=str(tmp_path / "results"), progress=False)
+    options = suite_run([str(path)], model, out=str(tmp_path / "results"), progress=False)
     run_suites(options, factory(OracleScorer(CLAMS_GOOD, name=model)))
     monkeypatch.chdir(tmp_path)
     heading = "## Recipe: one model on a CLAMS suite and on ud-agree's French pairs"

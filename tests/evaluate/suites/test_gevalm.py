@@ -11,9 +11,10 @@ import numpy as np
 import polars as pl
 import pytest
 from ud_agree.evaluate.backends.api import TokenScores
-from ud_agree.evaluate.readings.sums import sentence_scores
+from ud_agree.evaluate.options import suite_run
+from ud_agree.evaluate.readings.token_sums import sentence_scores
+from ud_agree.evaluate.run import run_suites
 from ud_agree.evaluate.suites.read import detect_format, read_suite
-from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
 
 from tests.paths import SHARED
 from tests.suite_stubs import factory
@@ -82,7 +83,7 @@ def test_an_oracle_at_the_blank_scores_100_percent_and_reversed_0(tmp_path, reve
     for i, line in enumerate(LINES):
         scorer = BlankOracle({line["candidates"][0]}, reverse)
         path = write(tmp_path, [line], f"line{i}.jsonl")
-        options = SuiteOptions(files=[str(path)], model="stub", out=str(tmp_path / "out"),
+        options = suite_run(files=[str(path)], model="stub", out=str(tmp_path / "out"),
                                progress=False)  # fmt: skip
         outcomes += run_suites(options, factory(scorer))
     rows = pl.concat(
@@ -110,7 +111,7 @@ def test_the_real_gevalm_layout_reads_every_line_as_written():
 def test_a_masked_lm_scores_the_blank_with_word_pll_as_a_one_pair_loop_does(tmp_path):
     pytest.importorskip("torch")
     from ud_agree.evaluate.backends import load_scorer
-    from ud_agree.evaluate.suites.run import blank_scorer
+    from ud_agree.evaluate.tasks.suite_files import blank_scorer
 
     transformers = pytest.importorskip("transformers")
     import torch
@@ -126,7 +127,7 @@ def test_a_masked_lm_scores_the_blank_with_word_pll_as_a_one_pair_loop_does(tmp_
     suite = read_suite(write(tmp_path, LINES))
     at_blank = blank_scorer(suite, scorer)
     assert at_blank.method == "pll-word" and scorer.method == "pll-sentence"
-    options = SuiteOptions(files=[str(tmp_path / "mine.jsonl")], model=str(tmp_path / "bert"),
+    options = suite_run(files=[str(tmp_path / "mine.jsonl")], model=str(tmp_path / "bert"),
                            out=str(tmp_path / "out"), progress=False, pll="sentence")  # fmt: skip
     (outcome,) = run_suites(options, factory(scorer))
     rows = pl.read_parquet(next(outcome.folder.glob("suite-*.parquet"))).sort("line")

@@ -13,10 +13,9 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from ud_agree.evaluate.backends import load_scorer  # noqa: E402
-from ud_agree.evaluate.options import Options  # noqa: E402
-from ud_agree.evaluate.run import evaluate  # noqa: E402
+from ud_agree.evaluate.options import Options, suite_run  # noqa: E402
+from ud_agree.evaluate.run import evaluate, run_suites  # noqa: E402
 from ud_agree.evaluate.suites import load_suite_results  # noqa: E402
-from ud_agree.evaluate.suites.run import SuiteOptions, run_suites  # noqa: E402
 from ud_agree.mine.export import export  # noqa: E402
 from ud_agree.mine.plan import Options as MineOptions  # noqa: E402
 from ud_agree.mine.run import mine_languages  # noqa: E402
@@ -47,7 +46,7 @@ def loop(kind: str, scorer, text: str) -> float:
 def test_pair_layouts_equal_a_one_pair_at_a_time_loop(tmp_path, scorers, kind, layout):
     name, text, _, extra = SUITES[layout]
     path = write(tmp_path, name, text)
-    options = SuiteOptions(
+    options = suite_run(
         files=[str(path)], model=kind, out=str(tmp_path / "out"), progress=False, **extra
     )
     run_suites(options, lambda *a, **k: scorers[kind])
@@ -102,7 +101,7 @@ def test_exported_pairs_score_like_the_pair_reading(tmp_path, scorers):
         path = tmp_path / name
         export(corpus / "fr" / "pairs.parquet", layout, path)
         out = tmp_path / f"suite-{layout}"
-        suite = SuiteOptions(files=[str(path)], model="gpt2", out=str(out), progress=False)
+        suite = suite_run(files=[str(path)], model="gpt2", out=str(out), progress=False)
         run_suites(suite, lambda *a, **k: scorers["causal"])
         scored = load_suite_results(out).collect()
         decisions = dict(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -10,10 +11,12 @@ import polars as pl
 import pytest
 import ud_agree.evaluate.backends
 from ud_agree.evaluate import load_results
+from ud_agree.evaluate.options import suite_run
+from ud_agree.evaluate.run import run_suites
 from ud_agree.evaluate.suites import load_suite_results
 from ud_agree.evaluate.suites.cli import main
 from ud_agree.evaluate.suites.read import read_suite
-from ud_agree.evaluate.suites.run import SuiteOptions, run_suites
+from ud_agree.evaluate.tasks.suite_files import SuiteRun
 
 from tests.suite_stubs import (
     BLIMP_ROWS,
@@ -29,9 +32,9 @@ from ud_agree.formats.problems import SuiteFormatError
 from ud_agree.schemas.suites import COLUMNS
 
 
-def options(tmp_path: Path, files: list[Path], **kwargs) -> SuiteOptions:
+def options(tmp_path: Path, files: list[Path], **kwargs) -> SuiteRun:
     settings = {"model": "stub", "out": str(tmp_path / "out"), "progress": False, **kwargs}
-    return SuiteOptions(files=[str(f) for f in files], **settings)
+    return suite_run(files=[str(f) for f in files], **settings)
 
 
 @pytest.mark.parametrize("layout", sorted(SUITES))
@@ -129,7 +132,7 @@ def test_resume_loses_and_duplicates_nothing(tmp_path: Path, layout: str) -> Non
     partial = load_suite_results(folder).collect()
     assert 0 < partial["pair_id"].n_unique() < read_suite(path).size
 
-    first.resume = True
+    first = replace(first, resume=True)
     (outcome,) = run_suites(first, factory(HashScorer()))
     resumed = load_suite_results(folder).collect()
     counts = outcome.manifest["counts"]
@@ -138,8 +141,7 @@ def test_resume_loses_and_duplicates_nothing(tmp_path: Path, layout: str) -> Non
     key = ["pair_id", "prediction"]
     assert resumed.select(key).is_duplicated().sum() == 0
 
-    fresh = options(tmp_path, [path])
-    fresh.out = str(tmp_path / "fresh")
+    fresh = options(tmp_path, [path], out=str(tmp_path / "fresh"))
     run_suites(fresh, factory(HashScorer()))
     whole = load_suite_results(tmp_path / "fresh").collect()
     columns = ["pair_id", "prediction", "score_good", "score_bad", "right", "surprisals"]
@@ -270,7 +272,7 @@ def test_files_sharing_a_stem_are_told_apart_by_their_folder(tmp_path: Path) -> 
         (tmp_path / lang).mkdir()
         paths.append(write(tmp_path / lang, "data.tsv", SUITES["multiblimp"][1]))
     outcomes = run_suites(options(tmp_path, paths), factory(HashScorer()))
-    assert [o.suite for o in outcomes] == ["deu-data", "fra-data"]
+    assert [o.manifest["suite"] for o in outcomes] == ["deu-data", "fra-data"]
 
 
 def test_ud_agree_suite_subcommand_dispatches(capsys) -> None:
@@ -345,7 +347,7 @@ class FlatScorer(HashScorer):
 
 
 def test_suite_summaries_count_ties_per_rule_as_corpus_runs_do(tmp_path: Path) -> None:
-    from ud_agree.evaluate.report.summary import COLUMNS as RUN_COLUMNS
+    from ud_agree.evaluate.summary.tables import COLUMNS as RUN_COLUMNS
 
     text = "True\tthe dogs run\nFalse\tthe dogs ran\nFalse\tthe dog run\nTrue\tit is\nFalse\tit are here\n"
     (outcome,) = run_suites(options(tmp_path, [write(tmp_path, "s.txt", text)], rule="chars"),

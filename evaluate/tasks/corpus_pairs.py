@@ -4,24 +4,29 @@ frequency baseline (lexicon counts)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from ud_agree.errors import UsageError
 from ud_agree.schemas.corpus import RELATION_KEY, ROLES, SENTENCE_KEY
 from ud_agree.surface import Span, surface_text, word_spans
 
-from ..backends import CountScorer, TokenScorer, open_pair_scorer
+from ..backends import CountScorer, TokenScorer
 from ..backends.frequency import pair_counts
 from ..corpus import Corpus
-from ..options import Options, UsageError
 from ..output.writer import ChunkWriter
-from .decide import congruence
-from .items import expand_roles
-from .rules import RULES, TokenUnigram, ingredients, rule_columns, token_unigram
-from .sums import same_tokens, token_scores, with_leading_space, words_to_score
+from ..readings.class_decisions import congruence
+from ..readings.distance import sentence_distances
+from ..readings.items import expand_roles
+from ..readings.scoring_rules import RULES, TokenUnigram, ingredients, rule_columns, token_unigram
+from ..readings.token_sums import same_tokens, token_scores, with_leading_space, words_to_score
+from .spec import Pace, Scoring
+
+# Loads the pair scorer (the model's, or the baseline's counts) when the run is ready for it.
+PairScorerLoader = Callable[[], "TokenScorer | CountScorer"]
 
 
 def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -49,9 +54,11 @@ def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
 class PairReading:
     """§5: score(good) vs score(bad) for every minimal pair; distinct sentences scored once."""
 
-    def __init__(self, options: Options, corpus: Corpus, scorer: TokenScorer | None = None):
-        self.options, self.corpus = options, corpus
-        self.scorer: TokenScorer | CountScorer | None = scorer  # loaded by ready()
+    def __init__(
+        self, scoring: Scoring, pace: Pace, corpus: Corpus, load: PairScorerLoader
+    ) -> None:
+        self.scoring, self.pace, self.corpus, self.load = scoring, pace, corpus, load
+        self.scorer: TokenScorer | CountScorer | None = None  # loaded by ready()
         self.extra: dict[str, Any] = {}
         self._unigram: TokenUnigram | None = None  # counted once per run, on first use
         # Sentence PLL: pairs whose sentences the UD words could not serve (their words absent,
@@ -80,7 +87,7 @@ class PairReading:
     def ready(self) -> dict[str, Any]:
         """Load the scorer (the model's, or the one given); its facts for the manifest."""
         if self.scorer is None:
-            self.scorer = open_pair_scorer(self.options.model_spec, self.corpus)
+            self.scorer = self.load()
         return self.scorer.facts()
 
     @property
@@ -113,7 +120,7 @@ class PairReading:
         words = pair_words(pairs)
         if self.scorer.method == "pll-sentence":
             self.tokenizer_words += sum(w is None for w in words[:n])
-        if self.options.leading_space:
+        if self.scoring.leading_space:
             texts, spans, words = with_leading_space(texts, spans, words)
         scored = token_scores(self.scorer, texts, words_to_score(self.scorer, 2 * n, spans, words))
         # §5.1: every ingredient over the span lp_sum covers (word PLL: the varied word).
@@ -125,7 +132,7 @@ class PairReading:
         return {
             "score_good": pl.Series(good_side["lp_sum"]),
             "score_bad": pl.Series(bad_side["lp_sum"]),
-            "right": rules[f"right_{self.options.rule}"].alias("right"),
+            "right": rules[f"right_{self.scoring.rule}"].alias("right"),
             **rules,
         }
 
@@ -150,28 +157,7 @@ class PairReading:
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
         """`distance_tokens` from the scorer's tokenizer (null without one); nothing else to encode."""
         tokenizer = None if self.scorer is None else self.scorer.tokenizer
-        if tokenizer is None or not items.height:
-            return (
-                items.with_columns(pl.lit(None, dtype=pl.Int32).alias("distance_tokens")),
-                None,
-                0,
-            )
-        texts, varied, other = [], [], []
-        for words, space, m, o in items.select(
-            "words", "space_after", "masked_surface", "other_surface"
-        ).iter_rows():
-            text, spans = surface_text(words, space)
-            texts.append(text)
-            varied.append(spans[m][0])
-            other.append(spans[o][0])
-        offsets = tokenizer(
-            texts, add_special_tokens=False, return_offsets_mapping=True, verbose=False
-        )
-        distance = [
-            abs(_token_at(spans, a) - _token_at(spans, b))
-            for spans, a, b in zip(offsets["offset_mapping"], varied, other, strict=True)
-        ]
-        return items.with_columns(pl.Series("distance_tokens", distance, dtype=pl.Int32)), None, 0
+        return items.with_columns(sentence_distances(items, tokenizer)), None, 0
 
     def subset(self, encoded: Any, keep: np.ndarray) -> Any:
         """Nothing is encoded ahead."""
@@ -184,12 +170,12 @@ class PairReading:
 
         assert self.scorer is not None, "ready() loads the scorer"
         too_long = undecided = identical = alike = 0
-        headline = f"right_{self.options.rule}"
+        headline = f"right_{self.scoring.rule}"
         # The frequency baseline compares counts, not sentences: no tokens to compare.
         tokenizer = None if isinstance(self.scorer, CountScorer) else self.scorer.tokenizer
-        space = " " if self.options.leading_space else ""
-        bar = tqdm(total=items.height, unit="pair", disable=not self.options.progress)
-        for chunk_rows in sentence_chunks(items, self.options.chunk_size):
+        space = " " if self.scoring.leading_space else ""
+        bar = tqdm(total=items.height, unit="pair", disable=not self.pace.progress)
+        for chunk_rows in sentence_chunks(items, self.pace.chunk_size):
             chunk = items[chunk_rows]
             # Two identical sentences: no model can prefer one, and a tie would count it wrong;
             # they are left out before anything is scored.
@@ -217,7 +203,7 @@ class PairReading:
             # §5.1: a scored pair whose headline rule has no value is undecided, never wrong.
             undecided += int((ok & columns[headline].is_null().to_numpy()).sum())
             kept = pl.Series(ok)
-            rule = pl.Series("rule", [self.options.rule] * int(ok.sum()), dtype=pl.String)
+            rule = pl.Series("rule", [self.scoring.rule] * int(ok.sum()), dtype=pl.String)
             writer.add(
                 rows[ok], {**{k: v.filter(kept) for k, v in columns.items()}, "rule": rule}, items
             )
@@ -250,11 +236,6 @@ def sentence_chunks(items: pl.DataFrame, size: int) -> Iterator[np.ndarray]:
             begin = at
     if begin < items.height:
         yield np.arange(begin, items.height)
-
-
-def _token_at(offsets: list[tuple[int, int]], start: int) -> int:
-    """Index of the first token ending after character `start` (the word's first token)."""
-    return next((k for k, (_, b) in enumerate(offsets) if b > start), len(offsets))
 
 
 def split_token(spans: list[Span], start: int, end: int) -> list[Span] | None:

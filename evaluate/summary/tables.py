@@ -12,8 +12,8 @@ import polars as pl
 
 from ud_agree.atomic import write_csv, write_text
 
-from ..readings.decide import CONGRUENCE
-from ..readings.rules import INGREDIENTS, RULES, rule_values
+from ..readings.class_decisions import CONGRUENCE
+from ..readings.scoring_rules import INGREDIENTS, RULES, rule_values
 from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_label, bin_labels
 from .stats import MIN_VALUE_ITEMS, N_BOOT, accuracy_table
 

@@ -12,13 +12,14 @@ import polars as pl
 
 from ud_agree.schemas.corpus import SENTENCE_KEY
 
-from ..backends import FormScorer, open_backend
+from ..backends import FormScorer
 from ..corpus import Corpus
-from ..options import Options
 from ..output.writer import ChunkWriter
-from .candidates import CandidateSet, build_candidates, coverage, whole_word_vocab
-from .decide import Splits, attach_splits, decide, enough_candidates
-from .items import expand_roles
+from ..readings.candidates import CandidateSet, build_candidates, coverage, whole_word_vocab
+from ..readings.class_decisions import Splits, attach_splits, decide, enough_candidates
+from ..readings.distance import token_distances
+from ..readings.items import expand_roles
+from .spec import ItemChoice
 
 
 def build_items(corpus: Corpus, roles: Sequence[str]) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -57,37 +58,36 @@ def left_context(items: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, int]]:
     return items.filter(~pl.Series(glued, dtype=pl.Boolean)), counts
 
 
-def model_candidates(options: Options, corpus: Corpus, backend: FormScorer) -> CandidateSet:
+def model_candidates(choice: ItemChoice, corpus: Corpus, backend: FormScorer) -> CandidateSet:
     """§1.5: lexicon forms that are one whole-word token of the model (every form without a
     tokenizer), with the lexicon count the back-end needs to score a form."""
     tokenizer = backend.tokenizer
     words = None if tokenizer is None else whole_word_vocab(tokenizer)
-    fold = options.case == "fold"
+    fold = choice.case == "fold"
     return build_candidates(corpus.lexicon, words, fold, min_count=backend.min_count)
 
 
 class ClassAverage:
     """§1.5: candidates of the model, correct/incorrect splits, means at the mask."""
 
-    def __init__(self, options: Options, corpus: Corpus) -> None:
-        self.options, self.corpus = options, corpus
-        self.backend = open_backend(options.model_spec, corpus)
-        self.candidates = model_candidates(options, corpus, self.backend)
+    def __init__(self, choice: ItemChoice, corpus: Corpus, backend: FormScorer) -> None:
+        self.choice, self.corpus, self.backend = choice, corpus, backend
+        self.candidates = model_candidates(choice, corpus, backend)
         self.extra: dict[str, Any] = {}
 
     def items(self) -> tuple[pl.DataFrame, dict[str, int]]:
         """Items that can be scored; the others counted by reason."""
-        options = self.options
-        items, counts = build_items(self.corpus, options.roles)
+        choice = self.choice
+        items, counts = build_items(self.corpus, choice.roles)
         if self.backend.context == "left":
             items, skipped = left_context(items)
             counts.update(skipped)
-        fold = options.case == "fold"
+        fold = choice.case == "fold"
         masked_words = items.select("upos", "form").iter_rows()
         cover = coverage(self.corpus.lexicon, self.candidates, masked_words, fold)
         self.extra = {"coverage": cover.as_dict(), "candidates": len(self.candidates)}
-        items, self.splits = attach_splits(items, self.candidates, options.match)
-        enough = enough_candidates(options.min_candidates)
+        items, self.splits = attach_splits(items, self.candidates, choice.match)
+        enough = enough_candidates(choice.min_candidates)
         counts["too-few-candidates"] = items.filter(~enough).height
         return items.filter(enough), counts
 
@@ -96,8 +96,11 @@ class ClassAverage:
         return self.backend.ready()
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
-        """Inputs of the items, `distance_tokens`, and how many were windowed."""
-        return self.backend.encode(items)
+        """The items with their `distance_tokens` (counted here, in the text the model reads), the
+        back-end's inputs of them, and how many were windowed."""
+        distance = token_distances(items, self.backend.tokenizer, self.backend.context)
+        encoded, windowed = self.backend.encode(items)
+        return items.with_columns(distance), encoded, windowed
 
     def subset(self, encoded: Any, keep: np.ndarray) -> Any:
         """Encoded inputs of the items kept (resume)."""
