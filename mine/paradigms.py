@@ -162,11 +162,31 @@ def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def marked_in_lexicon(lexicon: pl.DataFrame) -> pl.DataFrame:
-    """§4.2's marked cells (`rules.pairs.marked_cells`) from a lexicon's UD rows of finite
-    VERB and AUX forms."""
-    from .rules.pairs import marked_cells
+# §4.2 unmarked cells: the language marks f on finite verbs of a Tense and Mood when this share
+# of their tokens carries it.
+MARKED_SHARE = 0.2
 
+
+def marked_cells(counts: dict[tuple[str, str, str], int]) -> pl.DataFrame:
+    """§4.2: (tense, mood, feature) where at least MARKED_SHARE of the language's finite verb
+    tokens of that Tense and Mood carry the feature (`counts`: per (tense, mood, feature), ""
+    for all tokens)."""
+    # A verb with neither Tense nor Mood has no cell to speak of: its bad form's same FEATS
+    # could be another tense (Old French *demandoient* → *demande*).
+    rows = [
+        (tense, mood, feature)
+        for (tense, mood, feature), n in counts.items()
+        if feature
+        and (tense, mood) != ("_", "_")
+        and n >= MARKED_SHARE * counts.get((tense, mood, ""), 0)
+    ]
+    schema = {"tense": pl.String, "mood": pl.String, "feature": pl.String}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def marked_in_lexicon(lexicon: pl.DataFrame) -> pl.DataFrame:
+    """§4.2's marked cells (`marked_cells`) from a lexicon's UD rows of finite
+    VERB and AUX forms."""
     feats = pl.col("feats").fill_null("")
     finite = lexicon.filter(
         (pl.col("count").fill_null(0) > 0)

@@ -63,10 +63,9 @@ from .pairs import (
     skip_table,
     skipped_rows,
 )
-from .paradigms import ParadigmFrames
+from .paradigms import ParadigmFrames, marked_cells
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import die_with_parent, pool_context
-from .rules.pairs import marked_cells
 from .written import load_written_surface
 
 

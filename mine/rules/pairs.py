@@ -211,9 +211,6 @@ def capitalised_like(form: pl.Expr, model: pl.Expr) -> pl.Expr:
 # §4.2: the pronouns that count as Person 3 where they have none (*this costs*, *everyone
 # knows*); personal, interrogative and reflexive ones do not.
 THIRD_PERSON_PRONOUNS = ("Dem", "Ind", "Tot", "Neg")
-# §4.2 unmarked cells: the language marks f on finite verbs of a Tense and Mood when this share
-# of their tokens carries it.
-MARKED_SHARE = 0.2
 SUBJECT_TYPES = ("subject-verb", "predicative")  # the controller is the subject
 DERIVABLE = (("Number", "number"), ("Gender", "gender"), ("Person", "person"))
 NOUNS = ("NOUN", "PROPN")
@@ -603,23 +600,6 @@ def changes_declension(endings: Endings) -> pl.Expr:
         here = (pl.col("type") == "attributive") & (pl.col("upos") == upos)
         wrong = wrong | (here & ~fits)
     return wrong
-
-
-def marked_cells(counts: dict[tuple[str, str, str], int]) -> pl.DataFrame:
-    """§4.2: (tense, mood, feature) where at least MARKED_SHARE of the language's finite verb
-    tokens of that Tense and Mood carry the feature (`counts`: per (tense, mood, feature), ""
-    for all tokens)."""
-    # A verb with neither Tense nor Mood has no cell to speak of: its bad form's same FEATS
-    # could be another tense (Old French *demandoient* → *demande*).
-    rows = [
-        (tense, mood, feature)
-        for (tense, mood, feature), n in counts.items()
-        if feature
-        and (tense, mood) != ("_", "_")
-        and n >= MARKED_SHARE * counts.get((tense, mood, ""), 0)
-    ]
-    schema = {"tense": pl.String, "mood": pl.String, "feature": pl.String}
-    return pl.DataFrame(rows, schema=schema, orient="row")
 
 
 def licensed_cells(
