@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ud_agree.errors import OneLineParser, run_main, tool_command
 
-from .options import CHOICES, FREQUENCY, TINY_RANDOM, Options, UsageError
+from .options import CHOICES, FREQUENCY, TINY_RANDOM, Options, UsageError, corpus_not_found
 from .plan import ALL, finished, plan_runs, resolve_languages
 
 if TYPE_CHECKING:
@@ -262,6 +263,8 @@ def _run(args: argparse.Namespace) -> int:
         from .backends import models  # noqa: F401 - torch and transformers, the 'evaluate' extra
     except ImportError as error:
         raise UsageError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
+    if not Path(args.corpus).is_dir():  # said before any model's config is read (maybe online)
+        raise UsageError(corpus_not_found(args.corpus))
     runs = options_from(args)  # every run checked and resolved before the first is scored
     if len(runs) == 1 and not (runs[0].resume and finished(runs[0])):
         return _run_one(runs[0])

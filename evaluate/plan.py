@@ -98,9 +98,6 @@ def plan_runs(
     folder). `all` among the languages: every one."""
     if ALL in langs:
         langs = corpus_languages(base.corpus)
-    # A missing corpus is said before any model's config is looked up (which may go online).
-    if not Path(base.corpus).is_dir():
-        raise UsageError(corpus_not_found(base.corpus))
     kinds = {model: kind_of(model, base.trust_remote_code) for model in dict.fromkeys(models)}
     return [
         replace(
