@@ -242,6 +242,7 @@ SKIP_COUNTS = (
     "no-space-before",
     "too-few-candidates",
     "missing-sentence",
+    "missing-relation",
     "too-long",
     "non-finite",
     "undecided",

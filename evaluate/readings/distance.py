@@ -97,12 +97,11 @@ def sentence_distances(items: pl.DataFrame, tokenizer) -> pl.Series:
     for words, space, m, o in rows:
         text, spans = surface_text(words, space)
         texts.append(text)
-        # A pair without its relation's row (§4.2) has no surface positions: no distance.
-        varied.append(None if m is None or o is None else spans[m][0])
-        other.append(None if m is None or o is None else spans[o][0])
+        varied.append(spans[m][0])
+        other.append(spans[o][0])
     offsets = tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True, verbose=False)
     distance = [
-        None if a is None or b is None else abs(_token_at(spans, a) - _token_at(spans, b))
+        abs(_token_at(spans, a) - _token_at(spans, b))
         for spans, a, b in zip(offsets["offset_mapping"], varied, other, strict=True)
     ]
     return pl.Series("distance_tokens", distance, dtype=pl.Int32)

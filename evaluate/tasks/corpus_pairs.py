@@ -39,15 +39,12 @@ def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
     counts: dict[str, int] = {"pairs": pairs.height}
     relations = expand_roles(corpus.relations, ROLES, "varied").drop("lemma", "upos", "type")
     on = [*RELATION_KEY, "varied"]
-    # A §4.2 pair whose controller takes its values from elsewhere (an antecedent, a dependent,
-    # an unmarked cell) may have no row in the relations table, which holds agreeing relations
-    # only: it is scored all the same, its relation's measures null (counted, not skipped).
-    items = pairs.join(relations, on=on, how="left").with_columns(
+    items = pairs.join(relations, on=on, how="inner").with_columns(
         pl.col("good_form").alias("form"),
         # §6: a pair's contrast is its varied feature, its value the good form's value of it.
         pl.format("{}={}", "feature", "good_value").alias("value"),
     )
-    counts["pairs_without_relation"] = pairs.join(relations, on=on, how="anti").height
+    counts["missing-relation"] = pairs.height - items.height
     items = items.sort([*RELATION_KEY, "varied", "feature", "bad_value", "variant"])
     items = items.with_row_index("item")
     counts["items_built"] = items.height
