@@ -264,6 +264,7 @@ def _run(args: argparse.Namespace) -> int:
         from .backends import models  # noqa: F401 - torch and transformers, the 'evaluate' extra
     except ImportError as error:
         raise UsageError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
+    base_options(args)  # the options' own checks first (a bad --shard is said as such)
     if not Path(args.corpus).is_dir():  # said before any model's config is read (maybe online)
         raise UsageError(corpus_not_found(args.corpus))
     runs = options_from(args)  # every run checked and resolved before the first is scored
