@@ -294,12 +294,7 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
             .alias(f"k_{name}")
             for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
         ),
-        pl.col("k_agreeing")
-        .str.split(",")
-        .list.set_difference(pl.col("_refused"))
-        .list.sort()
-        .list.join(",")
-        .alias("k_agreeing"),
+        _agreeing_without_refused(),
         (taken.list.len() > 0).alias("_taken"),
     )
     refusals = questions.select("_q", pl.col("_refused").alias("feature")).explode("feature")
@@ -311,6 +306,18 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
         .with_columns(pl.col("derived_bits") + derived_bit("unmarked-cell", pl.col("_taken")))
     )
     return pl.concat([plain, cells.select(plain.columns)])
+
+
+def _agreeing_without_refused() -> pl.Expr:
+    """The attempt's agreeing features (`k_agreeing`) less the §4.2 ones refused (`_refused`)."""
+    return (
+        pl.col("k_agreeing")
+        .str.split(",")
+        .list.set_difference(pl.col("_refused"))
+        .list.sort()
+        .list.join(",")
+        .alias("k_agreeing")
+    )
 
 
 def _borrowed(attempts: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
@@ -334,12 +341,7 @@ def _borrowed(attempts: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
         )
         .filter(~pl.col("_refused").list.contains(pl.col("feature")))
         .with_columns(
-            pl.col("k_agreeing")
-            .str.split(",")
-            .list.set_difference(pl.col("_refused"))
-            .list.sort()
-            .list.join(",")
-            .alias("k_agreeing"),
+            _agreeing_without_refused(),
             (pl.col("derived_bits") + derived_bit("lexicon-features", pl.lit(True))).alias(
                 "derived_bits"
             ),
