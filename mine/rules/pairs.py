@@ -342,7 +342,12 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
     )
     subject = pl.col("type").is_in(SUBJECT_TYPES)
     upos = pl.col("controller_upos")
-    relative = subject & (upos == "PRON") & pl.col("antecedent_upos").is_not_null()
+    relative = (
+        subject
+        & (upos == "PRON")
+        & pl.col("antecedent_upos").is_not_null()
+        & shown_subject(pro_drop)
+    )
     from_antecedent = {
         name: relative & _empty(f"controller_{name}") & ~_empty(f"antecedent_{name}")
         for _, name in DERIVABLE
@@ -514,6 +519,15 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
         # A file's relations are small: the streaming engine's batches and threads cost more.
         .collect(engine="in-memory")
     )
+
+
+def shown_subject(pro_drop: bool) -> pl.Expr:
+    """Over relations: whether a relative pronoun's form shows it is the subject, so that it may
+    take its antecedent's values (§4.2): its Case is the nominative alone, or it has no Case in a
+    language that does not drop subjects. A caseless *que*/*che* where subjects drop reads as the
+    object of a bad verb with a dropped subject of its person (*esa voz, que puedo explotar*);
+    a partitive or accusative one (Finnish *joita*, Romanian *care* Acc,Nom) controls nothing."""
+    return _only("controller_case", "Nom") | (_empty("controller_case") & pl.lit(not pro_drop))
 
 
 def implicit_person() -> pl.Expr:

@@ -291,3 +291,36 @@ def test_pronoun_without_feats_takes_no_value_its_form_lacks_or_varies(tmp_path)
     # Not licensed: no attempt, so no skip either.
     assert skips.filter(pl.col("sent_id") == "s3").is_empty()
     assert skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Number")).is_empty()
+
+
+def test_caseless_relative_pronoun_where_subjects_drop_takes_nothing(tmp_path):
+    # *la voz que trabaja → trabajo* reads 'the voice that I work (on)': *que* can be the
+    # object of a verb whose subject is dropped, so its antecedent lends it nothing.
+    que = (
+        "1 la el DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 2 det",
+        "2 voz voz NOUN Gender=Fem|Number=Sing 0 root",
+        "3 que que PRON PronType=Rel 4 nsubj",
+        f"4 trabaja trabajar VERB {FIN}|Number=Sing|Person=3 2 acl:relcl",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, que, *TRABAJAR, lang="Spanish")
+    assert bad(pairs, "s1") == set()
+
+
+def test_relative_pronoun_in_another_case_than_the_nominative_takes_nothing(tmp_path):
+    # Finnish *joita* (partitive) controls no verb; nominative *joka* takes its antecedent's.
+    def relative(pronoun: str, case: str) -> tuple[str, ...]:
+        return (
+            "1 laji laji NOUN Case=Nom|Number=Sing 0 root",
+            f"2 {pronoun} joka PRON Case={case}|Number=Sing|PronType=Rel 3 nsubj",
+            f"3 on olla AUX {FIN}|Number=Sing|Person=3|Voice=Act 1 acl:relcl",
+        )
+
+    olla = tuple(
+        (f"1 {form} olla AUX {FIN}|Number={number}|Person={person}|Voice=Act 0 root",)
+        for form, number, person in [("olen", "Sing", 1), ("olet", "Sing", 2), ("on", "Sing", 3)]
+    )
+    pairs, _, _ = mine_with_skips(
+        tmp_path, relative("jota", "Par"), relative("joka", "Nom"), *olla, lang="Finnish"
+    )
+    assert bad(pairs, "s1") == set()
+    assert "laji joka olen" in bad(pairs, "s2")
