@@ -324,3 +324,29 @@ def test_relative_pronoun_in_another_case_than_the_nominative_takes_nothing(tmp_
     )
     assert bad(pairs, "s1") == set()
     assert "laji joka olen" in bad(pairs, "s2")
+
+
+def test_romanian_definite_plural_by_its_own_suffix_keeps_its_person(tmp_path):
+    # Romanian's article is a suffix (Definite=Def on the noun): *studenții lucrăm* ('we
+    # students work') is licit unagreement; a bare *studenți lucrăm* is not.
+    def subject(form: str, definite: str) -> tuple[str, ...]:
+        return (
+            f"1 {form} student NOUN Case=Acc,Nom|Definite={definite}|Gender=Masc|Number=Plur"
+            " 2 nsubj",
+            f"2 lucrează lucra VERB {FIN}|Number=Plur|Person=3 0 root",
+        )
+
+    lucra = tuple(
+        (f"1 {form} lucra VERB {FIN}|Number={number}|Person={person} 0 root",)
+        for form, number, person in [
+            ("lucrez", "Sing", 1),
+            ("lucrăm", "Plur", 1),
+            ("lucrați", "Plur", 2),
+        ]
+    )
+    pairs, skips, _ = mine_with_skips(
+        tmp_path, subject("studenții", "Def"), subject("studenți", "Ind"), *lucra, lang="Romanian"
+    )
+    assert bad(pairs, "s1") & {"studenții lucrăm", "studenții lucrați"} == set()
+    assert "unagreement" in skips.filter(pl.col("sent_id") == "s1")["reason"].to_list()
+    assert "studenți lucrăm" in bad(pairs, "s2")
