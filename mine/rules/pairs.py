@@ -12,6 +12,7 @@ from ud_agree.schemas.corpus import FEATURES
 
 from ..languages import Endings
 from ..paradigms import (
+    ATTESTED_SHARE,
     CELL_COLUMNS,
     LIST_COLUMNS,
     ParadigmFrames,
@@ -920,3 +921,59 @@ def contested_forms(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Serie
         .unique()
     )
     return asked.select(pl.col("_q").is_in(contested.get_column("_q").implode())).to_series()
+
+
+# The FEATS that say which reading of a form a token is (its tense and mood).
+READING = ("Mood", "Tense")
+
+
+def unattested_readings(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
+    """§4.1 attestation of the word itself: per question (the word `key`, `lemma`, `upos`, its
+    other FEATS `feats`), whether a READING value of its holds less than ATTESTED_SHARE of the
+    tokens of its (form lower-cased, lemma, upos) that carry the feature: a tagging error whose
+    bad form would change the reading too (upper-case *LA FOTO ES* tagged Tense=Past, one of
+    72 *es* of *ser*, gave past *FUI*)."""
+    pattern = rf"(?:^|\|)(?:{'|'.join(READING)})=[^|]+"
+    word = ["form_key", "lemma", "upos"]
+    seen = (
+        frames.lexicon.filter(pl.col("count").fill_null(0) > 0)
+        .select(
+            pl.col("form").str.to_lowercase().alias("form_key"),
+            "lemma",
+            "upos",
+            "count",
+            pl.col("feats").fill_null("").str.extract_all(pattern).alias("v"),
+        )
+        .explode("v")
+        .drop_nulls("v")
+        .with_columns(pl.col("v").str.strip_chars_start("|"))
+        .with_columns(pl.col("v").str.split("=").list.first().alias("g"))
+    )
+    shares = (
+        seen.group_by(*word, "g", "v")
+        .agg(pl.col("count").sum().alias("held"))
+        .with_columns(pl.col("held").sum().over(*word, "g").alias("carried"))
+    )
+    # Judged once per distinct word (they recur), then looked up per question.
+    own = questions.select(
+        pl.col("key").alias("form_key"), "lemma", "upos", pl.col("feats").fill_null("")
+    )
+    distinct = own.unique().with_row_index("_w")
+    asked = (
+        distinct.with_columns(pl.col("feats").str.extract_all(pattern).alias("v"))
+        .explode("v")
+        .drop_nulls("v")
+        .with_columns(pl.col("v").str.strip_chars_start("|"))
+        .with_columns(pl.col("v").str.split("=").list.first().alias("g"))
+    )
+    carried = shares.select(*word, "g", "carried").unique()
+    judged = asked.join(carried, on=[*word, "g"]).join(
+        shares.select(*word, "v", "held"), on=[*word, "v"], how="left"
+    )
+    rare = judged.filter(pl.col("held").fill_null(0) < ATTESTED_SHARE * pl.col("carried"))
+    flagged = distinct.select(
+        pl.exclude("_w"), pl.col("_w").is_in(rare.get_column("_w").unique().implode()).alias("m")
+    )
+    return own.join(
+        flagged, on=[*word, "feats"], how="left", nulls_equal=True, maintain_order="left"
+    ).get_column("m")
