@@ -55,6 +55,12 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         .with_columns(pl.col("treebanks").list.contains(pl.col("treebank")).alias("own"))
         .filter(pl.col("own") | ~pl.col("own").any().over("qid"))
     )
+    # A UniMorph paradigm that fills the word's own cell with other forms only is of another
+    # inflection class than the word: its forms are no bad forms for it (Romanian *înceta*:
+    # UniMorph's 3sg is *înceată*, the treebanks' *încetează*, so UniMorph's 1sg *încet*, an
+    # adverb, is not the word's 1sg *încetez*).
+    foreign = other_class(questions, frames)
+    found = found.filter(~((pl.col("source") == "unimorph") & pl.col("qid").is_in(foreign)))
     sources = pl.col("source")
     spellings = found.group_by("qid", "bad_key").agg(
         pl.col("bad_count").sum(),
@@ -135,6 +141,31 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         )
     )
     return pl.concat([chosen, syncretic])
+
+
+def other_class(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
+    """The `qid`s of questions (the word `key`, `lemma`, `upos`, `feats`, its values `k_<name>`)
+    whose own cell UniMorph fills, with none of its forms the word's."""
+    own_cell = questions.select(
+        "qid",
+        "key",
+        "lemma",
+        "upos",
+        *(
+            pl.col(f"k_{n}").str.strip_chars_start(",").fill_null("").alias(f"cell_{n}")
+            for n in LIST_COLUMNS
+        ),
+        "feats",
+    )
+    unimorph = frames.forms.filter(pl.col("source") != "ud").select(*CELL_COLUMNS, "bad_key")
+    return (
+        own_cell.join(unimorph, on=CELL_COLUMNS)
+        .group_by("qid")
+        .agg((pl.col("bad_key") == pl.col("key")).any().alias("has_own"))
+        .filter(~pl.col("has_own"))
+        .get_column("qid")
+        .implode()
+    )
 
 
 def ambiguity_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
