@@ -406,3 +406,25 @@ def test_a_unimorph_paradigm_of_another_inflection_class_gives_no_bad_form(tmp_p
     )
     assert bad(pairs, "s1") == set()
     assert "apariția lucrez" in bad(pairs, "s2")
+
+
+def test_a_coordinated_antecedent_lends_nothing(tmp_path):
+    # *een aantal ruiters en publiek die stond/stonden*: the clause may be about the whole
+    # coordination or its last conjunct, as §4 skips a coordinated controller.
+    coordinated = (
+        "1 cats cat NOUN Number=Plur 0 root",
+        "2 and and CCONJ _ 3 cc",
+        "3 dogs dog NOUN Number=Plur 1 conj",
+        "4 which which PRON PronType=Rel 5 nsubj",
+        f"5 sleep sleep VERB {FIN}|Number=Plur|Person=3 1 acl:relcl",
+    )
+    single = (
+        "1 cats cat NOUN Number=Plur 0 root",
+        "2 which which PRON PronType=Rel 3 nsubj",
+        f"3 sleep sleep VERB {FIN}|Number=Plur|Person=3 1 acl:relcl",
+    )
+    pairs, _, _ = mine_with_skips(
+        tmp_path, coordinated, single, sing3("sleeps", "sleep"), lang="English"
+    )
+    assert bad(pairs, "s1") == set()
+    assert "cats which sleeps" in bad(pairs, "s2")
