@@ -64,6 +64,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     sources = pl.col("source")
     spellings = found.group_by("qid", "bad_key").agg(
         pl.col("bad_count").sum(),
+        pl.col("form_upos").first(),  # the UPOS the spelling's bundles are read under
         pl.when((sources == "both").any() | (sources.n_unique() > 1))
         .then(pl.lit("both"))
         .otherwise(sources.first())
@@ -102,7 +103,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         spellings.join(word, on="qid")
         .join(
             frames.bundles,
-            left_on=["bad_key", "lemma", "upos"],
+            left_on=["bad_key", "lemma", "form_upos"],
             right_on=["form_key", "lemma", "upos"],
             how="left",
         )

@@ -428,3 +428,24 @@ def test_a_coordinated_antecedent_lends_nothing(tmp_path):
     )
     assert bad(pairs, "s1") == set()
     assert "cats which sleeps" in bad(pairs, "s2")
+
+
+def test_an_auxiliary_takes_a_cell_it_lacks_from_its_lemmas_verb_forms(tmp_path):
+    # Greek *είχε* as the perfect's auxiliary: its first person *είχα* is seen as a VERB only.
+    def echo(form: str, upos: str, number: str, person: int, tense: str = "Past") -> str:
+        return (
+            f"{form} έχω {upos} Aspect=Imp|Mood=Ind|Number={number}|Person={person}|"
+            f"Tense={tense}|VerbForm=Fin|Voice=Act"
+        )
+
+    perfect = (
+        "1 επιτροπή επιτροπή NOUN Case=Nom|Gender=Fem|Number=Sing 3 nsubj",
+        f"2 {echo('είχε', 'AUX', 'Sing', 3)} 3 aux",
+        "3 αποφασίσει αποφασίζω VERB Aspect=Perf|VerbForm=Inf|Voice=Act 0 root",
+    )
+    others = (
+        (f"1 {echo('είχα', 'VERB', 'Sing', 1)} 0 root",),
+        (f"1 {echo('έχουμε', 'AUX', 'Plur', 1, 'Pres')} 0 root",),  # AUX has Person=1
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, perfect, *others, lang="Greek")
+    assert "επιτροπή είχα αποφασίσει" in bad(pairs, "s1")
