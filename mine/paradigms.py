@@ -317,7 +317,11 @@ class ParadigmFrames:
         # AUX and VERB of one lemma are one paradigm (UPOS tells the word's function, not its
         # inflection): a cell the word's UPOS lacks takes the other's forms (Greek perfect
         # auxiliary *είχε* → *είχα*, seen as a VERB only).
-        lent = own.filter(pl.col("upos").is_in(SHARED_UPOS)).with_columns(_other_upos())
+        # Forms seen in the treebanks only (UniMorph's V is the verb: English *wills* is not
+        # the modal's); `rules.pairs.bad_forms_of` lends them only to a word whose own cell
+        # the other UPOS fills with the word's form alone.
+        shared = own.filter(pl.col("upos").is_in(SHARED_UPOS) & (pl.col("source") != "unimorph"))
+        lent = shared.with_columns(_other_upos())
         lent = lent.join(own.select(CELL_COLUMNS).unique(), on=CELL_COLUMNS, how="anti")
         return pl.concat([own, lent])
 

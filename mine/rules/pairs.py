@@ -15,6 +15,7 @@ from ..paradigms import (
     ATTESTED_SHARE,
     CELL_COLUMNS,
     LIST_COLUMNS,
+    SHARED_UPOS,
     ParadigmFrames,
     elided,
     expanded,
@@ -61,6 +62,11 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     # adverb, is not the word's 1sg *încetez*).
     foreign = other_class(questions, frames)
     found = found.filter(~((pl.col("source") == "unimorph") & pl.col("qid").is_in(foreign)))
+    # A form lent by the lemma's other UPOS (AUX or VERB) only where that UPOS's paradigm is the
+    # word's: it fills the word's own cell with the word's form alone (UD_Persian-Seraji lemmas
+    # *شد* 'became' as *کرد*, whose VERB cell holds *شد* and *کرد*: no lending there).
+    lent = pl.col("form_upos") != pl.col("upos")
+    found = found.filter(~lent | pl.col("qid").is_in(one_paradigm(questions, frames)))
     sources = pl.col("source")
     spellings = found.group_by("qid", "bad_key").agg(
         pl.col("bad_count").sum(),
@@ -144,10 +150,9 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     return pl.concat([chosen, syncretic])
 
 
-def other_class(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
-    """The `qid`s of questions (the word `key`, `lemma`, `upos`, `feats`, its values `k_<name>`)
-    whose own cell UniMorph fills, with none of its forms the word's."""
-    own_cell = questions.select(
+def _own_cell(questions: pl.DataFrame) -> pl.DataFrame:
+    """Per question (`qid`), the word (`key`) and its own cell as CELL_COLUMNS."""
+    return questions.select(
         "qid",
         "key",
         "lemma",
@@ -158,7 +163,32 @@ def other_class(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
         ),
         "feats",
     )
-    unimorph = frames.forms.filter(pl.col("source") != "ud").select(*CELL_COLUMNS, "bad_key")
+
+
+def one_paradigm(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
+    """The `qid`s of questions whose own cell the other UPOS of SHARED_UPOS fills with the
+    word's form (`key`) alone, among forms seen under it."""
+    other = pl.when(pl.col("upos") == "AUX").then(pl.lit("VERB")).otherwise(pl.lit("AUX"))
+    asked = _own_cell(questions).filter(pl.col("upos").is_in(SHARED_UPOS))
+    seen = frames.forms.filter(pl.col("form_upos") == pl.col("upos"))
+    return (
+        asked.with_columns(other.alias("upos"))
+        .join(seen.select(*CELL_COLUMNS, "bad_key"), on=CELL_COLUMNS)
+        .group_by("qid")
+        .agg((pl.col("bad_key") == pl.col("key")).all().alias("one"))
+        .filter("one")
+        .get_column("qid")
+        .implode()
+    )
+
+
+def other_class(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
+    """The `qid`s of questions (the word `key`, `lemma`, `upos`, `feats`, its values `k_<name>`)
+    whose own cell UniMorph fills, with none of its forms the word's."""
+    own_cell = _own_cell(questions)
+    unimorph = frames.forms.filter(
+        (pl.col("source") != "ud") & (pl.col("form_upos") == pl.col("upos"))
+    ).select(*CELL_COLUMNS, "bad_key")
     return (
         own_cell.join(unimorph, on=CELL_COLUMNS)
         .group_by("qid")

@@ -445,7 +445,28 @@ def test_an_auxiliary_takes_a_cell_it_lacks_from_its_lemmas_verb_forms(tmp_path)
     )
     others = (
         (f"1 {echo('είχα', 'VERB', 'Sing', 1)} 0 root",),
+        (f"1 {echo('είχε', 'VERB', 'Sing', 3)} 0 root",),  # the VERB's 3sg is the word's
         (f"1 {echo('έχουμε', 'AUX', 'Plur', 1, 'Pres')} 0 root",),  # AUX has Person=1
     )
     pairs, _, _ = mine_with_skips(tmp_path, perfect, *others, lang="Greek")
     assert "επιτροπή είχα αποφασίσει" in bad(pairs, "s1")
+
+
+def test_an_auxiliary_takes_nothing_from_a_verb_paradigm_that_is_not_its_own(tmp_path):
+    # The VERB's cell of the word holds another form too (UD_Persian-Seraji lemmas *شد*
+    # 'became' as *کرد* 'did'): two lexemes under one lemma, nothing is lent.
+    def cell(form: str, upos: str, number: str, person: int) -> str:
+        return f"{form} کرد {upos} Number={number}|Person={person}|Tense=Past"
+
+    became = (
+        "1 کار کار NOUN Number=Sing 2 nsubj",
+        f"2 {cell('شد', 'AUX', 'Sing', 3)} 0 root",
+    )
+    others = (
+        (f"1 {cell('شد', 'VERB', 'Sing', 3)} 0 root",),
+        (f"1 {cell('کرد', 'VERB', 'Sing', 3)} 0 root",),
+        (f"1 {cell('کردم', 'VERB', 'Sing', 1)} 0 root",),
+        (f"1 {cell('شدیم', 'AUX', 'Plur', 1)} 0 root",),  # AUX has Person=1
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, became, *others, lang="Persian")
+    assert bad(pairs, "s1") == set()
