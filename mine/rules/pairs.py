@@ -996,13 +996,16 @@ def unattested_readings(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.S
     bad form would change the reading too (upper-case *LA FOTO ES* tagged Tense=Past, one of
     72 *es* of *ser*, gave past *FUI*)."""
     pattern = rf"(?:^|\|)(?:{'|'.join(READING)})=[^|]+"
-    word = ["form_key", "lemma", "upos"]
+    # Shares within one VerbForm: French finite *fait* is not judged among participles.
+    verb_form = pl.col("feats").fill_null("").str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
+    word = ["form_key", "lemma", "upos", "verb_form"]
     seen = (
         frames.lexicon.filter(pl.col("count").fill_null(0) > 0)
         .select(
             pl.col("form").str.to_lowercase().alias("form_key"),
             "lemma",
             "upos",
+            verb_form.fill_null("").alias("verb_form"),
             "count",
             pl.col("feats").fill_null("").str.extract_all(pattern).alias("v"),
         )
@@ -1019,7 +1022,7 @@ def unattested_readings(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.S
     # Judged once per distinct word (they recur), then looked up per question.
     own = questions.select(
         pl.col("key").alias("form_key"), "lemma", "upos", pl.col("feats").fill_null("")
-    )
+    ).with_columns(verb_form.fill_null("").alias("verb_form"))
     distinct = own.unique().with_row_index("_w")
     asked = (
         distinct.with_columns(pl.col("feats").str.extract_all(pattern).alias("v"))

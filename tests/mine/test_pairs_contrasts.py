@@ -423,11 +423,19 @@ def test_a_coordinated_antecedent_lends_nothing(tmp_path):
         "2 which which PRON PronType=Rel 3 nsubj",
         f"3 sleep sleep VERB {FIN}|Number=Plur|Person=3 1 acl:relcl",
     )
+    after = (  # a conjunct after the clause: the clause is the first conjunct's
+        "1 cats cat NOUN Number=Plur 0 root",
+        "2 which which PRON PronType=Rel 3 nsubj",
+        f"3 sleep sleep VERB {FIN}|Number=Plur|Person=3 1 acl:relcl",
+        "4 and and CCONJ _ 5 cc",
+        "5 dog dog NOUN Number=Sing 1 conj",
+    )
     pairs, _, _ = mine_with_skips(
-        tmp_path, coordinated, single, sing3("sleeps", "sleep"), lang="English"
+        tmp_path, coordinated, single, after, sing3("sleeps", "sleep"), lang="English"
     )
     assert bad(pairs, "s1") == set()
     assert "cats which sleeps" in bad(pairs, "s2")
+    assert "cats which sleeps and dog" in bad(pairs, "s3")
 
 
 def test_an_auxiliary_takes_a_cell_it_lacks_from_its_lemmas_verb_forms(tmp_path):
@@ -470,3 +478,16 @@ def test_an_auxiliary_takes_nothing_from_a_verb_paradigm_that_is_not_its_own(tmp
     )
     pairs, _, _ = mine_with_skips(tmp_path, became, *others, lang="Persian")
     assert bad(pairs, "s1") == set()
+
+
+def test_a_finite_tense_is_not_judged_among_participles(tmp_path):
+    # French *fait*: mostly the participle (Tense=Past, VerbForm=Part); the present is no error.
+    participles = [("1 fait faire VERB Gender=Masc|Number=Sing|Tense=Past|VerbForm=Part 0 root",)]
+    finite = (
+        "1 il il PRON Gender=Masc|Number=Sing|Person=3|PronType=Prs 2 nsubj",
+        f"2 fait faire VERB {FIN}|Number=Sing|Person=3 0 root",
+    )
+    faisons = (f"1 faisons faire VERB {FIN}|Number=Plur|Person=1 0 root",)
+    fais = (f"1 fais faire VERB {FIN}|Number=Sing|Person=1 0 root",)
+    pairs, _, _ = mine_with_skips(tmp_path, finite, faisons, fais, *participles * 30)
+    assert "il fais" in bad(pairs, "s1")
