@@ -242,7 +242,6 @@ SKIP_COUNTS = (
     "no-space-before",
     "too-few-candidates",
     "missing-sentence",
-    "missing-relation",
     "too-long",
     "non-finite",
     "undecided",
