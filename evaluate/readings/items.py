@@ -68,12 +68,36 @@ def feature_values(feature: pl.Expr, prefix: str) -> pl.Expr:
     )
 
 
+# §3 `derived`: the tags that say the controller's value of a feature is borrowed, not its own.
+BORROWED_BY = {
+    "antecedent": ("Number", "Gender", "Person"),
+    "lexicon-features": ("Number", "Gender", "Person"),
+    "dependent-number": ("Number",),
+    "implicit-person": ("Person",),
+}
+
+
+def word_may_hold() -> tuple[pl.Expr, pl.Expr]:
+    """Which annotations of its varied feature a pair's varied word may have, when the pair has no
+    relation row (so the two words agree on no feature as annotated): (its own `good_value`, no
+    value). Its own value, unless the controller's value of the feature is the controller's own
+    (no tag of `BORROWED_BY`) in an `unmarked-cell` pair: the two would agree, and the relation
+    would have its row. No value, in an `unmarked-cell` pair (the cell borrowed some feature)."""
+    derived = pl.col("derived").fill_null([])
+    unmarked = derived.list.contains("unmarked-cell")
+    borrowed = pl.any_horizontal(
+        derived.list.contains(tag) & pl.col("feature").is_in(features)
+        for tag, features in BORROWED_BY.items()
+    )
+    return (~unmarked | borrowed), unmarked
+
+
 def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
     """`m_number` … `m_person` of each pair's varied word where no relation row gives them (§4.2):
-    its form's (case-folded, same lemma and upos) treebank bundle (count > 0: the word is a token
-    of the treebanks) whose varied feature holds `good_value` — or, for an `unmarked-cell` pair,
-    holds none —, the most frequent where several do; else what an unlisted token holds (the
-    lexicon lists no token without features): nothing for an unmarked cell, the good value else."""
+    the most frequent treebank bundle (count > 0: the word is a treebank token) of its form
+    (case-folded, same lemma and upos) that `word_may_hold` allows; else what a token the lexicon
+    does not list holds (it lists none without features): nothing for an unmarked cell, the good
+    value else."""
     names = [name.lower() for name in FEATURES]
     bundles = (
         lexicon.filter(pl.col("count") > 0)
@@ -92,8 +116,8 @@ def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
         .group_by("key", "lemma", "upos", "bundle")
         .agg(*(pl.col(f"m_{n}").first() for n in names), pl.col("count").sum())
     )
-    unmarked = pl.col("derived").list.contains("unmarked-cell")
     held = feature_values(pl.col("feature"), "m_")
+    own, unannotated = word_may_hold()
     asked = pairs.select(
         pl.int_range(pl.len()).alias("_row"),
         pl.col("good_form").str.to_lowercase().alias("key"),
@@ -101,13 +125,14 @@ def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
         "upos",
         "feature",
         "good_value",
-        unmarked.fill_null(False).alias("_unmarked"),
+        own.alias("_own"),
+        unannotated.alias("_unannotated"),
     )
     chosen = (
         asked.join(bundles, on=["key", "lemma", "upos"])
         .filter(
-            held.list.contains(pl.col("good_value"))
-            | (pl.col("_unmarked") & (held.list.len() == 0))
+            (pl.col("_own") & held.list.contains(pl.col("good_value")))
+            | (pl.col("_unannotated") & (held.list.len() == 0))
         )
         .sort("_row", "count", "bundle", descending=[False, True, False])
         .group_by("_row", maintain_order=True)
@@ -116,7 +141,7 @@ def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
     )
     empty = pl.lit([], dtype=pl.List(pl.String))
     unlisted = {
-        f"m_{n}": pl.when(~pl.col("_unmarked") & (pl.col("feature") == name))
+        f"m_{n}": pl.when(~pl.col("_unannotated") & (pl.col("feature") == name))
         .then(pl.concat_list(pl.col("good_value")))
         .otherwise(empty)
         for name, n in zip(FEATURES, names, strict=True)
