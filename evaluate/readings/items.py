@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from ud_agree.schemas.corpus import FEATURES, SENTENCE_KEY
+from ud_agree.schemas.corpus import FEATURES, RELATION_KEY, SENTENCE_KEY
 from ud_agree.surface import word_spans
 
 
@@ -92,12 +92,19 @@ def word_may_hold() -> tuple[pl.Expr, pl.Expr]:
     return (~unmarked | borrowed), unmarked
 
 
+def may_be(feature: pl.Expr, value: pl.Expr, own: pl.Expr, unannotated: pl.Expr) -> pl.Expr:
+    """Whether a bundle (`m_` columns) may be the varied word's annotation for a pair of `feature`
+    and good `value`, given what `word_may_hold` allows (`own`, `unannotated`)."""
+    held = feature_values(feature, "m_")
+    return (own & held.list.contains(value)) | (unannotated & (held.list.len() == 0))
+
+
 def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
     """`m_number` … `m_person` of each pair's varied word where no relation row gives them (§4.2):
-    the most frequent treebank bundle (count > 0: the word is a treebank token) of its form
-    (case-folded, same lemma and upos) that `word_may_hold` allows; else what a token the lexicon
-    does not list holds (it lists none without features): nothing for an unmarked cell, the good
-    value else."""
+    the treebank bundle (count > 0: the word is a treebank token) of its form (case-folded, same
+    lemma and upos) that `word_may_hold` allows, fitting most of the word's pairs, then the most
+    frequent; else what a token the lexicon does not list holds (it lists none without features):
+    nothing for an unmarked cell, the good value else."""
     names = [name.lower() for name in FEATURES]
     bundles = (
         lexicon.filter(pl.col("count") > 0)
@@ -116,10 +123,13 @@ def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
         .group_by("key", "lemma", "upos", "bundle")
         .agg(*(pl.col(f"m_{n}").first() for n in names), pl.col("count").sum())
     )
-    held = feature_values(pl.col("feature"), "m_")
     own, unannotated = word_may_hold()
+    # A word's other pairs (same relation, role and variant) tell more of its annotation: *are*
+    # varied for Number and for Person is (Plur, 3), not (Plur, 1).
+    word = [c for c in (*RELATION_KEY, "varied", "variant") if c in pairs.columns]
     asked = pairs.select(
         pl.int_range(pl.len()).alias("_row"),
+        *word,
         pl.col("good_form").str.to_lowercase().alias("key"),
         "lemma",
         "upos",
@@ -128,13 +138,26 @@ def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
         own.alias("_own"),
         unannotated.alias("_unannotated"),
     )
+    word += ["key", "lemma", "upos"]
+    siblings = asked.select(
+        *word,
+        *(pl.col(c).alias(f"_s{c}") for c in ("feature", "good_value", "_own", "_unannotated")),
+    )
+    candidates = asked.join(bundles, on=["key", "lemma", "upos"]).filter(
+        may_be(pl.col("feature"), pl.col("good_value"), pl.col("_own"), pl.col("_unannotated"))
+    )
+    fits = may_be(
+        pl.col("_sfeature"), pl.col("_sgood_value"), pl.col("_s_own"), pl.col("_s_unannotated")
+    )
     chosen = (
-        asked.join(bundles, on=["key", "lemma", "upos"])
-        .filter(
-            (pl.col("_own") & held.list.contains(pl.col("good_value")))
-            | (pl.col("_unannotated") & (held.list.len() == 0))
+        candidates.join(siblings, on=word, nulls_equal=True)
+        .group_by("_row", "bundle")
+        .agg(
+            *(pl.col(f"m_{n}").first() for n in names),
+            pl.col("count").first(),
+            fits.cast(pl.Int32).sum().alias("_fits"),
         )
-        .sort("_row", "count", "bundle", descending=[False, True, False])
+        .sort("_row", "_fits", "count", "bundle", descending=[False, True, True, False])
         .group_by("_row", maintain_order=True)
         .first()
         .select("_row", *(f"m_{n}" for n in names), pl.lit(True).alias("_found"))

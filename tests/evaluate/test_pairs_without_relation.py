@@ -250,3 +250,26 @@ def test_the_surface_words_are_found_where_the_ids_tell_them():
     masked, other = pair_surfaces(pairs, sentences)
     assert masked.to_list() == [3, 2, 3, None]
     assert other.to_list() == [2, None, None, None]
+
+
+def test_the_words_other_pairs_narrow_its_bundle():
+    # *are* varied for Number (plural) and for Person (1st) in one relation: (Plur, 1), though
+    # (Plur, 3) is the more frequent plural; the same pair alone in another relation: (Plur, 3).
+    rows = [
+        ("s1", "Number", "Plur"),
+        ("s1", "Person", "1"),
+        ("s2", "Number", "Plur"),
+    ]
+    pairs = pl.DataFrame(
+        [("xx", "t", s, 2, 1, "target", "original", "are", "be", "AUX", f, v, ["antecedent"])
+         for s, f, v in rows],
+        schema=[*RELATION_KEY, "varied", "variant", "good_form", "lemma", "upos", "feature",
+                "good_value", "derived"],
+        orient="row",
+    )  # fmt: skip
+    got = varied_values(pairs, LEXICON)
+    assert got.select("m_number", "m_person").rows() == [
+        (["Plur"], ["1"]),
+        (["Plur"], ["1"]),
+        (["Plur"], ["3"]),
+    ]
