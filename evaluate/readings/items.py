@@ -106,6 +106,7 @@ def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
     frequent; else what a token the lexicon does not list holds (it lists none without features):
     nothing for an unmarked cell, the good value else."""
     names = [name.lower() for name in FEATURES]
+    forms = pairs.select(pl.col("good_form").str.to_lowercase().alias("key"), "lemma", "upos")
     bundles = (
         lexicon.filter(pl.col("count") > 0)
         .select(
@@ -115,6 +116,7 @@ def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
             *(pl.col(n).list.sort().alias(f"m_{n}") for n in names),
             "count",
         )
+        .join(forms.unique(), on=["key", "lemma", "upos"], how="semi")
         .with_columns(
             pl.concat_str([pl.col(f"m_{n}").list.join(",") for n in names], separator="|").alias(
                 "bundle"
