@@ -49,18 +49,6 @@ def value_of_agreeing() -> pl.Expr:
     return pl.concat_str(parts, separator="|", ignore_nulls=True)
 
 
-# §4.2 pairs without a relation row: the varied word's values are reconstructed from the lexicon
-# (below); of the relation's measures, these come from the pair itself and its sentence, and the
-# others (the nouns around, the agreeing set, coordination) stay null: the tables do not hold them.
-UNKNOWN_WITHOUT_RELATION = (
-    "agreeing",
-    "intervening_nouns",
-    "distractors",
-    "attractors",
-    "coordinated",
-)
-
-
 def feature_values(feature: pl.Expr, prefix: str) -> pl.Expr:
     """The value set, among `<prefix><feature>` columns, of the feature each row names."""
     return pl.coalesce(
@@ -127,7 +115,7 @@ def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
     )
     own, unannotated = word_may_hold()
     # A word's other pairs (same relation, role and variant) tell more of its annotation: *are*
-    # varied for Number and for Person is (Plur, 3), not (Plur, 1).
+    # varied for Number (plural) and for Person (1st) is (Plur, 1), not the more frequent (Plur, 3).
     word = [c for c in (*RELATION_KEY, "varied", "variant") if c in pairs.columns]
     asked = pairs.select(
         pl.int_range(pl.len()).alias("_row"),
@@ -247,8 +235,9 @@ def without_relation(
     """Pairs without a relation row (§4.2) as items with the columns of `like` (pairs joined to
     their relation rows): the varied word's values from the lexicon (`varied_values`); `distance`
     and `order` from the two IDs (§1.3); `in_mwt` from `derived` (a varied word inside a multiword
-    token is always a transparent token, §4); the surface words where `pair_surfaces` finds them;
-    `UNKNOWN_WITHOUT_RELATION` null."""
+    token is always a transparent token, §4); the surface words where `pair_surfaces` finds them.
+    The rest (`agreeing`, `distractors`, `attractors`, `intervening_nouns`, `coordinated`) needs
+    the other words' UPOS and features, which the tables do not hold: null."""
     target_first = pl.col("target_id") < pl.col("controller_id")
     is_target = pl.col("varied") == "target"
     masked, other = pair_surfaces(pairs, sentences)
