@@ -273,3 +273,14 @@ def test_the_words_other_pairs_narrow_its_bundle():
         (["Plur"], ["1"]),
         (["Plur"], ["3"]),
     ]
+
+
+def test_the_command_line_says_how_many_pairs_have_no_relation_row(corpus, tmp_path, capsys):
+    from ud_agree.evaluate.cli import main
+
+    argv = ["--lang", "en", "--corpus", str(corpus), "--out", str(tmp_path), "--model"]
+    assert main([*argv, "frequency", "--reading", "pair", "--no-progress"]) == 0
+    pairs, _ = tables(corpus)
+    out = capsys.readouterr().out
+    assert f"items: {pairs.height} scored (1 pairs without a relation row);" in out
+    assert "missing-relation" not in out
