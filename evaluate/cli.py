@@ -242,7 +242,6 @@ SKIP_COUNTS = (
     "no-space-before",
     "too-few-candidates",
     "missing-sentence",
-    "missing-relation",
     "too-long",
     "non-finite",
     "undecided",
@@ -283,8 +282,12 @@ def _run_one(options: Options) -> int:
     print("\n".join(header_lines(manifest)))
     counts = manifest["counts"]
     skipped = ", ".join(f"{k} {counts[k]}" for k in SKIP_COUNTS if k in counts)
+    # §4.2 pairs without a relation row are scored, their measures partly null: said, not hidden.
+    alone = counts.get("pairs_without_relation")
+    without = f" ({alone} pairs without a relation row)" if alone else ""
     print(
-        f"items: {counts['items_in_results']} scored; skipped: {skipped}; windowed {counts['windowed']}"
+        f"items: {counts['items_in_results']} scored{without}; skipped: {skipped}; "
+        f"windowed {counts['windowed']}"
     )
     cover = manifest.get("coverage")
     if cover:

@@ -24,7 +24,6 @@ from typing import Any
 import polars as pl
 
 from tests.paths import MODELS, UD
-from ud_agree.schemas.corpus import RELATION_KEY
 
 TOKENIZERS = MODELS / "tokenizers"
 KEY = ["lang", "sent_id", "target_id", "controller_id", "feature", "bad_value", "variant"]
@@ -208,10 +207,6 @@ def mine_corpus(work: Path) -> Path:
             if table.name != "pairs.parquet":
                 (folder / table.name).symlink_to(table)
         pairs = pl.read_parquet(lang_folder / "pairs.parquet")
-        # Only pairs the pair reading scores: a §4.2 pair whose relation the relations table
-        # does not hold is skipped there (missing-relation), though exports and suites keep it.
-        relations = pl.read_parquet(lang_folder / "relations.parquet").select(RELATION_KEY)
-        pairs = pairs.join(relations.unique(), on=list(RELATION_KEY), how="semi")
         pick(pairs, PAIRS_PER_LANGUAGE).write_parquet(folder / "pairs.parquet")
     return corpus
 

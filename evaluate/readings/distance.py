@@ -89,7 +89,7 @@ def token_distances(items: pl.DataFrame, tokenizer, context: Context) -> pl.Seri
 def sentence_distances(items: pl.DataFrame, tokenizer) -> pl.Series:
     """Each pair's `distance_tokens`: tokens between the first token of the varied word and that
     of the other member, in the whole sentence as the tokenizer splits it (no special tokens).
-    Null without a tokenizer (the frequency baseline)."""
+    Null without a tokenizer (the frequency baseline), or where either surface word is unknown."""
     if tokenizer is None or not items.height:
         return pl.Series("distance_tokens", [None] * items.height, dtype=pl.Int32)
     texts, varied, other = [], [], []
@@ -97,11 +97,13 @@ def sentence_distances(items: pl.DataFrame, tokenizer) -> pl.Series:
     for words, space, m, o in rows:
         text, spans = surface_text(words, space)
         texts.append(text)
-        varied.append(spans[m][0])
-        other.append(spans[o][0])
+        # A pair without a relation row (§4.2) may not know where its other member is: null.
+        known = m is not None and o is not None
+        varied.append(spans[m][0] if known else None)
+        other.append(spans[o][0] if known else None)
     offsets = tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True, verbose=False)
     distance = [
-        abs(_token_at(spans, a) - _token_at(spans, b))
+        None if a is None or b is None else abs(_token_at(spans, a) - _token_at(spans, b))
         for spans, a, b in zip(offsets["offset_mapping"], varied, other, strict=True)
     ]
     return pl.Series("distance_tokens", distance, dtype=pl.Int32)

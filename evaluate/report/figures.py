@@ -22,7 +22,7 @@ from matplotlib.ticker import PercentFormatter
 from ud_agree.atomic import write_csv
 
 from ..output.results import with_system
-from ..summary.bins import COUNT_EDGES, DISTANCE_EDGES, bin_edge, bin_labels
+from ..summary.bins import COUNT_EDGES, DISTANCE_EDGES, UNKNOWN, bin_edge, bin_labels
 from ..summary.stats import grouped_accuracy
 from .legibility import DPI, MIN_LABEL_PT, save_png
 
@@ -88,7 +88,7 @@ def prepare(results: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
     """Results with `system`, `features` (agreeing features joined by '+') and `role` (the word
     masked or varied) added."""
     return with_system(results).with_columns(
-        pl.col("agreeing").list.sort().list.join("+").alias("features"),
+        pl.col("agreeing").list.sort().list.join("+").fill_null(UNKNOWN).alias("features"),
         pl.coalesce("masked", "varied").alias("role"),
     )
 
@@ -99,6 +99,8 @@ def figure_table(
     """Accuracy table behind one figure: system, the binned column, n, accuracy, ci_low, ci_high."""
     frame = prepare(results)
     if spec.edges:
+        # An item without the measure (a §4.2 pair without a relation row) lies on no bin.
+        frame = frame.filter(pl.col(spec.column).is_not_null())
         frame = frame.with_columns(bin_edge(spec.column, spec.edges))
     table = grouped_accuracy(frame, ["system", spec.column], seed=seed)
     if spec.edges:

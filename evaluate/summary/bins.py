@@ -10,6 +10,9 @@ import polars as pl
 # Lower edges; the last bin is open ("16+").
 DISTANCE_EDGES = (1, 2, 3, 5, 9, 16)
 COUNT_EDGES = (0, 1, 2, 3, 4)  # distractors and attractors
+# The group of items whose measure is null (a §4.2 pair without a relation row has no distractors
+# or agreeing set): shown apart, never binned with a value.
+UNKNOWN = "unknown"
 
 
 def bin_labels(edges: Sequence[int]) -> list[str]:

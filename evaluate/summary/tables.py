@@ -14,7 +14,7 @@ from ud_agree.atomic import write_csv, write_text
 
 from ..readings.class_decisions import CONGRUENCE
 from ..readings.scoring_rules import INGREDIENTS, RULES, rule_values
-from .bins import COUNT_EDGES, DISTANCE_EDGES, bin_label, bin_labels
+from .bins import COUNT_EDGES, DISTANCE_EDGES, UNKNOWN, bin_label, bin_labels
 from .stats import MIN_VALUE_ITEMS, N_BOOT, accuracy_table
 
 # name → (grouping expression, order of its groups or None for sorted)
@@ -84,7 +84,7 @@ def summarize(results: pl.LazyFrame | pl.DataFrame, n_boot: int = 1000) -> pl.Da
         optional = name in ("distance_tokens", "frequency", "variant")
         if optional and frame[name].null_count() == frame.height:
             continue
-        grouped = frame.with_columns(expr.cast(pl.String).alias("group"))
+        grouped = frame.with_columns(expr.cast(pl.String).fill_null(UNKNOWN).alias("group"))
         table = accuracy_table(grouped, by=["group"], n_boot=n_boot, tallies=tallies)
         if order is not None:
             rank = {label: i for i, label in enumerate(order)}

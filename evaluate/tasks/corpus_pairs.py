@@ -20,7 +20,7 @@ from ..corpus import Corpus
 from ..output.writer import ChunkWriter
 from ..readings.class_decisions import congruence
 from ..readings.distance import sentence_distances
-from ..readings.items import expand_roles
+from ..readings.items import expand_roles, without_relation
 from ..readings.scoring_rules import RULES, TokenUnigram, ingredients, rule_columns, token_unigram
 from ..readings.token_sums import same_tokens, token_scores, with_leading_space, words_to_score
 from .spec import Pace, Scoring
@@ -39,12 +39,18 @@ def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
     counts: dict[str, int] = {"pairs": pairs.height}
     relations = expand_roles(corpus.relations, ROLES, "varied").drop("lemma", "upos", "type")
     on = [*RELATION_KEY, "varied"]
-    items = pairs.join(relations, on=on, how="inner").with_columns(
+    held = pairs.join(relations, on=on, how="inner")
+    # A §4.2 pair whose controller borrows its values (an antecedent, a dependent, an unmarked
+    # cell) has no relation row: the relations table keeps agreeing relations only. It is scored
+    # all the same, with what the pair, its sentence and the lexicon tell (docs/choices.md).
+    alone = pairs.join(relations.select(on).unique(), on=on, how="anti")
+    alone = without_relation(alone, corpus.sentences, corpus.lexicon, like=held)
+    counts["pairs_without_relation"] = alone.height
+    items = pl.concat([held, alone]).with_columns(
         pl.col("good_form").alias("form"),
         # §6: a pair's contrast is its varied feature, its value the good form's value of it.
         pl.format("{}={}", "feature", "good_value").alias("value"),
     )
-    counts["missing-relation"] = pairs.height - items.height
     items = items.sort([*RELATION_KEY, "varied", "feature", "bad_value", "variant"])
     items = items.with_row_index("item")
     counts["items_built"] = items.height

@@ -70,5 +70,5 @@ def test_pair_items_keep_the_varied_role_from_the_corpus_to_the_results(corpus):
         == [read.relations.height] * 2
     )
     items, counts = build_pair_items(read)
-    assert "masked" not in items.columns and counts["missing-relation"] == 0
+    assert "masked" not in items.columns and counts["pairs_without_relation"] == 0
     assert sorted(items["varied"].to_list()) == sorted(read.pairs["varied"].to_list())

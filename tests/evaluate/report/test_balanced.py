@@ -47,7 +47,9 @@ def feature_values(frame: pl.DataFrame) -> set[tuple[str, str]]:
 
 def _labels(frame: pl.DataFrame) -> list[tuple[str, list[str], str | None]]:
     feature = frame["feature"] if "feature" in frame.columns else [None] * frame.height
-    return list(zip(frame["value"], frame["agreeing"].to_list(), feature, strict=True))
+    # A pair without a relation row (§4.2) has no agreeing set: its group is its varied feature.
+    agreeing = [group or [] for group in frame["agreeing"].to_list()]
+    return list(zip(frame["value"], agreeing, feature, strict=True))
 
 
 def holds(frame: pl.DataFrame, name: str, held: str) -> pl.Series:
