@@ -33,7 +33,7 @@ from .tasks.corpus_pairs import PairReading
 from .tasks.spec import Pace
 from .tasks.suite_files import SuiteRun, SuiteTask, blank_scorer, skip_reason
 
-# Called as load_scorer is: factory(model, pll=…, device=…, batch_size=…, max_tokens=…, dtype=…).
+# Called as load_scorer is: factory(model, **ModelSpec.loading()).
 ScorerFactory = Callable[..., TokenScorer]
 
 
@@ -293,15 +293,7 @@ def load_suite_scorer(run: SuiteRun, factory: ScorerFactory | None) -> TokenScor
         factory = load_scorer
     m = run.model
     try:
-        return factory(
-            m.model,
-            pll=m.pll,
-            device=m.device,
-            batch_size=m.batch_size,
-            max_tokens=m.max_tokens,
-            dtype=m.dtype,
-            native=run.scoring.native,
-        )
+        return factory(m.model, **m.loading())
     except ImportError as error:
         raise UserError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
 

@@ -917,7 +917,17 @@ def _subject_facts(
     if has_clause.any():
         rows = table.word_rows[clause[has_clause]]
         relcl[has_clause] = table.rows.field(7, rows).equals(b"acl:relcl")
-    antecedent = np.where(relcl & relative[words.feats[c]], words.head[np.maximum(clause, 0)], -1)
+    head_noun = words.head[np.maximum(clause, 0)]
+    # An antecedent with a conjunct before the pronoun may stand for the coordination as a
+    # whole (*een aantal ruiters en publiek die stonden*): the clause's verb may agree with
+    # either, so it lends nothing (as §4 skips a coordinated controller). A conjunct after the
+    # clause (*the Pyramid of the Sun (which is …) and the Pyramid of the Moon*) leaves it the
+    # first conjunct's.
+    conj = np.flatnonzero(words.has(rules.CONJ) & (words.head >= 0))
+    first_conj = np.full(len(words.head), np.iinfo(np.int64).max, np.int64)
+    np.minimum.at(first_conj, words.head[conj], conj)
+    single = first_conj[np.maximum(head_noun, 0)] > c
+    antecedent = np.where(relcl & relative[words.feats[c]] & single, head_noun, -1)
     none = antecedent < 0
     codes = pa.array(words.feats[np.maximum(antecedent, 0)], mask=none)
     # The antecedent's UPOS as written (PROPN too: the rules' classes leave it out).

@@ -34,6 +34,7 @@ from .rules.pairs import (
     of_feature,
     person_agrees,
     relation_skip_reason,
+    unattested_readings,
     with_subject_facts,
 )
 from .rules.relations import NO_VALUE
@@ -159,8 +160,12 @@ def pairs_from_attempts(
     # §4.2: an unmarked cell its language does not license, or a value borrowed by a pronoun
     # without FEATS that its form's tokens do not give, makes no attempt (nor a skip).
     attempts = _borrowed(_licensed(attempts, frames, marked), frames)
+    # §4.1: a word whose tense or mood its form's tokens hardly ever have is mis-tagged.
+    misread = unattested_readings(attempts, frames)
+    skipped.append(skipped_rows(attempts.filter(misread), "unattested-reading"))
+    attempts = attempts.filter(~misread)
     if attempts.height == 0:
-        return PAIRS.empty_table(), pl.DataFrame(), Counter()
+        return PAIRS.empty_table(), pl.concat(skipped), Counter()
     # §4.1: is agreement in the feature certain in the relation's configuration? The flag
     # (null, `backed-off`, `agreement-unmeasured`) stays with each attempt up to its pair's
     # `derived`.

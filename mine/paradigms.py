@@ -184,6 +184,17 @@ def marked_cells(counts: dict[tuple[str, str, str], int]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
+# UPOS whose words of one lemma share one paradigm (the other's forms fill a cell one lacks).
+SHARED_UPOS = ("AUX", "VERB")
+
+
+def _other_upos() -> pl.Expr:
+    """Over rows of SHARED_UPOS: the other one, as `upos`."""
+    return (
+        pl.when(pl.col("upos") == "AUX").then(pl.lit("VERB")).otherwise(pl.lit("AUX")).alias("upos")
+    )
+
+
 def marked_in_lexicon(lexicon: pl.DataFrame) -> pl.DataFrame:
     """§4.2's marked cells (`marked_cells`) from a lexicon's UD rows of finite
     VERB and AUX forms."""
@@ -266,6 +277,9 @@ class ParadigmFrames:
         """The index of the paradigms of `lemmas` (lemma, upos) only; the values attested stay
         the whole lexicon's."""
         narrow = copy(self)
+        # An AUX's paradigm is its lemma's VERB rows too (`forms`), and the other way round.
+        other = lemmas.filter(pl.col("upos").is_in(SHARED_UPOS)).with_columns(_other_upos())
+        lemmas = pl.concat([lemmas, other.select(lemmas.columns)])
         narrow.lexicon = self.lexicon.join(lemmas.unique(), on=["lemma", "upos"], how="semi")
         narrow.__dict__.pop("forms", None)
         narrow.__dict__.pop("bundles", None)
@@ -288,7 +302,7 @@ class ParadigmFrames:
         usable = (
             pl.col("attested") & clean & pl.col("script").is_not_null() & ~elided(pl.col("form"))
         )
-        return self.lexicon.filter(usable & pl.col("feats").is_not_null()).select(
+        own = self.lexicon.filter(usable & pl.col("feats").is_not_null()).select(
             "lemma",
             "upos",
             *(set_key(pl.col(name)).alias(f"cell_{name}") for name in LIST_COLUMNS),
@@ -298,7 +312,18 @@ class ParadigmFrames:
             "source",
             "script",
             "treebanks",
+            pl.col("upos").alias("form_upos"),
         )
+        # AUX and VERB of one lemma are one paradigm (UPOS tells the word's function, not its
+        # inflection): a cell the word's UPOS lacks takes the other's forms (Greek perfect
+        # auxiliary *είχε* → *είχα*, seen as a VERB only).
+        # Forms seen in the treebanks only (UniMorph's V is the verb: English *wills* is not
+        # the modal's); `rules.pairs.bad_forms_of` lends them only to a word whose own cell
+        # the other UPOS fills with the word's form alone.
+        shared = own.filter(pl.col("upos").is_in(SHARED_UPOS) & (pl.col("source") != "unimorph"))
+        lent = shared.with_columns(_other_upos())
+        lent = lent.join(own.select(CELL_COLUMNS).unique(), on=CELL_COLUMNS, how="anti")
+        return pl.concat([own, lent])
 
     @cached_property
     def bundles(self) -> pl.DataFrame:

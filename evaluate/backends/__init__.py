@@ -93,17 +93,4 @@ def open_pair_scorer(spec: ModelSpec, corpus: Corpus) -> TokenScorer | CountScor
 
 def open_token_scorer(spec: ModelSpec, corpus: Corpus) -> TokenScorer:
     """The token scorer of `spec.model`, loaded now (`tiny-random`: built from the corpus' words)."""
-    o = spec
-    return load_scorer(
-        o.model,
-        pll=o.pll,
-        device=o.device,
-        batch_size=o.batch_size,
-        max_tokens=o.max_tokens,
-        dtype=o.dtype,
-        kind=o.kind,
-        corpus=corpus,
-        seed=o.seed,
-        trust_remote_code=o.trust_remote_code,
-        native=o.native,
-    )
+    return load_scorer(spec.model, corpus=corpus, **spec.loading())

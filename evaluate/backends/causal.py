@@ -70,8 +70,9 @@ class CausalLM:
         self.window = loaded.window
         # A model attending to its last `sliding` positions only (Mistral v0.1, Gemma-2's local
         # layers): a packed row's 4D mask would let it see past them, so rows stay within it and
-        # longer sequences run whole (transformers then masks the window itself).
-        self.sliding = sliding_window(self.model.config) or self.window
+        # longer sequences run whole (transformers then masks the window itself). Without one, a
+        # row may outgrow the model's window: its positions are depths, each within its sequence.
+        self.sliding = sliding_window(self.model.config)
         # Sequences scored (each distinct one once; a packed row holds several, a batch several
         # rows): inputs, not forward passes, as the manifest's `forward_inputs` says.
         self.forwards = 0
@@ -192,7 +193,8 @@ class CausalLM:
             return out
         self.forwards += len(fits)
         # Packed rows hold sequences within the sliding window; the others run whole.
-        packed = [i for i in fits if self.shares_prefixes and len(sequences[i]) <= self.sliding]
+        within = self.sliding or self.window
+        packed = [i for i in fits if self.shares_prefixes and len(sequences[i]) <= within]
         whole = sorted(set(fits) - set(packed))
         with torch.inference_mode(), self.autocast():  # one precision for both paths
             for chosen, run in ((packed, self._packed_logprobs), (whole, self._full_logprobs)):
@@ -205,7 +207,8 @@ class CausalLM:
     def _packed_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
         """Token log-probabilities of every sequence, the rows sharing their prefixes run in
         batches: --max-tokens bounds a batch's tokens, a row's shared prefixes counted once."""
-        longest = min(2 * self.window, self.max_tokens or 2 * self.window, self.sliding)
+        longest = min(2 * self.window, self.max_tokens or 2 * self.window)
+        longest = min(longest, self.sliding or longest)
         packed = [pack(group, sequences) for group in rows(sequences, longest)]
         out: list[np.ndarray] = [np.zeros(0)] * len(sequences)
         lengths = np.asarray([len(r.ids) for r in packed])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 FREQUENCY = "frequency"  # the frequency baseline, no model
 TINY_RANDOM = "tiny-random"  # an offline random-weight BERT built from the corpus' words
@@ -38,6 +38,21 @@ class ModelSpec:
     chunk_size: int = 4096
     vocab_of: str | None = None  # the frequency baseline's vocabulary
     native: bool = False  # §5.1: the `minicons` rule's own forward is asked for
+
+    def loading(self) -> dict[str, Any]:
+        """`load_scorer`'s keyword arguments for this model (its kind already read: no config is
+        read again), spelled here once for every caller."""
+        return {
+            "pll": self.pll,
+            "device": self.device,
+            "batch_size": self.batch_size,
+            "max_tokens": self.max_tokens,
+            "dtype": self.dtype,
+            "kind": self.kind,
+            "seed": self.seed,
+            "trust_remote_code": self.trust_remote_code,
+            "native": self.native,
+        }
 
 
 def name_of(model: str) -> str:

@@ -12,8 +12,10 @@ from ud_agree.schemas.corpus import FEATURES
 
 from ..languages import Endings
 from ..paradigms import (
+    ATTESTED_SHARE,
     CELL_COLUMNS,
     LIST_COLUMNS,
+    SHARED_UPOS,
     ParadigmFrames,
     elided,
     expanded,
@@ -54,9 +56,21 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         .with_columns(pl.col("treebanks").list.contains(pl.col("treebank")).alias("own"))
         .filter(pl.col("own") | ~pl.col("own").any().over("qid"))
     )
+    # A UniMorph paradigm that fills the word's own cell with other forms only is of another
+    # inflection class than the word: its forms are no bad forms for it (Romanian *înceta*:
+    # UniMorph's 3sg is *înceată*, the treebanks' *încetează*, so UniMorph's 1sg *încet*, an
+    # adverb, is not the word's 1sg *încetez*).
+    foreign = other_class(questions, frames)
+    found = found.filter(~((pl.col("source") == "unimorph") & pl.col("qid").is_in(foreign)))
+    # A form lent by the lemma's other UPOS (AUX or VERB) only where that UPOS's paradigm is the
+    # word's: it fills the word's own cell with the word's form alone (UD_Persian-Seraji lemmas
+    # *شد* 'became' as *کرد*, whose VERB cell holds *شد* and *کرد*: no lending there).
+    lent = pl.col("form_upos") != pl.col("upos")
+    found = found.filter(~lent | pl.col("qid").is_in(one_paradigm(questions, frames)))
     sources = pl.col("source")
     spellings = found.group_by("qid", "bad_key").agg(
         pl.col("bad_count").sum(),
+        pl.col("form_upos").first(),  # the UPOS the spelling's bundles are read under
         pl.when((sources == "both").any() | (sources.n_unique() > 1))
         .then(pl.lit("both"))
         .otherwise(sources.first())
@@ -95,7 +109,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         spellings.join(word, on="qid")
         .join(
             frames.bundles,
-            left_on=["bad_key", "lemma", "upos"],
+            left_on=["bad_key", "lemma", "form_upos"],
             right_on=["form_key", "lemma", "upos"],
             how="left",
         )
@@ -134,6 +148,55 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         )
     )
     return pl.concat([chosen, syncretic])
+
+
+def _own_cell(questions: pl.DataFrame) -> pl.DataFrame:
+    """Per question (`qid`), the word (`key`) and its own cell as CELL_COLUMNS."""
+    return questions.select(
+        "qid",
+        "key",
+        "lemma",
+        "upos",
+        *(
+            pl.col(f"k_{n}").str.strip_chars_start(",").fill_null("").alias(f"cell_{n}")
+            for n in LIST_COLUMNS
+        ),
+        "feats",
+    )
+
+
+def one_paradigm(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
+    """The `qid`s of questions whose own cell the other UPOS of SHARED_UPOS fills with the
+    word's form (`key`) alone, among forms seen under it."""
+    other = pl.when(pl.col("upos") == "AUX").then(pl.lit("VERB")).otherwise(pl.lit("AUX"))
+    asked = _own_cell(questions).filter(pl.col("upos").is_in(SHARED_UPOS))
+    seen = frames.forms.filter(pl.col("form_upos") == pl.col("upos"))
+    return (
+        asked.with_columns(other.alias("upos"))
+        .join(seen.select(*CELL_COLUMNS, "bad_key"), on=CELL_COLUMNS)
+        .group_by("qid")
+        .agg((pl.col("bad_key") == pl.col("key")).all().alias("one"))
+        .filter("one")
+        .get_column("qid")
+        .implode()
+    )
+
+
+def other_class(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
+    """The `qid`s of questions (the word `key`, `lemma`, `upos`, `feats`, its values `k_<name>`)
+    whose own cell UniMorph fills, with none of its forms the word's."""
+    own_cell = _own_cell(questions)
+    unimorph = frames.forms.filter(
+        (pl.col("source") != "ud") & (pl.col("form_upos") == pl.col("upos"))
+    ).select(*CELL_COLUMNS, "bad_key")
+    return (
+        own_cell.join(unimorph, on=CELL_COLUMNS)
+        .group_by("qid")
+        .agg((pl.col("bad_key") == pl.col("key")).any().alias("has_own"))
+        .filter(~pl.col("has_own"))
+        .get_column("qid")
+        .implode()
+    )
 
 
 def ambiguity_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
@@ -342,7 +405,12 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
     )
     subject = pl.col("type").is_in(SUBJECT_TYPES)
     upos = pl.col("controller_upos")
-    relative = subject & (upos == "PRON") & pl.col("antecedent_upos").is_not_null()
+    relative = (
+        subject
+        & (upos == "PRON")
+        & pl.col("antecedent_upos").is_not_null()
+        & shown_subject(pro_drop)
+    )
     from_antecedent = {
         name: relative & _empty(f"controller_{name}") & ~_empty(f"antecedent_{name}")
         for _, name in DERIVABLE
@@ -514,6 +582,15 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
         # A file's relations are small: the streaming engine's batches and threads cost more.
         .collect(engine="in-memory")
     )
+
+
+def shown_subject(pro_drop: bool) -> pl.Expr:
+    """Over relations: whether a relative pronoun's form shows it is the subject, so that it may
+    take its antecedent's values (§4.2): its Case is the nominative alone, or it has no Case in a
+    language that does not drop subjects. A caseless *que*/*che* where subjects drop reads as the
+    object of a bad verb with a dropped subject of its person (*esa voz, que puedo explotar*);
+    a partitive or accusative one (Finnish *joita*, Romanian *care* Acc,Nom) controls nothing."""
+    return _only("controller_case", "Nom") | (_empty("controller_case") & pl.lit(not pro_drop))
 
 
 def implicit_person() -> pl.Expr:
@@ -906,3 +983,62 @@ def contested_forms(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Serie
         .unique()
     )
     return asked.select(pl.col("_q").is_in(contested.get_column("_q").implode())).to_series()
+
+
+# The FEATS that say which reading of a form a token is (its tense and mood).
+READING = ("Mood", "Tense")
+
+
+def unattested_readings(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
+    """§4.1 attestation of the word itself: per question (the word `key`, `lemma`, `upos`, its
+    other FEATS `feats`), whether a READING value of its holds less than ATTESTED_SHARE of the
+    tokens of its (form lower-cased, lemma, upos) that carry the feature: a tagging error whose
+    bad form would change the reading too (upper-case *LA FOTO ES* tagged Tense=Past, one of
+    72 *es* of *ser*, gave past *FUI*)."""
+    pattern = rf"(?:^|\|)(?:{'|'.join(READING)})=[^|]+"
+    # Shares within one VerbForm: French finite *fait* is not judged among participles.
+    verb_form = pl.col("feats").fill_null("").str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)
+    word = ["form_key", "lemma", "upos", "verb_form"]
+    seen = (
+        frames.lexicon.filter(pl.col("count").fill_null(0) > 0)
+        .select(
+            pl.col("form").str.to_lowercase().alias("form_key"),
+            "lemma",
+            "upos",
+            verb_form.fill_null("").alias("verb_form"),
+            "count",
+            pl.col("feats").fill_null("").str.extract_all(pattern).alias("v"),
+        )
+        .explode("v")
+        .drop_nulls("v")
+        .with_columns(pl.col("v").str.strip_chars_start("|"))
+        .with_columns(pl.col("v").str.split("=").list.first().alias("g"))
+    )
+    shares = (
+        seen.group_by(*word, "g", "v")
+        .agg(pl.col("count").sum().alias("held"))
+        .with_columns(pl.col("held").sum().over(*word, "g").alias("carried"))
+    )
+    # Judged once per distinct word (they recur), then looked up per question.
+    own = questions.select(
+        pl.col("key").alias("form_key"), "lemma", "upos", pl.col("feats").fill_null("")
+    ).with_columns(verb_form.fill_null("").alias("verb_form"))
+    distinct = own.unique().with_row_index("_w")
+    asked = (
+        distinct.with_columns(pl.col("feats").str.extract_all(pattern).alias("v"))
+        .explode("v")
+        .drop_nulls("v")
+        .with_columns(pl.col("v").str.strip_chars_start("|"))
+        .with_columns(pl.col("v").str.split("=").list.first().alias("g"))
+    )
+    carried = shares.select(*word, "g", "carried").unique()
+    judged = asked.join(carried, on=[*word, "g"]).join(
+        shares.select(*word, "v", "held"), on=[*word, "v"], how="left"
+    )
+    rare = judged.filter(pl.col("held").fill_null(0) < ATTESTED_SHARE * pl.col("carried"))
+    flagged = distinct.select(
+        pl.exclude("_w"), pl.col("_w").is_in(rare.get_column("_w").unique().implode()).alias("m")
+    )
+    return own.join(
+        flagged, on=[*word, "feats"], how="left", nulls_equal=True, maintain_order="left"
+    ).get_column("m")

@@ -167,3 +167,18 @@ def test_model_loading_names_the_failures_it_expects_and_lets_others_through(tmp
     monkeypatch.setattr(models, "hub_reachable", lambda: False)
     with pytest.raises(models.ModelNotFound, match="not found"):
         models.local_or_hub("org/m", cached_only_on_hub, local)
+
+
+def test_every_loading_option_of_a_model_spec_reaches_load_scorer():
+    # One spelling of the options (corpus and suite runs alike): each is a parameter of
+    # load_scorer, and every parameter but the model and the corpus is one of them.
+    import inspect
+
+    from ud_agree.evaluate.backends import load_scorer
+    from ud_agree.evaluate.backends.spec import ModelSpec
+
+    spec = ModelSpec("m", kind="causal", device="cpu", batch_size=3, max_tokens=9, seed=4,
+                     trust_remote_code=True, native=True, pll="sentence")  # fmt: skip
+    parameters = set(inspect.signature(load_scorer).parameters) - {"model", "corpus"}
+    assert set(spec.loading()) == parameters
+    assert spec.loading()["kind"] == "causal" and spec.loading()["trust_remote_code"] is True

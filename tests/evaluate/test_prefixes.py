@@ -241,6 +241,26 @@ def test_a_sliding_window_is_never_crossed_in_a_packed_row(tmp_path, dtype):
         )
 
 
+def test_without_a_sliding_window_a_row_may_outgrow_the_models_window(tmp_path):
+    # A GPT-2 of 16 positions: rows of shared prefixes are laid out past 16 tokens (positions are
+    # depths), so a stem's variants share one row; capped at the window, they could not.
+    tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "mistral-v0.3-tokenizer")
+    config = transformers.GPT2Config(vocab_size=len(tokenizer), n_embd=32, n_layer=2, n_head=2,
+                                     n_positions=16, bos_token_id=1, eos_token_id=2)  # fmt: skip
+    torch.manual_seed(0)
+    transformers.GPT2LMHeadModel(config).save_pretrained(tmp_path / "m")
+    tokenizer.save_pretrained(tmp_path / "m")
+    rng = np.random.default_rng(0)
+    stem = [1, *rng.integers(3, 64, size=9).tolist()]
+    sequences = [stem + rng.integers(3, 64, size=5).tolist() for _ in range(4)]  # 15 tokens each
+    lm = CausalLM(load_model(str(tmp_path / "m"), "cpu", kind=CAUSAL))
+    assert lm.sliding is None and lm.window == 16
+    found = lm.token_logprobs(sequences)
+    assert lm.tokens_run == len(stem) + 4 * 5  # one row: the stem once, each suffix once
+    for sequence, values in zip(sequences, found, strict=True):
+        np.testing.assert_allclose(values, loop_logprobs(lm.model, sequence), atol=1e-4)
+
+
 def test_half_precision_keeps_shared_prefixes_on(tmp_path):
     folder = build("gpt2", tmp_path / "gpt2")
     for dtype in ("bfloat16", "float16"):

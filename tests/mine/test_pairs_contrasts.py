@@ -291,3 +291,203 @@ def test_pronoun_without_feats_takes_no_value_its_form_lacks_or_varies(tmp_path)
     # Not licensed: no attempt, so no skip either.
     assert skips.filter(pl.col("sent_id") == "s3").is_empty()
     assert skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Number")).is_empty()
+
+
+def test_caseless_relative_pronoun_where_subjects_drop_takes_nothing(tmp_path):
+    # *la voz que trabaja → trabajo* reads 'the voice that I work (on)': *que* can be the
+    # object of a verb whose subject is dropped, so its antecedent lends it nothing.
+    que = (
+        "1 la el DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 2 det",
+        "2 voz voz NOUN Gender=Fem|Number=Sing 0 root",
+        "3 que que PRON PronType=Rel 4 nsubj",
+        f"4 trabaja trabajar VERB {FIN}|Number=Sing|Person=3 2 acl:relcl",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, que, *TRABAJAR, lang="Spanish")
+    assert bad(pairs, "s1") == set()
+
+
+def test_relative_pronoun_in_another_case_than_the_nominative_takes_nothing(tmp_path):
+    # Finnish *joita* (partitive) controls no verb; nominative *joka* takes its antecedent's.
+    def relative(pronoun: str, case: str) -> tuple[str, ...]:
+        return (
+            "1 laji laji NOUN Case=Nom|Number=Sing 0 root",
+            f"2 {pronoun} joka PRON Case={case}|Number=Sing|PronType=Rel 3 nsubj",
+            f"3 on olla AUX {FIN}|Number=Sing|Person=3|Voice=Act 1 acl:relcl",
+        )
+
+    olla = tuple(
+        (f"1 {form} olla AUX {FIN}|Number={number}|Person={person}|Voice=Act 0 root",)
+        for form, number, person in [("olen", "Sing", 1), ("olet", "Sing", 2), ("on", "Sing", 3)]
+    )
+    pairs, _, _ = mine_with_skips(
+        tmp_path, relative("jota", "Par"), relative("joka", "Nom"), *olla, lang="Finnish"
+    )
+    assert bad(pairs, "s1") == set()
+    assert "laji joka olen" in bad(pairs, "s2")
+
+
+def test_romanian_definite_plural_by_its_own_suffix_keeps_its_person(tmp_path):
+    # Romanian's article is a suffix (Definite=Def on the noun): *studenții lucrăm* ('we
+    # students work') is licit unagreement; a bare *studenți lucrăm* is not.
+    def subject(form: str, definite: str) -> tuple[str, ...]:
+        return (
+            f"1 {form} student NOUN Case=Acc,Nom|Definite={definite}|Gender=Masc|Number=Plur"
+            " 2 nsubj",
+            f"2 lucrează lucra VERB {FIN}|Number=Plur|Person=3 0 root",
+        )
+
+    lucra = tuple(
+        (f"1 {form} lucra VERB {FIN}|Number={number}|Person={person} 0 root",)
+        for form, number, person in [
+            ("lucrez", "Sing", 1),
+            ("lucrăm", "Plur", 1),
+            ("lucrați", "Plur", 2),
+        ]
+    )
+    pairs, skips, _ = mine_with_skips(
+        tmp_path, subject("studenții", "Def"), subject("studenți", "Ind"), *lucra, lang="Romanian"
+    )
+    assert bad(pairs, "s1") & {"studenții lucrăm", "studenții lucrați"} == set()
+    assert "unagreement" in skips.filter(pl.col("sent_id") == "s1")["reason"].to_list()
+    assert "studenți lucrăm" in bad(pairs, "s2")
+
+
+def test_a_tense_its_form_hardly_ever_has_is_a_tagging_error(tmp_path):
+    # Upper-case *ES* tagged Tense=Past (one of 21 *es* of *ser*): its bad form would be past
+    # *FUI*; a present *es* is varied to *soy*.
+    def ser(form: str, number: str, person: int, tense: str = "Pres") -> str:
+        return f"{form} ser AUX Mood=Ind|Number={number}|Person={person}|Tense={tense}|VerbForm=Fin"
+
+    def sentence(verb: str) -> tuple[str, ...]:
+        return ("1 FOTO foto NOUN Gender=Fem|Number=Sing 2 nsubj", f"2 {verb} 0 root")
+
+    others = [(f"1 {ser('es', 'Sing', 3)} 0 root",)] * 20 + [
+        (f"1 {ser('soy', 'Sing', 1)} 0 root",),
+        (f"1 {ser('fui', 'Sing', 1, 'Past')} 0 root",),
+        (f"1 {ser('fue', 'Sing', 3, 'Past')} 0 root",),
+    ]
+    pairs, skips, _ = mine_with_skips(
+        tmp_path,
+        sentence(ser("ES", "Sing", 3, "Past")),
+        sentence(ser("ES", "Sing", 3)),
+        *others,
+        lang="Spanish",
+    )
+    assert bad(pairs, "s1") == set()
+    assert "unattested-reading" in skips.filter(pl.col("sent_id") == "s1")["reason"].to_list()
+    assert "FOTO SOY" in bad(pairs, "s2")
+
+
+def test_a_unimorph_paradigm_of_another_inflection_class_gives_no_bad_form(tmp_path):
+    # UniMorph conjugates *înceta* without -ez (3sg *înceată*, 1sg *încet*, an adverb);
+    # the treebank's 3sg is *încetează* (1sg *încetez*). *lucra*'s paradigm holds *lucrează*.
+    def subject_verb(form: str, lemma: str) -> tuple[str, ...]:
+        return (
+            "1 apariția apariție NOUN Case=Acc,Nom|Definite=Def|Gender=Fem|Number=Sing 2 nsubj",
+            f"2 {form} {lemma} VERB {FIN}|Number=Sing|Person=3 0 root",
+        )
+
+    paradigms = "".join(
+        f"{lemma}\t{form}\tV;IND;PRS;{cell}\n"
+        for lemma, form, cell in [
+            ("înceta", "înceată", "3;SG"),
+            ("înceta", "încet", "1;SG"),
+            ("lucra", "lucrează", "3;SG"),
+            ("lucra", "lucrez", "1;SG"),
+        ]
+    )
+    pairs, _, _ = mine_with_skips(
+        tmp_path,
+        subject_verb("încetează", "înceta"),
+        subject_verb("lucrează", "lucra"),
+        (f"1 merg merge VERB {FIN}|Number=Sing|Person=1 0 root",),  # Person=1 is no rare value
+        lang="Romanian",
+        unimorph=("ron", paradigms),
+    )
+    assert bad(pairs, "s1") == set()
+    assert "apariția lucrez" in bad(pairs, "s2")
+
+
+def test_a_coordinated_antecedent_lends_nothing(tmp_path):
+    # *een aantal ruiters en publiek die stond/stonden*: the clause may be about the whole
+    # coordination or its last conjunct, as §4 skips a coordinated controller.
+    coordinated = (
+        "1 cats cat NOUN Number=Plur 0 root",
+        "2 and and CCONJ _ 3 cc",
+        "3 dogs dog NOUN Number=Plur 1 conj",
+        "4 which which PRON PronType=Rel 5 nsubj",
+        f"5 sleep sleep VERB {FIN}|Number=Plur|Person=3 1 acl:relcl",
+    )
+    single = (
+        "1 cats cat NOUN Number=Plur 0 root",
+        "2 which which PRON PronType=Rel 3 nsubj",
+        f"3 sleep sleep VERB {FIN}|Number=Plur|Person=3 1 acl:relcl",
+    )
+    after = (  # a conjunct after the clause: the clause is the first conjunct's
+        "1 cats cat NOUN Number=Plur 0 root",
+        "2 which which PRON PronType=Rel 3 nsubj",
+        f"3 sleep sleep VERB {FIN}|Number=Plur|Person=3 1 acl:relcl",
+        "4 and and CCONJ _ 5 cc",
+        "5 dog dog NOUN Number=Sing 1 conj",
+    )
+    pairs, _, _ = mine_with_skips(
+        tmp_path, coordinated, single, after, sing3("sleeps", "sleep"), lang="English"
+    )
+    assert bad(pairs, "s1") == set()
+    assert "cats which sleeps" in bad(pairs, "s2")
+    assert "cats which sleeps and dog" in bad(pairs, "s3")
+
+
+def test_an_auxiliary_takes_a_cell_it_lacks_from_its_lemmas_verb_forms(tmp_path):
+    # Greek *είχε* as the perfect's auxiliary: its first person *είχα* is seen as a VERB only.
+    def echo(form: str, upos: str, number: str, person: int, tense: str = "Past") -> str:
+        return (
+            f"{form} έχω {upos} Aspect=Imp|Mood=Ind|Number={number}|Person={person}|"
+            f"Tense={tense}|VerbForm=Fin|Voice=Act"
+        )
+
+    perfect = (
+        "1 επιτροπή επιτροπή NOUN Case=Nom|Gender=Fem|Number=Sing 3 nsubj",
+        f"2 {echo('είχε', 'AUX', 'Sing', 3)} 3 aux",
+        "3 αποφασίσει αποφασίζω VERB Aspect=Perf|VerbForm=Inf|Voice=Act 0 root",
+    )
+    others = (
+        (f"1 {echo('είχα', 'VERB', 'Sing', 1)} 0 root",),
+        (f"1 {echo('είχε', 'VERB', 'Sing', 3)} 0 root",),  # the VERB's 3sg is the word's
+        (f"1 {echo('έχουμε', 'AUX', 'Plur', 1, 'Pres')} 0 root",),  # AUX has Person=1
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, perfect, *others, lang="Greek")
+    assert "επιτροπή είχα αποφασίσει" in bad(pairs, "s1")
+
+
+def test_an_auxiliary_takes_nothing_from_a_verb_paradigm_that_is_not_its_own(tmp_path):
+    # The VERB's cell of the word holds another form too (UD_Persian-Seraji lemmas *شد*
+    # 'became' as *کرد* 'did'): two lexemes under one lemma, nothing is lent.
+    def cell(form: str, upos: str, number: str, person: int) -> str:
+        return f"{form} کرد {upos} Number={number}|Person={person}|Tense=Past"
+
+    became = (
+        "1 کار کار NOUN Number=Sing 2 nsubj",
+        f"2 {cell('شد', 'AUX', 'Sing', 3)} 0 root",
+    )
+    others = (
+        (f"1 {cell('شد', 'VERB', 'Sing', 3)} 0 root",),
+        (f"1 {cell('کرد', 'VERB', 'Sing', 3)} 0 root",),
+        (f"1 {cell('کردم', 'VERB', 'Sing', 1)} 0 root",),
+        (f"1 {cell('شدیم', 'AUX', 'Plur', 1)} 0 root",),  # AUX has Person=1
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, became, *others, lang="Persian")
+    assert bad(pairs, "s1") == set()
+
+
+def test_a_finite_tense_is_not_judged_among_participles(tmp_path):
+    # French *fait*: mostly the participle (Tense=Past, VerbForm=Part); the present is no error.
+    participles = [("1 fait faire VERB Gender=Masc|Number=Sing|Tense=Past|VerbForm=Part 0 root",)]
+    finite = (
+        "1 il il PRON Gender=Masc|Number=Sing|Person=3|PronType=Prs 2 nsubj",
+        f"2 fait faire VERB {FIN}|Number=Sing|Person=3 0 root",
+    )
+    faisons = (f"1 faisons faire VERB {FIN}|Number=Plur|Person=1 0 root",)
+    fais = (f"1 fais faire VERB {FIN}|Number=Sing|Person=1 0 root",)
+    pairs, _, _ = mine_with_skips(tmp_path, finite, faisons, fais, *participles * 30)
+    assert "il fais" in bad(pairs, "s1")

@@ -143,6 +143,12 @@ def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
         and "Rel" in _values(sentence.feats[c], "PronType")
     ):
         antecedent = position.get(sentence.heads[clause])
+    # An antecedent with a conjunct (a `conj` dependent) before the pronoun lends nothing.
+    if antecedent is not None and any(
+        head == sentence.ids[antecedent] and deprel.partition(":")[0] == "conj" and i < c
+        for i, (head, deprel) in enumerate(zip(sentence.heads, sentence.deprels, strict=True))
+    ):
+        antecedent = None
     if antecedent is None:
         ante: tuple = (None, None, None, None)
     else:
