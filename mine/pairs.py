@@ -294,7 +294,10 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
     # Decided once per distinct question (a form, its cells and its values recur), then joined.
     values = [f"k_{name}" for name in LIST_COLUMNS]
     asked = ["key", "lemma", "upos", "feats", "unmarked", "k_agreeing", *values]
-    questions = cells.select(asked).unique().with_row_index("_q")
+    # A question is numbered by its first attempt's row (a window, not a join on its columns).
+    cells = cells.with_row_index("_q").with_columns(pl.first("_q").over(asked))
+    first = pl.col("_q") == pl.int_range(pl.len(), dtype=pl.UInt32)
+    questions = cells.filter(first).select("_q", *asked)
     refused = licensed_cells(
         questions.with_columns(pl.col("unmarked").str.split(",")), marked, frames.bundles
     )
@@ -320,8 +323,7 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
     )
     refusals = questions.select("_q", pl.col("_refused").alias("feature")).explode("feature")
     cells = (
-        cells.join(questions.select("_q", *asked), on=asked, nulls_equal=True)
-        .join(refusals, on=["_q", "feature"], how="anti")
+        cells.join(refusals, on=["_q", "feature"], how="anti")
         .drop("k_agreeing", *values)
         .join(answers, on="_q")
         .with_columns(pl.col("derived_bits") + derived_bit("unmarked-cell", pl.col("_taken")))
