@@ -491,3 +491,26 @@ def test_a_finite_tense_is_not_judged_among_participles(tmp_path):
     fais = (f"1 fais faire VERB {FIN}|Number=Sing|Person=1 0 root",)
     pairs, _, _ = mine_with_skips(tmp_path, finite, faisons, fais, *participles * 30)
     assert "il fais" in bad(pairs, "s1")
+
+
+def test_a_bad_form_agreeing_in_another_tense_is_refused(tmp_path):
+    # Romanian *el acoperă* → 2sg *acoperi*, also the 3sg perfect simplu: *el acoperi* is good.
+    def sentence(pron: str, person: int, form: str, lemma: str, tense: str = "Pres") -> tuple:
+        return (
+            f"1 {pron} {pron} PRON Case=Nom|Number=Sing|Person={person}|PronType=Prs 2 nsubj",
+            f"2 {form} {lemma} VERB Mood=Ind|Number=Sing|Person={person}|Tense={tense}"
+            "|VerbForm=Fin 0 root",
+        )
+
+    pairs, _, _ = mine_with_skips(
+        tmp_path,
+        sentence("el", 3, "acoperă", "acoperi"),
+        sentence("tu", 2, "acoperi", "acoperi"),
+        sentence("el", 3, "acoperi", "acoperi", "Past"),
+        sentence("el", 3, "cântă", "cânta"),
+        sentence("el", 3, "acoperi", "acoperi", "Past"),
+        sentence("tu", 2, "cânți", "cânta"),
+        lang="Romanian",
+    )
+    assert not any("acoperi" in s for s in bad(pairs, "s1"))
+    assert "el cânți" in bad(pairs, "s4")
