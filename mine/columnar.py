@@ -903,7 +903,9 @@ def _relations_table(
 
 
 _NOMINAL_WRITTEN = (b"NOUN", b"PROPN", b"PRON", b"NUM")
-_AGREEING_FIELDS = (0, 1, 3)  # Number, Gender, Person of features.compared
+# Number and Person of features.compared: what a finite verb agrees in (Gender left out: *het
+# volk, dat … behoefte had* is not ambiguous for its verb).
+_AGREEING_FIELDS = (0, 3)
 
 
 def _nominal(table: _Table, words: Words, at: np.ndarray) -> np.ndarray:
@@ -937,9 +939,10 @@ def _object_reading(
     table: _Table, words: Words, features: Features, pronoun: np.ndarray, antecedent: np.ndarray
 ) -> np.ndarray:
     """§4.2: whether a relative pronoun without Case shares its clause with another nominal core
-    dependent (`obj`, or another subject) of other values than its antecedent: the clause then
-    reads as an object relative about that nominal (Dutch *…, die de gezondheid van een kind
-    kunnen → kan bedreigen*), so the antecedent lends nothing."""
+    dependent (`obj`, or another subject) between it and the verb, of another Number or Person
+    than its antecedent: the clause then reads as an object relative about that nominal (Dutch
+    *…, die de gezondheid van een kind kunnen → kan bedreigen*), so the antecedent lends
+    nothing."""
     found = np.zeros(len(pronoun), bool)
     if len(pronoun) == 0:
         return found
@@ -955,7 +958,9 @@ def _object_reading(
     lo, hi = np.searchsorted(heads, clause, "left"), np.searchsorted(heads, clause, "right")
     for i in np.flatnonzero(caseless & (clause >= 0) & (hi > lo)):
         for other in k[lo[i] : hi[i]]:
-            if other == pronoun[i]:
+            # Only a nominal between the pronoun and its verb can be the subject of an object
+            # relative (*who the man saw*); one after the verb is its object.
+            if not pronoun[i] < other < clause[i]:
                 continue
             for f in _AGREEING_FIELDS:
                 a = features.compared[f][words.feats[antecedent[i]]]

@@ -150,7 +150,7 @@ def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
     ):
         antecedent = None
     nominal = ("NOUN", "PROPN", "PRON", "NUM")
-    agreeing = (0, 1, 3)  # Number, Gender, Person
+    agreeing = (0, 3)  # Number, Person
     if antecedent is not None:
         ante_values = compared(parse_feats(sentence.feats[antecedent]), value_sets)
         # The nmod of a nominal head of other values lends nothing (*one of those people who*).
@@ -167,7 +167,7 @@ def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
         if antecedent is not None and not _values(sentence.feats[c], "Case"):
             for i, h in enumerate(sentence.heads):
                 if (
-                    i != c
+                    c < i < position.get(h, -1)
                     and h == sentence.heads[c]
                     and sentence.deprels[i].partition(":")[0] in ("obj", "nsubj")
                     and sentence.upos[i] in nominal
