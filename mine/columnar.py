@@ -948,8 +948,10 @@ def _object_reading(
         return found
     caseless = features.compared[2][words.feats[pronoun]] == 0
     deprels = table.rows.field(7, table.word_rows)
-    core = (deprels.base_is(b"obj") | deprels.base_is(b"nsubj")) & (words.head >= 0)
-    core &= _nominal(table, words, np.arange(len(words.head)))
+    # An object pronoun (a clitic: French *ce qui m'a intriguée*) could not be the subject.
+    everyone = np.arange(len(words.head))
+    obj = deprels.base_is(b"obj") & (words.upos != rules.PRON)
+    core = (obj | deprels.base_is(b"nsubj")) & (words.head >= 0) & _nominal(table, words, everyone)
     k = np.flatnonzero(core)
     # Per pronoun, the clause's other core nominals (few per clause: a sorted search).
     order = np.argsort(words.head[k], kind="stable")

@@ -172,7 +172,9 @@ def agrees_in_another_tense(marked: pl.DataFrame) -> pl.Expr:
     w_tense, w_mood, w_form = _tense_mood(pl.col("w_feats"))
     # A reading of another VerbForm is no reading of the sentence (French *je fais* → *fait*,
     # also the participle; Finnish *minä ostan* → *ostaa*, also the infinitive).
-    another = ((b_tense != w_tense) | (b_mood != w_mood)) & (b_form == w_form)
+    # An imperative has no subject of its own (Dutch *hieronder volgen → volgt enkele
+    # voorbeelden*: *volgt* is also the plural imperative, which has no Number).
+    another = ((b_tense != w_tense) | (b_mood != w_mood)) & (b_form == w_form) & (b_mood != "Imp")
     finite = b_form == "Fin"
     keys = marked.select(
         pl.concat_str("tense", pl.lit("|"), "mood", pl.lit("|"), "feature").alias("k")

@@ -169,8 +169,14 @@ def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
                 if (
                     c < i < position.get(h, -1)
                     and h == sentence.heads[c]
-                    and sentence.deprels[i].partition(":")[0] in ("obj", "nsubj")
                     and sentence.upos[i] in nominal
+                    and (
+                        sentence.deprels[i].partition(":")[0] == "nsubj"
+                        or (
+                            sentence.deprels[i].partition(":")[0] == "obj"
+                            and sentence.upos[i] != "PRON"
+                        )
+                    )
                 ):
                     other = compared(parse_feats(sentence.feats[i]), value_sets)
                     if any(
