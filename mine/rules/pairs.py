@@ -174,7 +174,11 @@ def agrees_in_another_tense(marked: pl.DataFrame) -> pl.Expr:
     # also the participle; Finnish *minä ostan* → *ostaa*, also the infinitive).
     # An imperative has no subject of its own (Dutch *hieronder volgen → volgt enkele
     # voorbeelden*: *volgt* is also the plural imperative, which has no Number).
-    another = ((b_tense != w_tense) | (b_mood != w_mood)) & (b_form == w_form) & (b_mood != "Imp")
+    # A Tense or Mood left off one side is no other reading (Hindi *हूं* `Tense=Pres` beside
+    # *है* `Mood=Ind|Tense=Pres`: treebanks spell one cell's FEATS differently).
+    tense = (b_tense != w_tense) & (b_tense != "_") & (w_tense != "_")
+    mood = (b_mood != w_mood) & (b_mood != "_") & (w_mood != "_")
+    another = (tense | mood) & (b_form == w_form) & (b_mood != "Imp")
     finite = b_form == "Fin"
     keys = marked.select(
         pl.concat_str("tense", pl.lit("|"), "mood", pl.lit("|"), "feature").alias("k")
