@@ -1,6 +1,6 @@
 """Whether two mining outputs are the same: every table of every language (polars
-`assert_frame_equal`: same rows in the same order, same types) and each manifest's counts and
-malformed sentences (not its times, paths or checksums of the inputs).
+`assert_frame_equal`: same rows in the same order, same types) and each manifest's counts,
+agreement summary and malformed sentences (not its times, paths or checksums of the inputs).
 
     python bench/same_output.py CORPUS_A CORPUS_B
     python bench/same_output.py --smoke     # the embedded sample mined twice (CI)
@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 from polars.testing import assert_frame_equal
 
-TABLES = ("relations", "sentences", "lexicon", "pairs")
+TABLES = ("relations", "sentences", "lexicon", "pairs", "pair_skips", "drops", "agreement")
 
 
 def differences(before: Path, after: Path) -> tuple[int, list[str]]:
@@ -42,8 +42,8 @@ def differences(before: Path, after: Path) -> tuple[int, list[str]]:
             json.loads((root / lang / "manifest.json").read_text(encoding="utf-8"))
             for root in (before, after)
         )
-        for key in ("counts", "malformed"):
-            if old_manifest[key] == new_manifest[key]:
+        for key in ("counts", "malformed", "agreement"):
+            if old_manifest.get(key) == new_manifest.get(key):
                 equal += 1
             else:
                 differ.append(f"{lang} manifest {key} differ")

@@ -61,7 +61,13 @@ def decide(attempts: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
     itself decided, `backed-off` where a coarser level did, `agreement-unmeasured` where even
     (type, feature) has fewer than MIN_CANDIDATES candidates (made, flagged)."""
     keys = ["type", "feature", *CONFIGURATION]
-    asked = attempts.select(keys).unique()
+    # A configuration is numbered by its first attempt's row (a window over its six columns),
+    # decided once, and joined back on that number.
+    attempts = attempts.with_row_index("_configuration").with_columns(
+        pl.first("_configuration").over(keys)
+    )
+    first = pl.col("_configuration") == pl.int_range(pl.len(), dtype=pl.UInt32)
+    asked = attempts.filter(first).select("_configuration", *keys)
     decided = [f"certain_{level}" for level in range(len(LEVELS))]
     for level, kept in enumerate(LEVELS):
         at_level = rates.filter((level_of() == level) & pl.col("certain").is_not_null()).select(
@@ -73,7 +79,7 @@ def decide(attempts: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
         for level, name in enumerate(decided)
     )
     asked = asked.select(
-        *keys,
+        "_configuration",
         pl.coalesce(decided).fill_null(True).alias("certain"),
         pl.when(first.is_null())
         .then(pl.lit(UNMEASURED))
@@ -81,7 +87,7 @@ def decide(attempts: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
         .then(pl.lit(BACKED_OFF))
         .alias("agreement_flag"),
     )
-    return attempts.join(asked, on=keys, how="left")
+    return attempts.join(asked, on="_configuration", how="left").drop("_configuration")
 
 
 def level_of() -> pl.Expr:

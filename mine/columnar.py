@@ -902,6 +902,76 @@ def _relations_table(
     )
 
 
+_NOMINAL_WRITTEN = (b"NOUN", b"PROPN", b"PRON", b"NUM")
+# Number and Person of features.compared: what a finite verb agrees in (Gender left out: *het
+# volk, dat … behoefte had* is not ambiguous for its verb).
+_AGREEING_FIELDS = (0, 3)
+
+
+def _nominal(table: _Table, words: Words, at: np.ndarray) -> np.ndarray:
+    """Whether the words `at` are nominals as written (NOUN, PROPN, PRON, NUM)."""
+    field = table.rows.field(3, table.word_rows[at])
+    return np.logical_or.reduce([field.equals(tag) for tag in _NOMINAL_WRITTEN])
+
+
+def _nmod_of_another(
+    table: _Table, words: Words, features: Features, antecedent: np.ndarray
+) -> np.ndarray:
+    """§4.2: whether an antecedent is the `nmod` of a nominal head with other values (*one of
+    those people who has*): the relative clause may be about the head, so the antecedent lends
+    nothing (as a coordinated one)."""
+    if len(antecedent) == 0:
+        return np.zeros(0, bool)
+    nmod = table.rows.field(7, table.word_rows[antecedent]).base_is(b"nmod")
+    head = words.head[antecedent]
+    at = np.maximum(head, 0)
+    other = np.zeros(len(antecedent), bool)
+    for f in _AGREEING_FIELDS:
+        mine_, theirs = (
+            features.compared[f][words.feats[antecedent]],
+            features.compared[f][words.feats[at]],
+        )
+        other |= mine_ != theirs
+    return nmod & (head >= 0) & _nominal(table, words, at) & other
+
+
+def _object_reading(
+    table: _Table, words: Words, features: Features, pronoun: np.ndarray, antecedent: np.ndarray
+) -> np.ndarray:
+    """§4.2: whether a relative pronoun without Case shares its clause with another nominal core
+    dependent (`obj`, or another subject) between it and the verb, of another Number or Person
+    than its antecedent: the clause then reads as an object relative about that nominal (Dutch
+    *…, die de gezondheid van een kind kunnen → kan bedreigen*), so the antecedent lends
+    nothing."""
+    found = np.zeros(len(pronoun), bool)
+    if len(pronoun) == 0:
+        return found
+    caseless = features.compared[2][words.feats[pronoun]] == 0
+    deprels = table.rows.field(7, table.word_rows)
+    # An object pronoun (a clitic: French *ce qui m'a intriguée*) could not be the subject.
+    everyone = np.arange(len(words.head))
+    obj = deprels.base_is(b"obj") & (words.upos != rules.PRON)
+    core = (obj | deprels.base_is(b"nsubj")) & (words.head >= 0) & _nominal(table, words, everyone)
+    k = np.flatnonzero(core)
+    # Per pronoun, the clause's other core nominals (few per clause: a sorted search).
+    order = np.argsort(words.head[k], kind="stable")
+    k, heads = k[order], words.head[k][order]
+    clause = words.head[pronoun]
+    lo, hi = np.searchsorted(heads, clause, "left"), np.searchsorted(heads, clause, "right")
+    for i in np.flatnonzero(caseless & (clause >= 0) & (hi > lo)):
+        for other in k[lo[i] : hi[i]]:
+            # Only a nominal between the pronoun and its verb can be the subject of an object
+            # relative (*who the man saw*); one after the verb is its object.
+            if not pronoun[i] < other < clause[i]:
+                continue
+            for f in _AGREEING_FIELDS:
+                a = features.compared[f][words.feats[antecedent[i]]]
+                b = features.compared[f][words.feats[other]]
+                if a and b and not (a & b):
+                    found[i] = True
+    return found
+
+
 def _subject_facts(
     table: _Table, words: Words, features: Features, c: np.ndarray
 ) -> dict[str, pa.Array]:
@@ -927,7 +997,12 @@ def _subject_facts(
     first_conj = np.full(len(words.head), np.iinfo(np.int64).max, np.int64)
     np.minimum.at(first_conj, words.head[conj], conj)
     single = first_conj[np.maximum(head_noun, 0)] > c
-    antecedent = np.where(relcl & relative[words.feats[c]] & single, head_noun, -1)
+    candidate = relcl & relative[words.feats[c]] & single
+    lends = ~_nmod_of_another(table, words, features, np.maximum(head_noun, 0))
+    lends[candidate] &= ~_object_reading(
+        table, words, features, c[candidate], np.maximum(head_noun, 0)[candidate]
+    )
+    antecedent = np.where(candidate & lends, head_noun, -1)
     none = antecedent < 0
     codes = pa.array(words.feats[np.maximum(antecedent, 0)], mask=none)
     # The antecedent's UPOS as written (PROPN too: the rules' classes leave it out).

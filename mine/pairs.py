@@ -174,13 +174,18 @@ def pairs_from_attempts(
     else:
         attempts = decide(attempts, rates)
         skipped.append(skipped_rows(attempts.filter(~pl.col("certain")), "uncertain-agreement"))
-        attempts = attempts.filter(pl.col("certain")).drop("certain")
+        # The configuration is read by `decide` only: every join and filter after copies less.
+        attempts = attempts.filter(pl.col("certain")).drop("certain", *CONFIGURATION)
         if attempts.height == 0:
             return PAIRS.empty_table(), pl.concat(skipped), Counter()
     # The bad forms are decided per distinct word asked about (they recur), then joined.
-    asked = attempts.select(*_WORD, "values").unique(subset=_WORD).with_row_index("asked")
-    attempts = attempts.join(asked.select("asked", *_WORD), on=_WORD, nulls_equal=True)
-    tries = attempts.join(_bad_forms(asked, frames), on="asked")
+    # A word's number is the row of its first attempt (a window over the word's columns costs
+    # less than joining them back).
+    attempts = attempts.with_row_index("asked").with_columns(pl.first("asked").over(_WORD))
+    asked = attempts.filter(pl.col("asked") == pl.int_range(pl.len(), dtype=pl.UInt32))
+    tries = attempts.drop("k_agreeing").join(
+        _bad_forms(asked.select("asked", *_WORD, "values"), frames), on="asked"
+    )
     no_form = pl.col("bad_key").is_null()
     # `outcome` null: no form in the wanted cell (not asked).
     skipped.append(skipped_rows(tries.filter(no_form), pl.col("outcome").fill_null("no-form")))
@@ -190,20 +195,31 @@ def pairs_from_attempts(
         skipped.append(skipped_rows(tries.filter(declension), "declension-class"))
         tries = tries.filter(~declension)
     # §4.1: a bad form whose other FEATS another treebank contradicts changes more than f.
-    asked_held = tries.select(_CONTESTED).unique()
+    # The question's columns are the word's and its bad form's: decided per (word, bad value),
+    # each distinct question once, and joined back on those two keys (not the question's 13).
+    bad = ["asked", "bad_value"]
+    by_bad_form = tries.select("asked", *_CONTESTED).unique(subset=bad)
+    asked_held = by_bad_form.select(_CONTESTED).unique()
     asked_held = asked_held.with_columns(
         contested_forms(asked_held.with_columns(_wanted_cell()), frames).alias("contested")
     )
+    by_bad_form = by_bad_form.join(asked_held, on=_CONTESTED, how="left", nulls_equal=True)
     contested = tries.join(
-        asked_held, on=_CONTESTED, how="left", nulls_equal=True, maintain_order="left"
+        by_bad_form.select(*bad, "contested"), on=bad, how="left", maintain_order="left"
     ).get_column("contested")
     skipped.append(skipped_rows(tries.filter(contested), "contested-feats"))
-    tries = tries.filter(~contested)
+    # What the word's cell and other FEATS decide is decided: later steps copy less.
+    tries = tries.filter(~contested).drop("key", "feats", *(f"k_{n}" for n in LIST_COLUMNS))
     if frames.prefixes:
         prefixed = tries.select(changes_prefix(frames.prefixes)).to_series()
         skipped.append(skipped_rows(tries.filter(prefixed), "aspect-prefix"))
         tries = tries.filter(~prefixed)
-    tries = tries.join(_ambiguity(tries, frames), on=_AMBIGUITY, how="left", nulls_equal=True)
+    # Each distinct question is numbered by its first try's row (a window, not a join on its
+    # six columns), and its answer joined back on that number.
+    tries = tries.with_row_index("_question").with_columns(pl.first("_question").over(_AMBIGUITY))
+    tries = tries.join(_ambiguity(tries, frames), on="_question", how="left").drop(
+        "_question", "o_key", "o_lemma", "o_upos", "k_o_values"
+    )
     other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
     skipped.append(
         skipped_rows(
@@ -278,7 +294,10 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
     # Decided once per distinct question (a form, its cells and its values recur), then joined.
     values = [f"k_{name}" for name in LIST_COLUMNS]
     asked = ["key", "lemma", "upos", "feats", "unmarked", "k_agreeing", *values]
-    questions = cells.select(asked).unique().with_row_index("_q")
+    # A question is numbered by its first attempt's row (a window, not a join on its columns).
+    cells = cells.with_row_index("_q").with_columns(pl.first("_q").over(asked))
+    first = pl.col("_q") == pl.int_range(pl.len(), dtype=pl.UInt32)
+    questions = cells.filter(first).select("_q", *asked)
     refused = licensed_cells(
         questions.with_columns(pl.col("unmarked").str.split(",")), marked, frames.bundles
     )
@@ -304,8 +323,7 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
     )
     refusals = questions.select("_q", pl.col("_refused").alias("feature")).explode("feature")
     cells = (
-        cells.join(questions.select("_q", *asked), on=asked, nulls_equal=True)
-        .join(refusals, on=["_q", "feature"], how="anti")
+        cells.join(refusals, on=["_q", "feature"], how="anti")
         .drop("k_agreeing", *values)
         .join(answers, on="_q")
         .with_columns(pl.col("derived_bits") + derived_bit("unmarked-cell", pl.col("_taken")))
@@ -478,9 +496,12 @@ def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
 
 
 def _ambiguity(tries: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
-    """Per distinct question: whether the other member could carry the bad value."""
-    questions = tries.select(_AMBIGUITY).unique().with_row_index("qid")
-    return questions.join(ambiguity_of(questions, frames), on="qid").drop("qid")
+    """Per distinct question (`_question`: the row of its first try): whether the other member
+    could carry the bad value."""
+    first = pl.col("_question") == pl.int_range(pl.len(), dtype=pl.UInt32)
+    questions = tries.filter(first).select("_question", *_AMBIGUITY).with_row_index("qid")
+    answers = questions.join(ambiguity_of(questions, frames), on="qid")
+    return answers.select("_question", "ambiguous")
 
 
 def _attempts(

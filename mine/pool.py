@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib.abc
+import importlib.machinery
 import multiprocessing
 import multiprocessing.forkserver
 import os
@@ -33,6 +35,31 @@ def die_with_parent() -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="ud-agree parent watch", daemon=True).start()
+
+
+def start_worker() -> None:
+    """A mining worker's start: it dies with its parent, and never imports pandas."""
+    die_with_parent()
+    without_pandas()
+
+
+class _NoPandas(importlib.abc.MetaPathFinder):
+    """Refuses to import pandas: pyarrow imports it, to test whether an input is a pandas
+    object, at its first `pa.array` in a process (~0.4 s a worker), and the miner never uses it."""
+
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname.partition(".")[0] == "pandas":
+            raise ImportError("pandas is not imported in a mining worker")
+        return None
+
+
+def without_pandas() -> None:
+    """This process never imports pandas (a mining worker, which never uses it: pyarrow then
+    takes every input as no pandas object without importing it)."""
+    if "pandas" not in sys.modules and not any(isinstance(f, _NoPandas) for f in sys.meta_path):
+        sys.meta_path.insert(0, _NoPandas())
 
 
 def pool_context() -> multiprocessing.context.BaseContext:

@@ -65,7 +65,7 @@ from .pairs import (
 )
 from .paradigms import ParadigmFrames, marked_cells
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
-from .pool import die_with_parent, pool_context
+from .pool import pool_context, start_worker
 from .written import load_written_surface
 
 
@@ -519,7 +519,7 @@ def _mine_jobs(
         waiting = list(reversed(jobs))
         ready: list[LanguageRun] = []
         with ProcessPoolExecutor(
-            max_workers=options.jobs, mp_context=pool_context(), initializer=die_with_parent
+            max_workers=options.jobs, mp_context=pool_context(), initializer=start_worker
         ) as pool:
             running: dict[Future, FileJob | LanguageRun] = {}
             try:

@@ -105,6 +105,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     )
+    could_agree = could_agree | agrees_in_another_tense(frames.marked)
     checked = (
         spellings.join(word, on="qid")
         .join(
@@ -148,6 +149,55 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         )
     )
     return pl.concat([chosen, syncretic])
+
+
+def _tense_mood(feats: pl.Expr) -> list[pl.Expr]:
+    """A FEATS string's Tense, Mood and VerbForm, "_" where it has none (as `marked_cells` keys
+    them)."""
+    return [
+        feats.fill_null("").str.extract(rf"(?:^|\|){name}=([^|]+)", 1).fill_null("_")
+        for name in ("Tense", "Mood", "VerbForm")
+    ]
+
+
+def agrees_in_another_tense(marked: pl.DataFrame) -> pl.Expr:
+    """§4.1, over a bad form's bundles (`b_*`) beside the word (`w_*`, `w_feats`,
+    `agreeing`): whether an attested reading of another Tense or Mood makes the bad sentence
+    grammatical: of the word's VerbForm, on each agreeing feature it has the word's (the
+    controller's) value, or, finite, none where the language does not mark that feature on
+    finite verbs of that Tense and Mood (`marked`, `marked_cells`). English *casts* → *cast* (also the past, which has no Number),
+    German *fühlt* → *fühle* (also Konjunktiv I 3sg), Romanian *acoperă* → *acoperi* (also the
+    3sg perfect simplu)."""
+    b_tense, b_mood, b_form = _tense_mood(pl.col("b_feats"))
+    w_tense, w_mood, w_form = _tense_mood(pl.col("w_feats"))
+    # A reading of another VerbForm is no reading of the sentence (French *je fais* → *fait*,
+    # also the participle; Finnish *minä ostan* → *ostaa*, also the infinitive).
+    # An imperative has no subject of its own (Dutch *hieronder volgen → volgt enkele
+    # voorbeelden*: *volgt* is also the plural imperative, which has no Number).
+    # A Tense or Mood left off one side is no other reading (Hindi *हूं* `Tense=Pres` beside
+    # *है* `Mood=Ind|Tense=Pres`: treebanks spell one cell's FEATS differently).
+    tense = (b_tense != w_tense) & (b_tense != "_") & (w_tense != "_")
+    mood = (b_mood != w_mood) & (b_mood != "_") & (w_mood != "_")
+    another = (tense | mood) & (b_form == w_form) & (b_mood != "Imp")
+    finite = b_form == "Fin"
+    keys = marked.select(
+        pl.concat_str("tense", pl.lit("|"), "mood", pl.lit("|"), "feature").alias("k")
+    )["k"].to_list()
+    here = pl.concat_str(b_tense, pl.lit("|"), b_mood, pl.lit("|"))
+    return (
+        pl.col("b_attested")
+        & another
+        & pl.all_horizontal(
+            ~pl.col("agreeing").list.contains(feature)
+            | meets(f"b_{name}", f"w_{name}")
+            | (
+                (pl.col(f"b_{name}").list.len().fill_null(0) == 0)
+                & finite
+                & ~(here + pl.lit(feature)).is_in(keys)
+            )
+            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+        )
+    )
 
 
 def _own_cell(questions: pl.DataFrame) -> pl.DataFrame:

@@ -491,3 +491,70 @@ def test_a_finite_tense_is_not_judged_among_participles(tmp_path):
     fais = (f"1 fais faire VERB {FIN}|Number=Sing|Person=1 0 root",)
     pairs, _, _ = mine_with_skips(tmp_path, finite, faisons, fais, *participles * 30)
     assert "il fais" in bad(pairs, "s1")
+
+
+def test_a_bad_form_agreeing_in_another_tense_is_refused(tmp_path):
+    # Romanian *el acoperă* → 2sg *acoperi*, also the 3sg perfect simplu: *el acoperi* is good.
+    def sentence(pron: str, person: int, form: str, lemma: str, tense: str = "Pres") -> tuple:
+        return (
+            f"1 {pron} {pron} PRON Case=Nom|Number=Sing|Person={person}|PronType=Prs 2 nsubj",
+            f"2 {form} {lemma} VERB Mood=Ind|Number=Sing|Person={person}|Tense={tense}"
+            "|VerbForm=Fin 0 root",
+        )
+
+    pairs, _, _ = mine_with_skips(
+        tmp_path,
+        sentence("el", 3, "acoperă", "acoperi"),
+        sentence("tu", 2, "acoperi", "acoperi"),
+        sentence("el", 3, "acoperi", "acoperi", "Past"),
+        sentence("el", 3, "cântă", "cânta"),
+        sentence("el", 3, "acoperi", "acoperi", "Past"),
+        sentence("tu", 2, "cânți", "cânta"),
+        lang="Romanian",
+    )
+    assert not any("acoperi" in s for s in bad(pairs, "s1"))
+    assert "el cânți" in bad(pairs, "s4")
+
+
+def test_an_antecedent_under_a_head_of_other_values_lends_nothing(tmp_path):
+    # *one of those people who have → has*: the clause may be about *one*.
+    one_of = (
+        "1 one one NUM NumType=Card 0 root",
+        "2 of of ADP _ 4 case",
+        "3 those that DET Number=Plur|PronType=Dem 4 det",
+        "4 people person NOUN Number=Plur 1 nmod",
+        "5 who who PRON PronType=Rel 6 nsubj",
+        f"6 have have VERB {FIN}|Number=Plur|Person=3 4 acl:relcl",
+    )
+    cats = (
+        "1 cats cat NOUN Number=Plur 0 root",
+        "2 who who PRON PronType=Rel 3 nsubj",
+        f"3 have have VERB {FIN}|Number=Plur|Person=3 1 acl:relcl",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, one_of, cats, sing3("has", "have"), lang="English")
+    assert bad(pairs, "s1") == set()
+    assert "cats who has" in bad(pairs, "s2")
+
+
+def test_a_caseless_relative_pronoun_beside_another_nominal_lends_nothing(tmp_path):
+    # Dutch *kinderen, die de gezondheid bedreigen → bedreigt*: also an object relative whose
+    # subject is *de gezondheid*.
+    def clause(obj: str) -> tuple[str, ...]:
+        return (
+            "1 kinderen kind NOUN Number=Plur 0 root",
+            "2 , , PUNCT _ 3 punct",
+            "3 die die PRON PronType=Rel 6 nsubj",
+            "4 de de DET Definite=Def 5 det",
+            f"5 {obj} {obj} NOUN Number={'Sing' if obj == 'gezondheid' else 'Plur'} 6 obj",
+            f"6 bedreigen bedreigen VERB {FIN}|Number=Plur 1 acl:relcl",
+        )
+
+    hij = (
+        "1 hij hij PRON Case=Nom|Number=Sing|Person=3|PronType=Prs 2 nsubj",
+        f"2 bedreigt bedreigen VERB {FIN}|Number=Sing 0 root",
+    )
+    pairs, _, _ = mine_with_skips(
+        tmp_path, clause("gezondheid"), clause("dieren"), hij, lang="Dutch"
+    )
+    assert bad(pairs, "s1") == set()
+    assert any("bedreigt" in s for s in bad(pairs, "s2"))

@@ -149,6 +149,41 @@ def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
         for i, (head, deprel) in enumerate(zip(sentence.heads, sentence.deprels, strict=True))
     ):
         antecedent = None
+    nominal = ("NOUN", "PROPN", "PRON", "NUM")
+    agreeing = (0, 3)  # Number, Person
+    if antecedent is not None:
+        ante_values = compared(parse_feats(sentence.feats[antecedent]), value_sets)
+        # The nmod of a nominal head of other values lends nothing (*one of those people who*).
+        head = position.get(sentence.heads[antecedent])
+        if (
+            head is not None
+            and sentence.deprels[antecedent].partition(":")[0] == "nmod"
+            and sentence.upos[head] in nominal
+        ):
+            head_values = compared(parse_feats(sentence.feats[head]), value_sets)
+            if any(ante_values[f] != head_values[f] for f in agreeing):
+                antecedent = None
+        # A caseless pronoun beside another core nominal of other values: an object relative.
+        if antecedent is not None and not _values(sentence.feats[c], "Case"):
+            for i, h in enumerate(sentence.heads):
+                if (
+                    c < i < position.get(h, -1)
+                    and h == sentence.heads[c]
+                    and sentence.upos[i] in nominal
+                    and (
+                        sentence.deprels[i].partition(":")[0] == "nsubj"
+                        or (
+                            sentence.deprels[i].partition(":")[0] == "obj"
+                            and sentence.upos[i] != "PRON"
+                        )
+                    )
+                ):
+                    other = compared(parse_feats(sentence.feats[i]), value_sets)
+                    if any(
+                        ante_values[f] and other[f] and not ante_values[f] & other[f]
+                        for f in agreeing
+                    ):
+                        antecedent = None
     if antecedent is None:
         ante: tuple = (None, None, None, None)
     else:
