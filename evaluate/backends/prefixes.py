@@ -76,24 +76,31 @@ def pack(members: Sequence[int], sequences: Sequence[Sequence[int]]) -> PackedRo
     paths: list[np.ndarray] = []
     path = np.zeros(0, dtype=np.int64)
     before: Sequence[int] = []
-    for index in members:
+    for at, index in enumerate(members):
         sequence = sequences[index]
         shared = shared_length(before, sequence)
+        # A member's last token predicts nothing: it is run only where a later member goes on
+        # from it (in lexicographic order, the next one does if any does).
+        after = sequences[members[at + 1]] if at + 1 < len(members) else ()
+        end = len(sequence) - (shared_length(sequence, after) < len(sequence))
         # In lexicographic order, what a member shares with any earlier one it shares with the
         # one just before it: the tokens on its path up to `shared` are that one's.
-        own = np.arange(len(ids), len(ids) + len(sequence) - shared)
-        path = np.concatenate([path[:shared], own])
-        ids += sequence[shared:]
-        positions += range(shared, len(sequence))
+        own = np.arange(len(ids), len(ids) + max(end - shared, 0))
+        path = np.concatenate([path[: min(shared, end)], own])
+        ids += sequence[shared:end]
+        positions += range(shared, end)
         paths.append(path)
         before = sequence
     allowed = np.zeros((len(ids), len(ids)), dtype=bool)
     for path in paths:
         allowed[np.ix_(path, path)] |= np.tri(len(path), dtype=bool)
-    # Token k of a member is predicted by the output at its path's position k - 1.
-    read_at = np.concatenate([p[:-1] for p in paths])
+    # Token k of a member is predicted by the output at its path's position k - 1 (the path
+    # holds every token but a last one that predicts nothing).
+    read_at = np.concatenate(
+        [p[: len(sequences[i]) - 1] for p, i in zip(paths, members, strict=True)]
+    )
     read_tokens = np.concatenate([np.asarray(sequences[i][1:], dtype=np.int64) for i in members])
-    counts = [max(len(p) - 1, 0) for p in paths]
+    counts = [max(len(sequences[i]) - 1, 0) for i in members]
     return PackedRow(ids, positions, allowed, list(members), read_at, read_tokens, counts)
 
 

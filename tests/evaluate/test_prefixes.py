@@ -24,24 +24,34 @@ def test_a_variant_shares_the_row_of_the_sentence_it_shares_a_prefix_with():
 
 def test_a_packed_row_reads_every_token_from_its_own_context():
     row = pack([1, 0], [GOOD, BAD])
-    assert row.ids == [*BAD, 7, 8, 9] and row.positions == [0, 1, 2, 3, 4, 5, 3, 4, 5]
+    # Each member's last token (9) predicts nothing and is not run.
+    assert row.ids == [*BAD[:-1], 7, 8] and row.positions == [0, 1, 2, 3, 4, 3, 4]
     # GOOD's own tokens see the shared prefix only, then each other.
-    assert row.allowed[6].tolist() == [True, True, True, False, False, False, True, False, False]
-    assert row.allowed[8].tolist() == [True, True, True, False, False, False, True, True, True]
+    assert row.allowed[5].tolist() == [True, True, True, False, False, True, False]
+    assert row.allowed[6].tolist() == [True, True, True, False, False, True, True]
     assert row.members == [1, 0] and row.counts == [5, 5]
     reads = list(zip(row.read_at.tolist(), row.read_tokens.tolist(), strict=True))
     # BAD's tokens are predicted by its own outputs; GOOD's 5 and 6 by the same outputs (the
     # shared prefix), its 7 after the prefix's last token, then by its own outputs.
     assert reads[:5] == [(0, 5), (1, 6), (2, 4), (3, 8), (4, 9)]
-    assert reads[5:] == [(0, 5), (1, 6), (2, 7), (6, 8), (7, 9)]
+    assert reads[5:] == [(0, 5), (1, 6), (2, 7), (5, 8), (6, 9)]
+
+
+def test_a_member_that_another_goes_on_from_keeps_its_last_token():
+    short, long = [0, 5, 6], [0, 5, 6, 7, 8]
+    row = pack([0, 1], [short, long])
+    assert row.ids == [0, 5, 6, 7]  # 6 is run (long reads 7 after it), 8 is not
+    reads = list(zip(row.read_at.tolist(), row.read_tokens.tolist(), strict=True))
+    assert reads == [(0, 5), (1, 6), (0, 5), (1, 6), (2, 7), (3, 8)]
 
 
 def test_each_distinct_prefix_is_one_token_of_the_row():
     # Two words varied: each variant shares more with another variant than with the first.
     variants = [[0, 5, 6, 7, 8, 9], [0, 5, 6, 7, 8, 1], [0, 5, 6, 4, 8, 9], [0, 5, 6, 4, 8, 1]]
     row = pack(*rows(variants, max_length=100), variants)
-    distinct = {tuple(v[:k]) for v in variants for k in range(1, len(v) + 1)}
-    assert len(row.ids) == len(distinct) == 11
+    # Every distinct prefix that predicts a token (each variant's whole sequence predicts none).
+    distinct = {tuple(v[:k]) for v in variants for k in range(1, len(v))}
+    assert len(row.ids) == len(distinct) == 7
     # Each token attends to exactly the tokens of its prefix, at its depth.
     for query, depth in enumerate(row.positions):
         assert row.allowed[query].sum() == depth + 1
@@ -256,7 +266,8 @@ def test_without_a_sliding_window_a_row_may_outgrow_the_models_window(tmp_path):
     lm = CausalLM(load_model(str(tmp_path / "m"), "cpu", kind=CAUSAL))
     assert lm.sliding is None and lm.window == 16
     found = lm.token_logprobs(sequences)
-    assert lm.tokens_run == len(stem) + 4 * 5  # one row: the stem once, each suffix once
+    # One row: the stem once, each suffix once but for its last token (it predicts nothing).
+    assert lm.tokens_run == len(stem) + 4 * 4
     for sequence, values in zip(sequences, found, strict=True):
         np.testing.assert_allclose(values, loop_logprobs(lm.model, sequence), atol=1e-4)
 
