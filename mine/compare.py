@@ -160,7 +160,7 @@ def contrast_of(row: dict, line: int, path: Path) -> Contrast:
     )
 
 
-class Corpus:
+class ComparedLanguage:
     """One language of a mined corpus: its tables, read once, narrowed to the sentences asked."""
 
     def __init__(self, folder: Path, ud_dir: Path | None, keys: pl.DataFrame) -> None:
@@ -225,7 +225,7 @@ def _grouped(frame: pl.DataFrame) -> dict[tuple, list[dict]]:
     return grouped
 
 
-def classify(contrast: Contrast, corpus: Corpus) -> Verdict:
+def classify(contrast: Contrast, corpus: ComparedLanguage) -> Verdict:
     """The class of one MultiBLiMP row against a corpus."""
     place = corpus.places.get((contrast.treebank, contrast.sent_id))
     if place is None:
@@ -272,7 +272,7 @@ def _form(sentence: Sentence, index: int | None) -> str:
 
 
 def _kept(
-    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: Corpus
+    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: ComparedLanguage
 ) -> Verdict:
     """A kept relation: the pair, or why the bad value gives none."""
     feature_key = (
@@ -312,7 +312,7 @@ def _bundle(relation: dict, role: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(relation[f"{role}_{name}"] or ()) for name in LIST_COLUMNS)
 
 
-def _readings(contrast: Contrast, relation: dict, corpus: Corpus) -> pl.DataFrame:
+def _readings(contrast: Contrast, relation: dict, corpus: ComparedLanguage) -> pl.DataFrame:
     """The lexicon's rows of MultiBLiMP's bad form for the target's lemma and upos."""
     return corpus.lexicon.filter(
         (pl.col("key") == contrast.bad_form.lower())
@@ -322,7 +322,7 @@ def _readings(contrast: Contrast, relation: dict, corpus: Corpus) -> pl.DataFram
 
 
 def _changed_feats(
-    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: Corpus
+    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: ComparedLanguage
 ) -> str:
     """Where no reading of MultiBLiMP's bad form (the target's lemma and upos) keeps the target's
     other FEATS (Mood, Tense, VerbForm…): how they differ; else "". A UniMorph-only reading names
@@ -341,7 +341,7 @@ def _changed_feats(
 
 
 def _no_form_detail(
-    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: Corpus
+    contrast: Contrast, relation: dict, sentence: Sentence, t: int, corpus: ComparedLanguage
 ) -> str:
     """Why MultiBLiMP's form is no bad form for §4 though it keeps the target's other FEATS:
     absent from the lexicon, or its bundles are not the bad cell (English *remain*: no Number)."""
@@ -361,7 +361,7 @@ def _feats_dict(feats: str) -> dict[str, str]:
     return dict(item.partition("=")[::2] for item in feats.split("|") if item)
 
 
-def _no_attempt(contrast: Contrast, relation: dict, corpus: Corpus) -> Verdict:
+def _no_attempt(contrast: Contrast, relation: dict, corpus: ComparedLanguage) -> Verdict:
     """A kept relation that never tried this bad value: the feature is not agreeing (which
     member lacks it), or the language's lexicon never attests the value."""
     slot = FEATURES.index(contrast.feature)
@@ -411,7 +411,7 @@ def compare(path: Path, corpus_dir: Path, ud_dir: Path | None = None) -> pl.Data
     contrasts = [contrast_of(row, i + 2, path) for i, row in enumerate(frame.iter_rows(named=True))]
     iso3 = {lang.iso3: lang.key for lang in load_languages() if lang.iso3}
     verdicts: list[Verdict] = []
-    corpora: dict[str, Corpus | None] = {}
+    corpora: dict[str, ComparedLanguage | None] = {}
     keys = pl.DataFrame(
         {"treebank": [x.treebank for x in contrasts], "sent_id": [x.sent_id for x in contrasts]}
     ).unique()
@@ -422,7 +422,7 @@ def compare(path: Path, corpus_dir: Path, ud_dir: Path | None = None) -> pl.Data
         path_name(lang, f"{path}:{line}: lang")  # a folder of --corpus, never a path
         if lang not in corpora:
             folder = corpus_dir / lang
-            corpora[lang] = Corpus(folder, ud_dir, keys) if folder.is_dir() else None
+            corpora[lang] = ComparedLanguage(folder, ud_dir, keys) if folder.is_dir() else None
         corpus = corpora[lang]
         verdicts.append(
             classify(contrast, corpus) if corpus else Verdict("not-in-corpus", f"no {lang}/")
