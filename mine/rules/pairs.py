@@ -105,7 +105,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     )
-    could_agree = could_agree | agrees_in_another_tense(frames.marked)
+    could_agree = could_agree | agrees_in_another_tense(frames.marked, frames.reported_speech)
     checked = (
         spellings.join(word, on="qid")
         .join(
@@ -160,7 +160,7 @@ def _tense_mood(feats: pl.Expr) -> list[pl.Expr]:
     ]
 
 
-def agrees_in_another_tense(marked: pl.DataFrame) -> pl.Expr:
+def agrees_in_another_tense(marked: pl.DataFrame, subjunctive_in_main: bool = False) -> pl.Expr:
     """§4.1, over a bad form's bundles (`b_*`) beside the word (`w_*`, `w_feats`,
     `agreeing`): whether an attested reading of another Tense or Mood makes the bad sentence
     grammatical: of the word's VerbForm, on each agreeing feature it has the word's (the
@@ -178,7 +178,12 @@ def agrees_in_another_tense(marked: pl.DataFrame) -> pl.Expr:
     # *है* `Mood=Ind|Tense=Pres`: treebanks spell one cell's FEATS differently).
     tense = (b_tense != w_tense) & (b_tense != "_") & (w_tense != "_")
     mood = (b_mood != w_mood) & (b_mood != "_") & (w_mood != "_")
+    # A subjunctive reading stands in main clauses only where reported speech puts it there
+    # (`subjunctive_in_main`: German *Man fühle sich*); elsewhere it is no reading of a main
+    # clause (Dutch *hat* → *habe* stays a pair, as the same-FEATS rule above has it).
     another = (tense | mood) & (b_form == w_form) & (b_mood != "Imp")
+    if not subjunctive_in_main:
+        another = another & (b_mood != "Sub")
     finite = b_form == "Fin"
     keys = marked.select(
         pl.concat_str("tense", pl.lit("|"), "mood", pl.lit("|"), "feature").alias("k")
