@@ -8,6 +8,7 @@ length with explicit position ids, so neither batch size nor padding side change
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -77,6 +78,9 @@ class CausalLM:
         # rows): inputs, not forward passes, as the manifest's `forward_inputs` says.
         self.forwards = 0
         self.tokens_run = 0  # positions run through the model, padding left out
+        # Scoring reads every position of one forward: a key/value cache (transformers builds
+        # one by default, a copy of every layer's keys and values per forward) is never read.
+        self.no_cache = {"use_cache": False} if _takes(self.model, "use_cache") else {}
         self.head = self.model.get_output_embeddings()
         self.fast = self._head_matches_model()
         self.shares_prefixes = share_prefixes and self._packing_matches_model()
@@ -131,6 +135,7 @@ class CausalLM:
             "input_ids": padded.input_ids,
             "attention_mask": padded.attention_mask,
             "position_ids": padded.position_ids,
+            **self.no_cache,
         }
         if head:
             return self.model(**inputs).logits
@@ -329,20 +334,20 @@ class CausalLM:
 def _row_tensors(chosen: Sequence[PackedRow], pad_id: int, device: torch.device) -> Padded:
     """Packed rows as one padded batch: ids, positions and a 4D mask (B, 1, L, L) saying what
     each position attends to (a padding position to itself alone: no row of the mask is empty)."""
-    width = max(len(r.ids) for r in chosen)
-    ids = torch.full((len(chosen), width), pad_id, dtype=torch.long)
-    positions = torch.zeros((len(chosen), width), dtype=torch.long)
-    allowed = torch.eye(width, dtype=torch.bool).repeat(len(chosen), 1, 1)
-    for b, row in enumerate(chosen):
-        n = len(row.ids)
-        ids[b, :n] = torch.as_tensor(row.ids)
-        positions[b, :n] = torch.as_tensor(row.positions)
-        allowed[b, :n, :n] = torch.from_numpy(row.allowed)
     lengths = np.asarray([len(r.ids) for r in chosen])
+    width = int(lengths.max())
+    ids = np.full((len(chosen), width), pad_id, dtype=np.int64)
+    positions = np.zeros((len(chosen), width), dtype=np.int64)
+    allowed = np.zeros((len(chosen), 1, width, width), dtype=bool)
+    for b, (row, n) in enumerate(zip(chosen, lengths.tolist(), strict=True)):
+        ids[b, :n] = row.ids
+        positions[b, :n] = row.positions
+        allowed[b, 0, :n, :n] = row.allowed
+        allowed[b, 0, range(n, width), range(n, width)] = True
     return Padded(
-        ids.to(device),
-        allowed[:, None].to(device),
-        positions.to(device),
+        torch.from_numpy(ids).to(device),
+        torch.from_numpy(allowed).to(device),
+        torch.from_numpy(positions).to(device),
         np.zeros(len(chosen), dtype=np.int64),
         lengths,
     )
@@ -373,6 +378,11 @@ def _gather_logprobs(
         reads = order[low:high]
         values[reads] = logits[reading[reads] - start, targets[reads]]
     return values
+
+
+def _takes(model: Any, name: str) -> bool:
+    """Whether the model's forward names keyword `name` (stand-in models take only a few)."""
+    return name in inspect.signature(model.forward).parameters
 
 
 def sliding_window(config: Any) -> int | None:

@@ -132,6 +132,29 @@ def test_sentence_longer_than_the_window_is_not_scored(tmp_path):
     assert np.isnan(scores[0]) and np.isfinite(scores[1])
 
 
+def test_scoring_asks_no_key_value_cache_and_scores_as_the_model_with_one(tmp_path):
+    # transformers builds a cache per forward by default (a copy of every layer's keys and
+    # values); scoring never reads one. The scores are the plain forward's either way.
+    scorer = causal(tiny_gpt2(tmp_path / "model"))
+    asked: list[object] = []
+
+    def recording(forward):
+        def run(*args, **kwargs):
+            asked.append(kwargs.get("use_cache"))
+            return forward(*args, **kwargs)
+
+        return run
+
+    # The LM head runs apart from the base model (only the positions read go through it).
+    for module in (scorer.model, scorer.model.base_model):
+        module.forward = recording(module.forward)
+    text = "Il parle du chat."
+    score = sentence_scores(scorer, [text])[0]
+    assert asked and set(asked) == {False}
+    expected = loop_log_probability(scorer.model, scorer.tokenizer, text)
+    assert abs(score - expected) < 1e-4
+
+
 def test_word_tokens_are_grouped_by_span_or_whitespace():
     offsets = [(0, 0), (0, 2), (2, 5), (6, 7), (8, 8), (8, 11), (0, 0)]
     special = [1, 0, 0, 0, 0, 0, 1]
