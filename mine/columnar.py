@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -43,7 +44,7 @@ from .read import (
     stem,
 )
 from .rules import relations as rules
-from .rules.pairs import transparent_offsets
+from .rules.pairs import antecedent_agreement, transparent_offsets
 from .rules.relations import NO_VALUE, UPOS, Facts, Features, Words
 
 __all__ = ["FileJob", "FileResult", "mine_file_columnar"]
@@ -678,6 +679,11 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
     result.rated.update(found.rated)
     result.rated_agree.update(found.rated_agree)
     result.relations = _relations_table(job, table, surface, words, features, found)
+    for lemma, feature, n, agree in antecedent_agreement(
+        pl.DataFrame(result.relations), job.pro_drop
+    ).iter_rows():
+        result.lent[lemma, feature] += n
+        result.lent_agree[lemma, feature] += agree
     result.dropped = _drops_table(job, table, words, found)
 
 
