@@ -660,9 +660,9 @@ def _target_only(role: str) -> list[pl.Expr]:
         return [
             pl.lit(None, pl.String).alias("unmarked"),
             pl.lit(None, pl.String).alias("borrowed"),
+            pl.lit(None, pl.String).alias("lent"),
             pl.lit(False).alias("from_antecedent"),
             pl.lit(False).alias("from_dependent"),
-            pl.lit(None, pl.String).alias("lent"),
         ]
     return [
         pl.col("unmarked"),
