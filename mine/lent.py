@@ -3,7 +3,7 @@ without a feature lends its antecedent's value to its verb only where the langua
 show that verb agreeing with the antecedent. Czech *kdo* takes a default singular or, by sense,
 its antecedent's plural (*ti, kdo chce / chtějí*): a pair varying that plural claims no violation.
 
-Per (the pronoun's lemma, feature), from the counts of `rules.pairs.antecedent_agreement`: a
+Per (the pronoun's lemma, feature), from the counts of `columnar._lent_counts` (a worker's, per file): a
 lemma with at least MIN_CANDIDATES relations decides by its own rate; else a lemma the language's
 data lists as agreeing optionally lends nothing; else the language's rate over all its relative
 pronouns decides; else the value is lent, flagged `agreement-unmeasured`. Where a listed lemma
@@ -18,17 +18,18 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from .certainty import holds, measured
-from .rules.pairs import DERIVABLE, LENT_COUNTS
+from .rules.pairs import DERIVABLE
 
 # What decided a (lemma, feature): its own rate, the data's list, the language's rate, nothing.
 DECIDERS = ("lemma", "listed", "language", "unmeasured")
 REFUSED = "optional-antecedent-agreement"  # the skip reason of an attempt that is not lent
+LENT_COUNTS = {"lemma": pl.String, "feature": pl.String, "n": pl.Int64, "agree": pl.Int64}
 
 
 @dataclass
 class LentAgreement:
-    """A language's counts of relative pronoun relations (`rules.pairs.antecedent_agreement`,
-    summed over its files) and the lemmas its data lists as agreeing optionally, with their
+    """A language's counts of relative pronoun relations (`columnar._lent_counts`, summed
+    over its files) and the lemmas its data lists as agreeing optionally, with their
     default values (feature → value; `languages.load_optional_antecedent_agreement`)."""
 
     n: Counter = field(default_factory=Counter)  # (lemma, feature) → relations
