@@ -87,6 +87,49 @@ def prepare_attempts(
     return kept.drop("in_mwt", "coordinated", "duplicate", "unagreeing", "predicative"), skipped
 
 
+def prepare_bundle(
+    files: list[tuple[pa.Table, pa.Table]],
+    vary: str = "target",
+    unagreement: bool = False,
+    pro_drop: bool = False,
+) -> list[tuple[pl.DataFrame, pl.DataFrame]]:
+    """`prepare_attempts` of several files of one language (their relations and sentences) in
+    one call, whose fixed cost (tens of polars steps) outweighs a small file's rows; each file's
+    attempts and skips as its own call gives them (indices into its own tables)."""
+    if len(files) == 1:
+        return [prepare_attempts(*files[0], vary, unagreement, pro_drop)]
+    # A sentence is keyed by its file too (`SENTENCE_KEY`): a sent_id two files share stays two
+    # sentences, as in two calls (repeats across files are `mine.duplicates`').
+    relations = pa.concat_tables(_with_part(table, part) for part, (table, _) in enumerate(files))
+    sentences = pa.concat_tables(_with_part(table, part) for part, (_, table) in enumerate(files))
+    attempts, skipped = prepare_attempts(relations, sentences, vary, unagreement, pro_drop)
+    relation_starts = np.cumsum([0] + [table.num_rows for table, _ in files])
+    sentence_starts = np.cumsum([0] + [table.num_rows for _, table in files])
+    out = []
+    for part in range(len(files)):
+        first, end = int(relation_starts[part]), int(relation_starts[part + 1])
+        own = pl.col("rel").is_between(first, end, closed="left")
+        out.append(
+            (
+                attempts.filter(own).with_columns(
+                    (pl.col("rel") - first).cast(attempts.schema["rel"]),
+                    (pl.col("sentence") - int(sentence_starts[part])).cast(
+                        attempts.schema["sentence"]
+                    ),
+                ),
+                skipped.filter(own).with_columns(
+                    (pl.col("rel") - first).cast(skipped.schema["rel"])
+                ),
+            )
+        )
+    return out
+
+
+def _with_part(table: pa.Table, part: int) -> pa.Table:
+    """A file's table with its place in a bundle (`part`), a key of its sentences."""
+    return table.append_column("part", pa.array(np.full(table.num_rows, part, np.int32)))
+
+
 def provisional() -> pl.Expr:
     """Over attempts: whether the feature tried is an unmarked cell's or a value a pronoun
     without FEATS borrowed (§4.2), an attempt only once the lexicon licenses it: a skip of it
@@ -528,11 +571,10 @@ def _attempts(
 ) -> pl.DataFrame:
     """One row per (relation, varied role, agreeing feature), with what the rules read; a varied
     target of an implicit third person (`implicit_person`) has Person among its features."""
-    relations = relations.with_row_index("rel").join(
-        sentences.keys, on=["treebank", "sent_id"], how="left"
-    )
+    sentence = _sentence_key(relations.columns)
+    relations = relations.with_row_index("rel").join(sentences.keys, on=sentence, how="left")
     # §4.1: a noun with a definite or demonstrative determiner takes weak adjectives (German).
-    keys = ["treebank", "sent_id", "controller_id"]
+    keys = [*sentence, "controller_id"]
     determined = relations.filter(definite_determiner()).select(keys).unique()
     relations = relations.join(
         determined.with_columns(pl.lit(True).alias("definite")), on=keys, how="left"
@@ -756,9 +798,14 @@ class SentenceFacts:
     last: np.ndarray  # per word: it is its sentence's last
 
 
+def _sentence_key(columns: list[str]) -> list[str]:
+    """What names a sentence: treebank and sent_id, and its file in a bundle (`prepare_bundle`)."""
+    return ["part", "treebank", "sent_id"] if "part" in columns else ["treebank", "sent_id"]
+
+
 def _sentence_facts(sentences: pa.Table) -> SentenceFacts:
     """A file's sentences as the attempts at pairs read them."""
-    keys = ["treebank", "sent_id"]
+    keys = _sentence_key(sentences.column_names)
     frame = pl.DataFrame(sentences.select(keys)).with_row_index("sentence")
     first = frame.select(pl.struct(keys).is_first_distinct()).to_series().to_numpy()
     # The text joins surface words with a space except after SpaceAfter=No (mine.surface): a

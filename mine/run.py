@@ -60,7 +60,7 @@ from .lexicon import UniMorphMap, build_lexicons
 from .nonce import nonce_pairs
 from .pairs import (
     pairs_from_attempts,
-    prepare_attempts,
+    prepare_bundle,
     provisional,
     skip_table,
     skipped_rows,
@@ -71,27 +71,32 @@ from .pool import pool_context, start_worker
 from .written import load_written_surface
 
 
-def mine_file(job: FileJob, prefix: Path, vary: str | None) -> FileResult:
-    """Mine one file (in a worker) and spill its tables, and its pairs' attempts and the skips
-    decided file by file (unless `vary` is None: no pairs), where its language's finishing reads
-    them (`prefix`); return its counts."""
-    result = mine_file_columnar(job)
+def mine_files(jobs: list[FileJob], prefixes: list[Path], vary: str | None) -> list[FileResult]:
+    """Mine a bundle of one language's files (in a worker) and spill each file's tables, and its
+    pairs' attempts and the skips decided file by file (unless `vary` is None: no pairs), where
+    its language's finishing reads them (`prefixes`); return their counts. The attempts of the
+    bundle are prepared at once (`prepare_bundle`: small files cost its steps once)."""
+    results = [mine_file_columnar(job) for job in jobs]
     try:
-        prefix.parent.mkdir(parents=True, exist_ok=True)
-        spill(result.relations, prefix, "relations")
-        spill(result.sentences, prefix, "sentences")
-        spill(result.lexicon_counts, prefix, "lexicon")
-        spill(result.dropped, prefix, "drops")
+        for result, prefix in zip(results, prefixes, strict=True):
+            prefix.parent.mkdir(parents=True, exist_ok=True)
+            spill(result.relations, prefix, "relations")
+            spill(result.sentences, prefix, "sentences")
+            spill(result.lexicon_counts, prefix, "lexicon")
+            spill(result.dropped, prefix, "drops")
         if vary is not None:
-            attempts, skipped = prepare_attempts(
-                result.relations, result.sentences, vary, job.unagreement, job.pro_drop
+            job = jobs[0]
+            prepared = prepare_bundle(
+                [(r.relations, r.sentences) for r in results], vary, job.unagreement, job.pro_drop
             )
-            spill(attempts.to_arrow(), prefix, "attempts")
-            spill(skipped.to_arrow(), prefix, "skips")
+            for (attempts, skipped), prefix in zip(prepared, prefixes, strict=True):
+                spill(attempts.to_arrow(), prefix, "attempts")
+                spill(skipped.to_arrow(), prefix, "skips")
     except OSError as error:  # pyarrow names no file: the spill folder is where it went wrong
-        raise MachineError.of(error, error.filename or prefix.parent) from None
-    result.relations = result.sentences = result.lexicon_counts = result.dropped = None
-    return result
+        raise MachineError.of(error, error.filename or prefixes[0].parent) from None
+    for result in results:
+        result.relations = result.sentences = result.lexicon_counts = result.dropped = None
+    return results
 
 
 def spill(table: pa.Table, prefix: Path, name: str) -> None:
@@ -500,7 +505,7 @@ def _mine_held(options: Options, runs: list[LanguageRun], mapping: UniMorphMap) 
     manifests: list[dict] = []
     progress = _progress(len(jobs), options.progress)
     try:
-        _mine_jobs(options, jobs, by_key, pending, mapping, manifests, progress)
+        _mine_jobs(options, bundles(jobs, size), by_key, pending, mapping, manifests, progress)
     except BaseException:
         # A failed or stopped run leaves nothing half-made: its spilled files go (the tables
         # already written whole stay, and a rerun redoes the rest).
@@ -511,43 +516,65 @@ def _mine_held(options: Options, runs: list[LanguageRun], mapping: UniMorphMap) 
     return sorted(manifests, key=lambda m: m["lang"])
 
 
+BUNDLE_BYTES = 4 << 20  # a worker's task: one file, or small files of a language up to this size
+
+
+def bundles(jobs: list[FileJob], size: dict[Path, int]) -> list[list[FileJob]]:
+    """The jobs, in their order, as workers' tasks: consecutive files of one language joined
+    while the task holds less than BUNDLE_BYTES (each task's attempts at pairs cost a fixed
+    number of polars steps, which a small file's rows do not outweigh)."""
+    tasks: list[list[FileJob]] = []
+    held = 0
+    for job in jobs:
+        if tasks and tasks[-1][0].lang == job.lang and held < BUNDLE_BYTES:
+            tasks[-1].append(job)
+            held += size[job.path]
+        else:
+            tasks.append([job])
+            held = size[job.path]
+    return tasks
+
+
 def _mine_jobs(
     options: Options,
-    jobs: list[FileJob],
+    tasks: list[list[FileJob]],
     by_key: dict[str, LanguageRun],
     pending: dict[str, int],
     mapping: UniMorphMap,
     manifests: list[dict],
     progress: Callable[[str | None], None],
 ) -> None:
-    """Mine the files and finish each language once its files are in (in the pool with --jobs)."""
+    """Mine the files, a bundle (`bundles`) at a time, and finish each language once its files
+    are in (in the pool with --jobs)."""
 
-    def spilled(job: FileJob) -> tuple[Path, str | None]:
-        run = by_key[job.lang]
-        return part(options, run, run.jobs.index(job)), options.vary if options.pairs else None
+    def spilled(jobs: list[FileJob]) -> tuple[list[FileJob], list[Path], str | None]:
+        run = by_key[jobs[0].lang]
+        prefixes = [part(options, run, run.jobs.index(job)) for job in jobs]
+        return jobs, prefixes, options.vary if options.pairs else None
 
-    def collect(result: FileResult, job: FileJob) -> LanguageRun | None:
-        """Keep a spilled file's counts; the language's run once its last file is in."""
-        run = by_key[job.lang]
-        run.results[job.label] = result
-        pending[job.lang] -= 1
-        progress(job.label)
-        return run if pending[job.lang] == 0 else None
+    def collect(results: list[FileResult], jobs: list[FileJob]) -> LanguageRun | None:
+        """Keep spilled files' counts; the language's run once its last file is in."""
+        run = by_key[jobs[0].lang]
+        for result, job in zip(results, jobs, strict=True):
+            run.results[job.label] = result
+            progress(job.label)
+        pending[run.language.key] -= len(jobs)
+        return run if pending[run.language.key] == 0 else None
 
-    if options.jobs <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            if done := collect(mine_file(job, *spilled(job)), job):
+    if options.jobs <= 1 or len(tasks) <= 1:
+        for jobs in tasks:
+            if done := collect(mine_files(*spilled(jobs)), jobs):
                 manifests.append(finish_language(done, options, mapping))
                 done.release()
     else:
         # A language is finished (lexicon, pairs, Parquet) in the pool too, as soon as its last
         # file is in: tasks are handed out one free worker at a time, finishing first.
-        waiting = list(reversed(jobs))
+        waiting = list(reversed(tasks))
         ready: list[LanguageRun] = []
         with ProcessPoolExecutor(
             max_workers=options.jobs, mp_context=pool_context(), initializer=start_worker
         ) as pool:
-            running: dict[Future, FileJob | LanguageRun] = {}
+            running: dict[Future, list[FileJob] | LanguageRun] = {}
             try:
                 while waiting or ready or running:
                     while len(running) < options.jobs and (ready or waiting):
@@ -555,8 +582,8 @@ def _mine_jobs(
                             run = ready.pop()
                             running[pool.submit(finish_language, run, options, mapping)] = run
                         else:
-                            job = waiting.pop()
-                            running[pool.submit(mine_file, job, *spilled(job))] = job
+                            jobs = waiting.pop()
+                            running[pool.submit(mine_files, *spilled(jobs))] = jobs
                     finished, _ = wait(running, return_when=FIRST_COMPLETED)
                     for future in finished:
                         task = running.pop(future)

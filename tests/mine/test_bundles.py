@@ -1,0 +1,77 @@
+"""A worker's task is a bundle of small files (`mine.run.bundles`), whose attempts at pairs are
+prepared at once (`mine.pairs.prepare_bundle`): each file gets what it gets alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+from ud_agree.mine import run
+from ud_agree.mine.columnar import mine_file_columnar
+from ud_agree.mine.extract import FileJob
+from ud_agree.mine.pairs import prepare_attempts, prepare_bundle
+from ud_agree.mine.plan import Options
+
+from tests.mine.test_pairs_fold import DOG_HAS, DOG_IS, I_AM, I_HAVE, THEY_HAVE
+from tests.sentences import conllu
+from ud_agree.schemas.corpus import TYPES
+
+ALL = frozenset(TYPES)
+
+
+def write(path: Path, *blocks: tuple[tuple[str, ...], str]) -> Path:
+    """Sentences (rows, sent_id) as one CoNLL-U file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(conllu(*rows, sent_id=sent_id) for rows, sent_id in blocks))
+    return path
+
+
+def test_a_bundle_prepares_each_file_as_it_would_alone(tmp_path):
+    # s1 is in both files (a repeat across files is no duplicate within either), s2 twice in
+    # the second (a duplicate there): keys that mix files would decide both otherwise.
+    first = write(tmp_path / "a.conllu", (DOG_HAS, "s1"), (DOG_IS, "s3"), (I_AM, "s4"))
+    second = write(
+        tmp_path / "b.conllu", (THEY_HAVE, "s2"), (DOG_IS, "s1"), (I_HAVE, "s2"), (DOG_HAS, "s5")
+    )
+    mined = [mine_file_columnar(FileJob(p, p.name, "en", "Test", ALL)) for p in (first, second)]
+    files = [(m.relations, m.sentences) for m in mined]
+    alone = [prepare_attempts(*f) for f in files]
+    together = prepare_bundle(files)
+    assert [a.height for a, _ in alone] == [a.height for a, _ in together]
+    assert sum(s.height for _, s in alone) > 0  # the duplicate's skips are among those compared
+    for (attempts, skips), (bundled, bundled_skips) in zip(alone, together, strict=True):
+        assert bundled.equals(attempts)
+        assert bundled_skips.equals(skips)
+
+
+def test_small_files_of_one_language_share_a_task_and_large_ones_run_alone():
+    def job(name: str, lang: str) -> FileJob:
+        return FileJob(Path(name), name, lang, "Test", ALL)
+
+    jobs = [job("big", "fr"), job("s1", "fr"), job("s2", "fr"), job("s3", "fr"), job("e1", "en")]
+    mib = 1 << 20
+    size = {Path("big"): 9 * mib, Path("s1"): 3 * mib, Path("s2"): 2 * mib, Path("s3"): mib}
+    size[Path("e1")] = mib
+    tasks = run.bundles(jobs, size)
+    assert [[j.label for j in task] for task in tasks] == [["big"], ["s1", "s2"], ["s3"], ["e1"]]
+
+
+def test_a_corpus_mined_in_bundles_equals_one_mined_file_by_file(tmp_path, monkeypatch):
+    ud = tmp_path / "ud" / "UD_English-Test"
+    write(ud / "en_test-ud-train.conllu", (DOG_HAS, "s1"), (THEY_HAVE, "s2"), (I_AM, "s3"))
+    write(ud / "en_test-ud-dev.conllu", (DOG_IS, "d1"), (I_HAVE, "d2"), (DOG_HAS, "s1"))
+    write(ud / "en_test-ud-test.conllu", (DOG_HAS, "t1"), (DOG_IS, "t2"), (I_AM, "t3"))
+    tables = {}
+    for bundle_bytes in (0, 1 << 30):  # every file alone; all three files in one task
+        monkeypatch.setattr(run, "BUNDLE_BYTES", bundle_bytes)
+        out = tmp_path / f"corpus{bundle_bytes}"
+        options = Options(ud_dir=tmp_path / "ud", out=out, all_types=True, progress=False, jobs=1)
+        run.mine_languages(options)
+        tables[bundle_bytes] = {
+            name: pl.read_parquet(out / "en" / f"{name}.parquet")
+            for name in ("pairs", "pair_skips", "relations")
+        }
+    alone, bundled = tables.values()
+    assert alone["pairs"].height > 0 and alone["pair_skips"].height > 0
+    for name, table in alone.items():
+        assert bundled[name].equals(table), name
