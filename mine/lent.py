@@ -4,8 +4,8 @@ show that verb agreeing with the antecedent. Czech *kdo* takes a default singula
 its antecedent's plural (*ti, kdo chce / chtějí*): a pair varying that plural claims no violation.
 
 Per (the pronoun's lemma, feature), from the counts of `columnar._lent_counts` (a worker's, per file): a
-lemma with at least MIN_CANDIDATES relations decides by its own rate; else a lemma the language's
-data lists as agreeing optionally lends nothing; else the language's rate over all its relative
+lemma the language's data lists as agreeing optionally lends nothing; else a lemma with at least
+MIN_CANDIDATES relations decides by its own rate; else the language's rate over all its relative
 pronouns decides; else the value is lent, flagged `agreement-unmeasured`. Where a listed lemma
 lends nothing, a value equal to its default is lent all the same: the verb's form then agrees
 both by default and by sense, and the bad form does neither (*každý, kdo chce → chtějí*)."""
@@ -71,19 +71,21 @@ class LentAgreement:
             )
         )
         own, whole = measured(pl.col("n")), measured(pl.col("language_n"))
+        # A listed lemma first: its verb agrees with most antecedents by default (singular), so
+        # a rate over all of them would hide that it agrees with a plural one only by sense.
         return table.with_columns(
-            pl.when(own)
-            .then(pl.lit("lemma"))
-            .when("listed")
+            pl.when("listed")
             .then(pl.lit("listed"))
+            .when(own)
+            .then(pl.lit("lemma"))
             .when(whole)
             .then(pl.lit("language"))
             .otherwise(pl.lit("unmeasured"))
             .alias("decided_by"),
-            pl.when(own)
-            .then(holds(pl.col("n"), pl.col("agree")))
-            .when("listed")
+            pl.when("listed")
             .then(pl.lit(False))
+            .when(own)
+            .then(holds(pl.col("n"), pl.col("agree")))
             .when(whole)
             .then(holds(pl.col("language_n"), pl.col("language_agree")))
             .otherwise(pl.lit(True))

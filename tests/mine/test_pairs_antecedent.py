@@ -147,3 +147,15 @@ def test_the_threshold_is_section_4_1s():
     got = {r["lemma"]: (r["decided_by"], r["lends"]) for r in lent.decisions(asked).to_dicts()}
     # *c* (19 relations) backs off to the language: 57 of 59.
     assert got == {"a": ("lemma", True), "b": ("lemma", False), "c": ("language", True)}
+
+
+def test_a_listed_pronoun_lends_no_plural_however_often_its_verb_agrees(tmp_path):
+    # 21 singular antecedents agree by default and one plural by sense (22 relations, 22
+    # agreeing: the rate passes); the list still decides, so *ti, kdo chtějí → chce* is no pair.
+    ti = kdo(("ti", "ten", "Plur"), ("chtějí", "Plur"))
+    kazdy = kdo(("každý", "každý", "Sing"), ("chce", "Sing"))
+    pairs, skips, manifest = mine_with_skips(tmp_path, ti, *[kazdy] * 21, lang="Czech")
+    assert "ti , kdo chce" not in set(antecedent_pairs(pairs)["sentence_bad"])
+    assert "s1" in set(skips.filter(pl.col("reason") == REFUSED)["sent_id"])
+    got = decision(manifest, "kdo")
+    assert (got["n"], got["agree"], got["decided_by"]) == (22, 22, "listed")
