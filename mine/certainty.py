@@ -39,15 +39,24 @@ def rate_table(lang: str, rated: Counter, rated_agree: Counter) -> pl.DataFrame:
         .select(base.columns)
         for kept in LEVELS
     ]
-    smoothed = (pl.col("agree") + 1) / (pl.col("n") + 2)
     table = pl.concat(levels).with_columns(
         pl.lit(lang).alias("lang"),
         (pl.col("agree") / pl.col("n")).alias("rate"),
-        pl.when(pl.col("n") >= MIN_CANDIDATES).then(smoothed >= MIN_RATE).alias("certain"),
+        pl.when(measured(pl.col("n"))).then(holds(pl.col("n"), pl.col("agree"))).alias("certain"),
     )
     return table.select(AGREEMENT.names).sort(
         "type", "feature", *CONFIGURATION, nulls_last=True, maintain_order=True
     )
+
+
+def measured(n: pl.Expr) -> pl.Expr:
+    """Whether `n` candidates are enough to decide."""
+    return n >= MIN_CANDIDATES
+
+
+def holds(n: pl.Expr, agree: pl.Expr) -> pl.Expr:
+    """Whether agreement holds: (agree + 1) / (n + 2) at least MIN_RATE."""
+    return (agree + 1) / (n + 2) >= MIN_RATE
 
 
 def as_arrow(table: pl.DataFrame) -> pa.Table:

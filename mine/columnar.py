@@ -678,6 +678,7 @@ def _finish(job: FileJob, result: FileResult, table: _Table | None) -> None:
     result.rated.update(found.rated)
     result.rated_agree.update(found.rated_agree)
     result.relations = _relations_table(job, table, surface, words, features, found)
+    _lent_counts(result, table, words, features, found, job.pro_drop)
     result.dropped = _drops_table(job, table, words, found)
 
 
@@ -1069,6 +1070,52 @@ def _subject_facts(
         "controller_determined": pa.array(definite[words.feats[c]] | definite_det[c]),
         "controller_nominal_predicate": pa.array(nominal_predicate),
     }
+
+
+def _lent_counts(
+    result: FileResult,
+    table: _Table,
+    words: Words,
+    features: Features,
+    found: rules.Relations,
+    pro_drop: bool,
+) -> None:
+    """§4.2 measured as §4.1 measures agreement (`mine.lent`): per (relative pronoun lemma,
+    feature), the subject relations whose pronoun could lend its antecedent's values (an
+    antecedent found by `_subject_facts`; its Case Nom alone, or none where subjects are not
+    dropped: `rules.pairs.shown_subject`), lacks the feature, whose antecedent has one value and
+    whose target has the feature; and those where the target's values meet the antecedent's."""
+    antecedent = result.relations.column("antecedent_upos")
+    if antecedent.null_count == len(antecedent):
+        return
+    rows = np.flatnonzero(pc.is_valid(antecedent).to_numpy(zero_copy_only=False))
+    kind = found.kind[rows]
+    subject = (kind == rules.SUBJECT_VERB) | (kind == rules.PREDICATIVE)
+    rows = rows[subject & (words.upos[found.controller[rows]] == rules.PRON)]
+    if len(rows) == 0:
+        return
+    c, t = found.controller[rows], found.target[rows]
+    a = words.head[words.head[c]]  # the antecedent (`_subject_facts`)
+    case = features.case_key[words.feats[c]]
+    shown = (case == "Nom") | ((case == NO_VALUE) & (not pro_drop))
+    lemmas = result.relations.column("controller_lemma").take(rows).to_numpy()
+    for f, feature in ((0, "Number"), (1, "Gender"), (3, "Person")):
+        length = pc.list_value_length(features.lists[f]).to_numpy(zero_copy_only=False)
+        counted = (
+            shown
+            & (length[words.feats[c]] == 0)
+            & (length[words.feats[a]] == 1)
+            & (length[words.feats[t]] > 0)
+        )
+        if not counted.any():
+            continue
+        masks = features.compared[f]
+        meets = (masks[words.feats[a]] & masks[words.feats[t]]) != 0
+        names, lemma = np.unique(lemmas[counted].astype(str), return_inverse=True)
+        n, agree = np.bincount(lemma), np.bincount(lemma, weights=meets[counted])
+        for code, name in enumerate(names.tolist()):
+            result.lent[name, feature] += int(n[code])
+            result.lent_agree[name, feature] += int(agree[code])
 
 
 def _finite_cells(words: Words, features: Features) -> Counter:

@@ -58,6 +58,10 @@ class FileResult:
     # feature, and those agreeing.
     rated: Counter = field(default_factory=Counter)
     rated_agree: Counter = field(default_factory=Counter)
+    # §4.2 values from an antecedent, measured: per (relative pronoun lemma, feature), relations
+    # where the pronoun lacks the feature and its antecedent has one value, and those agreeing.
+    lent: Counter = field(default_factory=Counter)
+    lent_agree: Counter = field(default_factory=Counter)
     # §4.2 unmarked cells: finite VERB/AUX tokens per (Tense, Mood, feature), feature "" for
     # all of them, else those carrying the feature (of Number, Gender, Person).
     finite_cells: Counter = field(default_factory=Counter)

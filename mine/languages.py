@@ -208,3 +208,15 @@ def select(treebanks: list[Treebank], wanted: list[str] | None) -> dict[str, lis
         for key in matches:
             chosen[key] = grouped[key]
     return chosen
+
+
+def load_optional_antecedent_agreement() -> dict[str, dict[str, dict[str, str]]]:
+    """Per UD code, the relative pronouns whose verb agrees with the antecedent only optionally,
+    taking a default value otherwise (Czech *ti, kdo chce / chtějí*), each with its defaults
+    (feature → value), from `mine/data/optional_antecedent_agreement.tsv` (§4.2)."""
+    listed: dict[str, dict[str, dict[str, str]]] = defaultdict(dict)
+    for row in read_rows("optional_antecedent_agreement.tsv"):
+        pairs = (item.split("=", 1) for item in row["default"].split(",") if "=" in item)
+        defaults = {feature.strip(): value.strip() for feature, value in pairs}
+        listed[row["code"].strip()][row["lemma"].strip()] = defaults
+    return dict(listed)

@@ -17,6 +17,7 @@ from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS, ROLES
 
 from .certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, decide
 from .languages import ValueSets
+from .lent import REFUSED, LentAgreement
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
 from .rules.pairs import (
@@ -179,6 +180,7 @@ def pairs_from_attempts(
     fold: bool = True,
     surface: WrittenSurface | None = None,
     tokens: pl.Series | None = None,
+    lent: LentAgreement | None = None,
 ) -> tuple[pa.Table, pl.DataFrame, Counter]:
     """The pairs of prepared attempts, a row (SKIPPED columns) per skip for want of a usable
     bad form or of certain agreement (`rates`: the language's AGREEMENT rows, §4.1; None: not
@@ -186,7 +188,8 @@ def pairs_from_attempts(
     texts, indexed by the attempts' `sentence`). `fold`: one row per bad sentence (§4.1);
     without it, a row per contrast (nonce variants fold their own, keyed on their original's
     contrast). The bad sentence is written as the language writes it (`surface`; `tokens`: its
-    multiword tokens, lower-cased, §4.1)."""
+    multiword tokens, lower-cased, §4.1). `lent`: the language's measure of agreement with an
+    antecedent (§4.2; None: every value an antecedent gives is lent)."""
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
@@ -209,6 +212,17 @@ def pairs_from_attempts(
     attempts = attempts.filter(~misread)
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.concat(skipped), Counter()
+    # §4.2: a value lent by the antecedent where the pronoun's verb need not agree with it.
+    if lent is not None:
+        attempts = lent.decide(attempts)
+        skipped.append(skipped_rows(attempts.filter(~pl.col("lends")), REFUSED))
+        attempts = attempts.filter(pl.col("lends")).with_columns(
+            pl.col("derived_bits") | derived_bit(UNMEASURED, pl.col("lent_unmeasured"))
+        )
+        attempts = attempts.drop("lends", "lent_unmeasured")
+        if attempts.height == 0:
+            return PAIRS.empty_table(), pl.concat(skipped), Counter()
+    attempts = attempts.drop("lent")
     # §4.1: is agreement in the feature certain in the relation's configuration? The flag
     # (null, `backed-off`, `agreement-unmeasured`) stays with each attempt up to its pair's
     # `derived`.
@@ -305,10 +319,11 @@ def pairs_from_attempts(
         pl.lit([], pl.List(pl.String)).alias("also"),
         (
             pl.col("derived_bits")
-            + derived_bit("unimorph-form", pl.col("bad_source") == "unimorph")
-            # §4.1: decided at a coarser level of the back-off, or unmeasured.
-            + derived_bit(BACKED_OFF, pl.col("agreement_flag") == BACKED_OFF)
-            + derived_bit(UNMEASURED, pl.col("agreement_flag") == UNMEASURED)
+            | derived_bit("unimorph-form", pl.col("bad_source") == "unimorph")
+            # §4.1: decided at a coarser level of the back-off, or unmeasured (the antecedent's
+            # value may have set that bit already: bits are or-ed).
+            | derived_bit(BACKED_OFF, pl.col("agreement_flag") == BACKED_OFF)
+            | derived_bit(UNMEASURED, pl.col("agreement_flag") == UNMEASURED)
         ).alias("derived"),
         pl.lit("original").alias("variant"),
     )
@@ -664,6 +679,11 @@ def _attempts(
         derived_by_attempt().alias("derived_bits"),
         "unmarked",
         "borrowed",
+        # The feature's value came from the antecedent (§4.2, decided with the language's rates).
+        pl.concat_str(pl.lit(","), "lent", pl.lit(","))
+        .str.contains(pl.concat_str(pl.lit(","), "feature", pl.lit(",")), literal=True)
+        .fill_null(False)
+        .alias("lent"),
     )
 
 
@@ -682,12 +702,14 @@ def _target_only(role: str) -> list[pl.Expr]:
         return [
             pl.lit(None, pl.String).alias("unmarked"),
             pl.lit(None, pl.String).alias("borrowed"),
+            pl.lit(None, pl.String).alias("lent"),
             pl.lit(False).alias("from_antecedent"),
             pl.lit(False).alias("from_dependent"),
         ]
     return [
         pl.col("unmarked"),
         pl.col("borrowed"),
+        pl.col("lent"),
         (pl.col("from_antecedent") | (pl.col("relative") & pl.col("implicit"))).alias(
             "from_antecedent"
         ),

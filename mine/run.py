@@ -17,7 +17,7 @@ from concurrent.futures import (
     wait,
 )
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -50,10 +50,12 @@ from .extract import FileJob, FileResult
 from .languages import (
     load_adjective_endings,
     load_genderless_plural_languages,
+    load_optional_antecedent_agreement,
     load_reported_speech_languages,
     load_value_sets,
     load_verb_prefixes,
 )
+from .lent import LentAgreement
 from .lexicon import UniMorphMap, build_lexicons
 from .nonce import nonce_pairs
 from .pairs import (
@@ -249,6 +251,7 @@ class Written:
     rates: pl.DataFrame  # AGREEMENT rows (§4.1)
     agreement_flags: Counter  # pairs per `agreement_flag`
     duplicate_sent_ids: int = 0  # sentences whose (treebank, sent_id) an earlier one has
+    lent: LentAgreement = field(default_factory=LentAgreement)  # §4.2's antecedent agreement
 
 
 def language_rates(run: LanguageRun) -> pl.DataFrame:
@@ -259,6 +262,16 @@ def language_rates(run: LanguageRun) -> pl.DataFrame:
         rated.update(result.rated)
         rated_agree.update(result.rated_agree)
     return certainty.rate_table(run.language.key, rated, rated_agree)
+
+
+def lent_agreement(run: LanguageRun) -> LentAgreement:
+    """§4.2: the language's counts of agreement with an antecedent, from its files, and the
+    relative pronouns its data lists as agreeing optionally."""
+    lent = LentAgreement(listed=load_optional_antecedent_agreement().get(run.language.code, {}))
+    for result in run.results.values():
+        lent.n.update(result.lent)
+        lent.agree.update(result.lent_agree)
+    return lent
 
 
 def finite_cells(run: LanguageRun) -> Counter:
@@ -282,6 +295,7 @@ def write_tables(
     silent UniMorph cells), nonce draws read `lexicon`."""
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     rates = language_rates(run)
+    lent = lent_agreement(run)
     write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
     repeated = repeats([unspill_columns(p, "sentences", ["treebank", "sent_id"]) for p in attempts])
     flags: Counter = Counter()
@@ -328,7 +342,7 @@ def write_tables(
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
             tried = pl.concat(batch, how="vertical_relaxed")
             pairs, more, flagged = pairs_from_attempts(
-                tried, frames, sentences, rates, surface=surface, tokens=tokens
+                tried, frames, sentences, rates, surface=surface, tokens=tokens, lent=lent
             )
             flags.update(flagged)
             pairs_out.write_table(pairs.cast(PAIRS))
@@ -377,7 +391,16 @@ def write_tables(
             )
             pair_skips.update(more_skips)
     return Written(
-        0, 0, Counter(), pairs_by_type, nonce, pair_skips, rates, flags, repeated.duplicate_sent_ids
+        0,
+        0,
+        Counter(),
+        pairs_by_type,
+        nonce,
+        pair_skips,
+        rates,
+        flags,
+        repeated.duplicate_sent_ids,
+        lent,
     )
 
 
@@ -444,6 +467,9 @@ def language_manifest(
             **certainty.summary(written.rates),
             "pairs_backed_off": written.agreement_flags.get(certainty.BACKED_OFF, 0),
             "pairs_unmeasured": written.agreement_flags.get(certainty.UNMEASURED, 0),
+            # §4.2: per relative pronoun lemma and feature, its verb's agreement with the
+            # antecedent and whether the antecedent's value is lent.
+            "antecedent": written.lent.summary(),
         },
         "malformed": malformed,
     }

@@ -416,7 +416,8 @@ def with_subject_facts(
     `unmarked` as `Feature=Value` to be licensed per language, `licensed_cells`), the agreeing
     features then (`agreeing_eff`), `implicit`, `unagreeing` (`unagreement`: the language has
     it), `predicative` (`pro_drop`: the language drops subjects, and the noun controller of a
-    copular clause could be the predicate) and what came from where (`from_antecedent`, `from_dependent`; `borrowed`: a pronoun
+    copular clause could be the predicate) and what came from where (`from_antecedent`, `from_dependent`;
+    `lent`: the features whose value the antecedent gave, `,`-joined; `borrowed`: a pronoun
     subject without FEATS takes the target's values, `Feature=Value`, to be licensed by its
     form's other tokens, `lexicon_licensed`)."""
     missing = [value.alias(name) for name, value in SUBJECT_FACTS.items()]
@@ -437,6 +438,7 @@ def with_subject_facts(
         pl.lit(False).alias("noun_like"),
         pl.lit(None, pl.String).alias("unmarked"),
         pl.lit(None, pl.String).alias("borrowed"),
+        pl.lit(None, pl.String).alias("lent"),
         pl.col("agreeing").alias("agreeing_eff"),
         pl.lit(False).alias("implicit"),
         pl.lit(False).alias("unagreeing"),
@@ -533,6 +535,18 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
         pl.col("from_antecedent") & ~pl.col("clash"),
         pl.col("from_dependent") & ~pl.col("clash"),
         pl.col("relative") & ~pl.col("clash"),
+        # The features whose value came from the antecedent, `,`-joined (null: none), for the
+        # measured decision whether the pronoun's verb agrees with it (`mine.lent`).
+        pl.concat_str(
+            [
+                pl.when(from_antecedent[name] & ~pl.col("clash")).then(pl.lit(feature))
+                for feature, name in DERIVABLE
+            ],
+            separator=",",
+            ignore_nulls=True,
+        )
+        .replace("", None)
+        .alias("lent"),
     )
     noun_like = (
         (pl.col("type") == "subject-verb")
