@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -126,7 +126,8 @@ def part(options: Options, run: LanguageRun, index: int) -> Path:
     return options.out / run.language.key / SPILL / f"{index:05d}"
 
 
-PAIR_BATCH = 200_000  # attempts at pairs per step: bounded memory, few polars calls
+PAIR_BATCH = 50_000  # attempts at pairs per step: bounded memory, few polars calls
+PAIR_THREADS = 2  # batches of pairs decided at once (`write_tables`)
 SPILL = ".parts"  # a language's mined files, waiting for its lexicon (removed when it is written)
 
 
@@ -336,27 +337,47 @@ def write_tables(
         made: list[pl.DataFrame] = []  # and the attempts that made them
         members: list[pl.DataFrame] = []
 
+        # A batch's pairs are decided in a thread (polars releases the GIL) while the next one
+        # is read and decided: a language finished alone, as the run's last is, keeps two cores
+        # busy. Written in the batches' order, so the tables do not depend on the threads.
+        deciding = stack.enter_context(ThreadPoolExecutor(PAIR_THREADS, thread_name_prefix="pairs"))
+        in_flight: deque[tuple[Future, list[pl.DataFrame], pl.DataFrame]] = deque()
+
+        def write_decided() -> None:
+            future, skips_before, tried = in_flight.popleft()
+            pairs, more, flagged = future.result()
+            flags.update(flagged)
+            pairs_out.write_table(pairs.cast(PAIRS))
+            pairs_by_type.update(pairs.column("type").to_pylist())
+            skips = skip_table([*skips_before, more])
+            skips_out.write_table(skips)
+            pair_skips.update(skips.column("reason").to_pylist())
+            if options.nonce:
+                originals.append(pairs)
+                keys = pl.DataFrame(pairs).select(NONCE_ATTEMPT).unique()
+                made.append(tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
+
         def write_pairs() -> None:
             if not batch:
                 return
             sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
             tried = pl.concat(batch, how="vertical_relaxed")
-            pairs, more, flagged = pairs_from_attempts(
-                tried, frames, sentences, rates, surface=surface, tokens=tokens, lent=lent
+            decided = deciding.submit(
+                pairs_from_attempts,
+                tried,
+                frames,
+                sentences,
+                rates,
+                surface=surface,
+                tokens=tokens,
+                lent=lent,
             )
-            flags.update(flagged)
-            pairs_out.write_table(pairs.cast(PAIRS))
-            pairs_by_type.update(pairs.column("type").to_pylist())
-            skips = skip_table([*skipped, more])
-            skips_out.write_table(skips)
-            pair_skips.update(skips.column("reason").to_pylist())
+            in_flight.append((decided, list(skipped), tried))
             batch.clear()
             skipped.clear()
             texts.clear()
-            if options.nonce:
-                originals.append(pairs)
-                keys = pl.DataFrame(pairs).select(NONCE_ATTEMPT).unique()
-                made.append(tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
+            while len(in_flight) >= PAIR_THREADS:  # memory: at most this many batches held
+                write_decided()
 
         for prefix in attempts if options.pairs else ():
             # Only the columns read here (`write_plain_tables` reads the tables whole).
@@ -385,6 +406,8 @@ def write_tables(
                 write_pairs()
             n_relations += relations.num_rows
         write_pairs()
+        while in_flight:
+            write_decided()
         if options.pairs and options.nonce:
             nonce, more_skips = write_nonce(
                 run, options, lexicon, frames, rates, originals, made, members, pairs_out, skips_out

@@ -75,3 +75,22 @@ def test_a_corpus_mined_in_bundles_equals_one_mined_file_by_file(tmp_path, monke
     assert alone["pairs"].height > 0 and alone["pair_skips"].height > 0
     for name, table in alone.items():
         assert bundled[name].equals(table), name
+
+
+def test_pairs_decided_a_batch_per_file_on_threads_equal_one_batch(tmp_path, monkeypatch):
+    ud = tmp_path / "ud" / "UD_English-Test"
+    write(ud / "en_test-ud-train.conllu", (DOG_HAS, "s1"), (THEY_HAVE, "s2"), (I_AM, "s3"))
+    write(ud / "en_test-ud-dev.conllu", (DOG_IS, "d1"), (I_HAVE, "d2"), (DOG_HAS, "d3"))
+    write(ud / "en_test-ud-test.conllu", (DOG_HAS, "t1"), (DOG_IS, "t2"), (I_AM, "t3"))
+    tables = {}
+    for batch in (1, 1 << 30):  # a batch per file, several deciding at once; one batch
+        monkeypatch.setattr(run, "PAIR_BATCH", batch)
+        out = tmp_path / f"corpus{batch}"
+        options = Options(ud_dir=tmp_path / "ud", out=out, all_types=True, progress=False)
+        run.mine_languages(options)
+        tables[batch] = [
+            pl.read_parquet(out / "en" / f"{n}.parquet") for n in ("pairs", "pair_skips")
+        ]
+    (pairs, skips), (one_pairs, one_skips) = tables.values()
+    assert pairs.height > 0 and pairs["sent_id"].n_unique() > 3  # pairs from every file
+    assert pairs.equals(one_pairs) and skips.equals(one_skips)
