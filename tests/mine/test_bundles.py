@@ -56,41 +56,39 @@ def test_small_files_of_one_language_share_a_task_and_large_ones_run_alone():
     assert [[j.label for j in task] for task in tasks] == [["big"], ["s1", "s2"], ["s3"], ["e1"]]
 
 
-def test_a_corpus_mined_in_bundles_equals_one_mined_file_by_file(tmp_path, monkeypatch):
+def mined_both_ways(tmp_path, monkeypatch, setting: str, values: tuple[int, int], repeat: str):
+    """Three files of English (the dev file's last sentence has sent_id `repeat`) mined with
+    `mine.run`'s `setting` at each of `values`: each run's pairs, skips and relations."""
     ud = tmp_path / "ud" / "UD_English-Test"
     write(ud / "en_test-ud-train.conllu", (DOG_HAS, "s1"), (THEY_HAVE, "s2"), (I_AM, "s3"))
-    write(ud / "en_test-ud-dev.conllu", (DOG_IS, "d1"), (I_HAVE, "d2"), (DOG_HAS, "s1"))
+    write(ud / "en_test-ud-dev.conllu", (DOG_IS, "d1"), (I_HAVE, "d2"), (DOG_HAS, repeat))
     write(ud / "en_test-ud-test.conllu", (DOG_HAS, "t1"), (DOG_IS, "t2"), (I_AM, "t3"))
-    tables = {}
-    for bundle_bytes in (0, 1 << 30):  # every file alone; all three files in one task
-        monkeypatch.setattr(run, "BUNDLE_BYTES", bundle_bytes)
-        out = tmp_path / f"corpus{bundle_bytes}"
+    tables = []
+    for value in values:
+        monkeypatch.setattr(run, setting, value)
+        out = tmp_path / f"corpus{value}"
         options = Options(ud_dir=tmp_path / "ud", out=out, all_types=True, progress=False, jobs=1)
         run.mine_languages(options)
-        tables[bundle_bytes] = {
-            name: pl.read_parquet(out / "en" / f"{name}.parquet")
-            for name in ("pairs", "pair_skips", "relations")
-        }
-    alone, bundled = tables.values()
+        tables.append(
+            {
+                n: pl.read_parquet(out / "en" / f"{n}.parquet")
+                for n in ("pairs", "pair_skips", "relations")
+            }
+        )
+    return tables
+
+
+def test_a_corpus_mined_in_bundles_equals_one_mined_file_by_file(tmp_path, monkeypatch):
+    # Every file alone; all three files in one task (s1 repeats across two of them).
+    alone, bundled = mined_both_ways(tmp_path, monkeypatch, "BUNDLE_BYTES", (0, 1 << 30), "s1")
     assert alone["pairs"].height > 0 and alone["pair_skips"].height > 0
     for name, table in alone.items():
         assert bundled[name].equals(table), name
 
 
 def test_pairs_decided_a_batch_per_file_on_threads_equal_one_batch(tmp_path, monkeypatch):
-    ud = tmp_path / "ud" / "UD_English-Test"
-    write(ud / "en_test-ud-train.conllu", (DOG_HAS, "s1"), (THEY_HAVE, "s2"), (I_AM, "s3"))
-    write(ud / "en_test-ud-dev.conllu", (DOG_IS, "d1"), (I_HAVE, "d2"), (DOG_HAS, "d3"))
-    write(ud / "en_test-ud-test.conllu", (DOG_HAS, "t1"), (DOG_IS, "t2"), (I_AM, "t3"))
-    tables = {}
-    for batch in (1, 1 << 30):  # a batch per file, several deciding at once; one batch
-        monkeypatch.setattr(run, "PAIR_BATCH", batch)
-        out = tmp_path / f"corpus{batch}"
-        options = Options(ud_dir=tmp_path / "ud", out=out, all_types=True, progress=False)
-        run.mine_languages(options)
-        tables[batch] = [
-            pl.read_parquet(out / "en" / f"{n}.parquet") for n in ("pairs", "pair_skips")
-        ]
-    (pairs, skips), (one_pairs, one_skips) = tables.values()
-    assert pairs.height > 0 and pairs["sent_id"].n_unique() > 3  # pairs from every file
-    assert pairs.equals(one_pairs) and skips.equals(one_skips)
+    # A batch per file, several deciding at once; one batch.
+    batches, one = mined_both_ways(tmp_path, monkeypatch, "PAIR_BATCH", (1, 1 << 30), "d3")
+    assert batches["pairs"]["sent_id"].n_unique() > 3  # pairs from every file
+    for name, table in one.items():
+        assert batches[name].equals(table), name
