@@ -12,6 +12,8 @@ import pyarrow as pa
 
 from ud_agree.schemas.corpus import AGREEMENT
 
+from .questions import first_asking, numbered
+
 MIN_CANDIDATES = 20  # n below which a configuration backs off to the next level
 MIN_RATE = 0.90  # (agree + 1) / (n + 2) at least this: agreement holds
 CONFIGURATION = ("controller_case", "target_upos", "target_verbform", "order")
@@ -70,13 +72,9 @@ def decide(attempts: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
     itself decided, `backed-off` where a coarser level did, `agreement-unmeasured` where even
     (type, feature) has fewer than MIN_CANDIDATES candidates (made, flagged)."""
     keys = ["type", "feature", *CONFIGURATION]
-    # A configuration is numbered by its first attempt's row (a window over its six columns),
-    # decided once, and joined back on that number.
-    attempts = attempts.with_row_index("_configuration").with_columns(
-        pl.first("_configuration").over(keys)
-    )
-    first = pl.col("_configuration") == pl.int_range(pl.len(), dtype=pl.UInt32)
-    asked = attempts.filter(first).select("_configuration", *keys)
+    # A configuration is decided once, and joined back on its number.
+    attempts = numbered(attempts, "_configuration", keys)
+    asked = attempts.filter(first_asking("_configuration")).select("_configuration", *keys)
     decided = [f"certain_{level}" for level in range(len(LEVELS))]
     for level, kept in enumerate(LEVELS):
         at_level = rates.filter((level_of() == level) & pl.col("certain").is_not_null()).select(

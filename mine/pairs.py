@@ -20,6 +20,7 @@ from .languages import ValueSets
 from .lent import REFUSED, LentAgreement
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
+from .questions import first_asking, numbered
 from .rules.pairs import (
     agreeing_key,
     ambiguity_of,
@@ -236,10 +237,8 @@ def pairs_from_attempts(
         if attempts.height == 0:
             return PAIRS.empty_table(), pl.concat(skipped), Counter()
     # The bad forms are decided per distinct word asked about (they recur), then joined.
-    # A word's number is the row of its first attempt (a window over the word's columns costs
-    # less than joining them back).
-    attempts = attempts.with_row_index("asked").with_columns(pl.first("asked").over(_WORD))
-    asked = attempts.filter(pl.col("asked") == pl.int_range(pl.len(), dtype=pl.UInt32))
+    attempts = numbered(attempts, "asked", _WORD)
+    asked = attempts.filter(first_asking("asked"))
     tries = attempts.drop("k_agreeing").join(
         _bad_forms(asked.select("asked", *_WORD, "values"), frames), on="asked"
     )
@@ -271,9 +270,8 @@ def pairs_from_attempts(
         prefixed = tries.select(changes_prefix(frames.prefixes)).to_series()
         skipped.append(skipped_rows(tries.filter(prefixed), "aspect-prefix"))
         tries = tries.filter(~prefixed)
-    # Each distinct question is numbered by its first try's row (a window, not a join on its
-    # six columns), and its answer joined back on that number.
-    tries = tries.with_row_index("_question").with_columns(pl.first("_question").over(_AMBIGUITY))
+    # Each distinct question is answered once, and its answer joined back on its number.
+    tries = numbered(tries, "_question", _AMBIGUITY)
     tries = tries.join(_ambiguity(tries, frames), on="_question", how="left").drop(
         "_question", "o_key", "o_lemma", "o_upos", "k_o_values"
     )
@@ -352,10 +350,8 @@ def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFra
     # Decided once per distinct question (a form, its cells and its values recur), then joined.
     values = [f"k_{name}" for name in LIST_COLUMNS]
     asked = ["key", "lemma", "upos", "feats", "unmarked", "k_agreeing", *values]
-    # A question is numbered by its first attempt's row (a window, not a join on its columns).
-    cells = cells.with_row_index("_q").with_columns(pl.first("_q").over(asked))
-    first = pl.col("_q") == pl.int_range(pl.len(), dtype=pl.UInt32)
-    questions = cells.filter(first).select("_q", *asked)
+    cells = numbered(cells, "_q", asked)
+    questions = cells.filter(first_asking("_q")).select("_q", *asked)
     refused = licensed_cells(
         questions.with_columns(pl.col("unmarked").str.split(",")), marked, frames.bundles
     )
@@ -556,8 +552,8 @@ def _bad_forms(asked: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
 def _ambiguity(tries: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
     """Per distinct question (`_question`: the row of its first try): whether the other member
     could carry the bad value."""
-    first = pl.col("_question") == pl.int_range(pl.len(), dtype=pl.UInt32)
-    questions = tries.filter(first).select("_question", *_AMBIGUITY).with_row_index("qid")
+    questions = tries.filter(first_asking("_question")).select("_question", *_AMBIGUITY)
+    questions = questions.with_row_index("qid")
     answers = questions.join(ambiguity_of(questions, frames), on="qid")
     return answers.select("_question", "ambiguous")
 
