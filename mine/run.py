@@ -413,17 +413,18 @@ def write_tables(
                 run, options, lexicon, frames, rates, originals, made, members, pairs_out, skips_out
             )
             pair_skips.update(more_skips)
+    # The sentences and relations are counted by `write_plain_tables` (set by the caller).
     return Written(
-        0,
-        0,
-        Counter(),
-        pairs_by_type,
-        nonce,
-        pair_skips,
-        rates,
-        flags,
-        repeated.duplicate_sent_ids,
-        lent,
+        sentences=0,
+        relations=0,
+        by_type=Counter(),
+        pairs_by_type=pairs_by_type,
+        nonce_by_type=nonce,
+        pair_skips=pair_skips,
+        rates=rates,
+        agreement_flags=flags,
+        duplicate_sent_ids=repeated.duplicate_sent_ids,
+        lent=lent,
     )
 
 
