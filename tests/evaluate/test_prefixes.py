@@ -72,7 +72,7 @@ def test_a_prefix_is_read_off_the_longest_sequence_holding_it():
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from ud_agree.evaluate.backends.causal import CausalLM  # noqa: E402
+from ud_agree.evaluate.backends.causal import CausalLM, head_chunk  # noqa: E402
 from ud_agree.evaluate.backends.models import CAUSAL, load_model  # noqa: E402
 
 TEXTS = [
@@ -146,6 +146,26 @@ def test_models_read_from_their_full_logits_score_alike(tmp_path):
         assert scorer.fast
         scorer.fast = False
         for a, b in zip(expected, scorer.token_logprobs(ids), strict=True):
+            np.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_logits_computed_a_few_positions_at_a_time_score_as_all_at_once(tmp_path):
+    # On a CPU a chunk's logits are held within the cache (head_chunk): a chunk boundary may fall
+    # anywhere, inside a row or between a prefix and the variants read off it.
+    loaded = load_model(str(build("gpt2", tmp_path / "gpt2")), "cpu", kind=CAUSAL)
+    vocabulary = loaded.model.get_output_embeddings().weight.shape[0]
+    whole = CausalLM(loaded, batch_size=4)
+    assert whole.head_chunk == max(16, (1 << 22) // vocabulary)
+    assert head_chunk(8000, torch.device("cpu")) == 524
+    assert head_chunk(128_256, torch.device("cpu")) == 32
+    assert head_chunk(128_256, torch.device("meta")) == 8192  # an accelerator: big chunks
+    ids, _ = whole.encode(TEXTS)
+    whole.head_chunk = 10**6
+    expected = whole.token_logprobs(ids)
+    for share in (True, False):
+        chunked = CausalLM(loaded, batch_size=4, share_prefixes=share)
+        chunked.head_chunk = 7
+        for a, b in zip(expected, chunked.token_logprobs(ids), strict=True):
             np.testing.assert_allclose(a, b, atol=1e-5)
 
 
