@@ -43,7 +43,7 @@ from .read import (
     stem,
 )
 from .rules import relations as rules
-from .rules.pairs import transparent_offsets
+from .rules.pairs import subject_shown, transparent_offsets
 from .rules.relations import NO_VALUE, UPOS, Facts, Features, Words
 
 __all__ = ["FileJob", "FileResult", "mine_file_columnar"]
@@ -1083,7 +1083,7 @@ def _lent_counts(
     """§4.2 measured as §4.1 measures agreement (`mine.lent`): per (relative pronoun lemma,
     feature), the subject relations whose pronoun could lend its antecedent's values (an
     antecedent found by `_subject_facts`; its Case Nom alone, or none where subjects are not
-    dropped: `rules.pairs.shown_subject`), lacks the feature, whose antecedent has one value and
+    dropped: `rules.pairs.subject_shown`), lacks the feature, whose antecedent has one value and
     whose target has the feature; and those where the target's values meet the antecedent's."""
     antecedent = result.relations.column("antecedent_upos")
     if antecedent.null_count == len(antecedent):
@@ -1097,7 +1097,7 @@ def _lent_counts(
     c, t = found.controller[rows], found.target[rows]
     a = words.head[words.head[c]]  # the antecedent (`_subject_facts`)
     case = features.case_key[words.feats[c]]
-    shown = (case == "Nom") | ((case == NO_VALUE) & (not pro_drop))
+    shown = subject_shown(case == "Nom", case == NO_VALUE, pro_drop)
     lemmas = result.relations.column("controller_lemma").take(rows).to_numpy()
     for f, feature in ((0, "Number"), (1, "Gender"), (3, "Person")):
         length = pc.list_value_length(features.lists[f]).to_numpy(zero_copy_only=False)

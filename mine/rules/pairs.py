@@ -5,6 +5,7 @@ one question are plain functions; the rules about a relation are column expressi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import polars as pl
 
@@ -22,6 +23,13 @@ from ..paradigms import (
     script_of,
     set_key,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+# A rule written once over either a polars expression or a numpy mask.
+Shown = TypeVar("Shown", pl.Expr, "np.ndarray")
 
 
 def transparent_offsets(token: str, forms: Sequence[str]) -> list[int] | None:
@@ -653,13 +661,19 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
     )
 
 
-def shown_subject(pro_drop: bool) -> pl.Expr:
-    """Over relations: whether a relative pronoun's form shows it is the subject, so that it may
-    take its antecedent's values (§4.2): its Case is the nominative alone, or it has no Case in a
+def subject_shown(nominative_only: Shown, caseless: Shown, pro_drop: bool) -> Shown:
+    """Whether a relative pronoun's form shows it is the subject, so that it may take its
+    antecedent's values (§4.2): its Case is the nominative alone, or it has no Case in a
     language that does not drop subjects. A caseless *que*/*che* where subjects drop reads as the
     object of a bad verb with a dropped subject of its person (*esa voz, que puedo explotar*);
-    a partitive or accusative one (Finnish *joita*, Romanian *care* Acc,Nom) controls nothing."""
-    return _only("controller_case", "Nom") | (_empty("controller_case") & pl.lit(not pro_drop))
+    a partitive or accusative one (Finnish *joita*, Romanian *care* Acc,Nom) controls nothing.
+    Over polars expressions (the pairs) or numpy masks (the miner's count, `mine.lent`)."""
+    return nominative_only | (caseless & (not pro_drop))
+
+
+def shown_subject(pro_drop: bool) -> pl.Expr:
+    """`subject_shown` over relations (their controller's Case)."""
+    return subject_shown(_only("controller_case", "Nom"), _empty("controller_case"), pro_drop)
 
 
 def implicit_person() -> pl.Expr:

@@ -159,3 +159,21 @@ def test_a_listed_pronoun_lends_no_plural_however_often_its_verb_agrees(tmp_path
     assert "s1" in set(skips.filter(pl.col("reason") == REFUSED)["sent_id"])
     got = decision(manifest, "kdo")
     assert (got["n"], got["agree"], got["decided_by"]) == (22, 22, "listed")
+
+
+def test_the_pairs_and_the_count_read_a_pronoun_as_subject_by_one_rule():
+    # The miner counts over numpy masks, the pairs filter polars columns: one function, §4.2's
+    # truth table (a nominative alone, or no Case where subjects are not dropped).
+    import numpy as np
+    from ud_agree.mine.rules.pairs import shown_subject, subject_shown
+
+    cases = [["Nom"], [], ["Acc", "Nom"], ["Par"]]
+    frame = pl.DataFrame({"controller_case": cases}, schema={"controller_case": pl.List(pl.Utf8)})
+    nominative = np.array([True, False, False, False])
+    caseless = np.array([False, True, False, False])
+    for pro_drop, expected in (
+        (False, [True, True, False, False]),
+        (True, [True, False, False, False]),
+    ):
+        assert subject_shown(nominative, caseless, pro_drop).tolist() == expected
+        assert frame.select(shown_subject(pro_drop))["controller_case"].to_list() == expected
