@@ -11,29 +11,33 @@ from ud_agree.schemas.corpus import FEATURES, RELATION_KEY, SENTENCE_KEY
 from ud_agree.surface import word_spans
 
 
+def role_columns(role: str) -> dict[str, str]:
+    """The columns of a relation that the word in `role` reads as its own (generic name →
+    relation column): written once, read by `expand_roles` and turned back by `without_relation`."""
+    other = "target" if role == "controller" else "controller"
+    return {
+        "form": f"{role}_form",
+        "lemma": f"{role}_lemma",
+        "upos": f"{role}_upos",
+        "masked_surface": f"{role}_surface",
+        "other_surface": f"{other}_surface",
+        "in_mwt": f"in_mwt_{role}",
+        **{f"m_{name.lower()}": f"{role}_{name.lower()}" for name in FEATURES},
+    }
+
+
 def expand_roles(
     relations: pl.DataFrame, roles: Sequence[str], role_column: str = "masked"
 ) -> pl.DataFrame:
     """One row per (relation, role) with that word's form, upos, features, surfaces; the role in
     `role_column` (`masked` for the class-average reading, `varied` for pairs)."""
-    frames = []
-    for role in roles:
-        other = "target" if role == "controller" else "controller"
-        frames.append(
-            relations.with_columns(
-                pl.lit(role).alias(role_column),
-                pl.col(f"{role}_form").alias("form"),
-                pl.col(f"{role}_lemma").alias("lemma"),
-                pl.col(f"{role}_upos").alias("upos"),
-                pl.col(f"{role}_surface").alias("masked_surface"),
-                pl.col(f"{other}_surface").alias("other_surface"),
-                pl.col(f"in_mwt_{role}").alias("in_mwt"),
-                pl.col(f"{role}_number").alias("m_number"),
-                pl.col(f"{role}_gender").alias("m_gender"),
-                pl.col(f"{role}_case").alias("m_case"),
-                pl.col(f"{role}_person").alias("m_person"),
-            ).with_columns(value_of_agreeing().alias("value"))
-        )
+    frames = [
+        relations.with_columns(
+            pl.lit(role).alias(role_column),
+            *(pl.col(column).alias(name) for name, column in role_columns(role).items()),
+        ).with_columns(value_of_agreeing().alias("value"))
+        for role in roles
+    ]
     return pl.concat(frames, how="vertical")
 
 
@@ -239,12 +243,12 @@ def without_relation(
     The rest (`agreeing`, `distractors`, `attractors`, `intervening_nouns`, `coordinated`) needs
     the other words' UPOS and features, which the tables do not hold: null."""
     target_first = pl.col("target_id") < pl.col("controller_id")
-    is_target = pl.col("varied") == "target"
     masked, other = pair_surfaces(pairs, sentences)
     in_mwt = pl.col("derived").list.contains("transparent-token").fill_null(False)
     made = (
         pl.concat([pairs, varied_values(pairs, lexicon)], how="horizontal")
         .with_columns(
+            pl.col("good_form").alias("form"),
             masked,
             other,
             (pl.col("target_id") - pl.col("controller_id")).abs().cast(pl.Int32).alias("distance"),
@@ -255,33 +259,23 @@ def without_relation(
             in_mwt.alias("in_mwt"),
         )
         .with_columns(
-            pl.when(is_target)
-            .then(pl.col("masked_surface"))
-            .otherwise(pl.col("other_surface"))
-            .alias("target_surface"),
-            pl.when(is_target)
-            .then(pl.col("other_surface"))
-            .otherwise(pl.col("masked_surface"))
-            .alias("controller_surface"),
-            pl.when(is_target).then(pl.col("in_mwt")).alias("in_mwt_target"),
-            pl.when(~is_target).then(pl.col("in_mwt")).alias("in_mwt_controller"),
-            *(
-                pl.when(is_target == (role == "target"))
-                .then(pl.col(column))
-                .alias(f"{role}_{name}")
-                for role in ("target", "controller")
-                for name, column in (("form", "good_form"), ("lemma", "lemma"), ("upos", "upos"))
-            ),
-            *(
-                pl.when(is_target == (role == "target"))
-                .then(pl.col(f"m_{name}"))
-                .alias(f"{role}_{name}")
-                for role in ("target", "controller")
-                for name in (f.lower() for f in FEATURES)
-            ),
+            pl.coalesce(
+                pl.when(pl.col("varied") == role).then(pl.col(name)) for role, name in sources
+            ).alias(column)
+            for column, sources in _from_varied().items()
         )
     )
     return made.select(
         pl.col(c).cast(dtype) if c in made.columns else pl.lit(None, dtype=dtype).alias(c)
         for c, dtype in like.schema.items()
     )
+
+
+def _from_varied() -> dict[str, list[tuple[str, str]]]:
+    """`role_columns` turned back: each relation column, from which generic column of the varied
+    word in which role (null where the varied word's role gives it none)."""
+    sources: dict[str, list[tuple[str, str]]] = {}
+    for role in ("target", "controller"):
+        for name, column in role_columns(role).items():
+            sources.setdefault(column, []).append((role, name))
+    return sources
