@@ -30,6 +30,22 @@ def first_token_at(offsets: Sequence[tuple[int, int]], span: tuple[int, int]) ->
     return -1
 
 
+def mask_position(
+    ids: Sequence[int],
+    offsets: Sequence[tuple[int, int]],
+    span: tuple[int, int],
+    mask_id: int,
+    ordinal: int = 0,
+) -> int:
+    """The mask token whose characters overlap the masked word at `span`; where offsets
+    disagree, the `ordinal`-th mask token, else the first token at the span."""
+    mask_at = [k for k, t in enumerate(ids) if t == mask_id]
+    inside = [k for k in mask_at if offsets[k][1] > span[0] and offsets[k][0] < span[1]]
+    if inside:
+        return inside[0]
+    return mask_at[ordinal] if ordinal < len(mask_at) else first_token_at(offsets, span)
+
+
 @dataclass(frozen=True)
 class Encoded:
     """Token ids of masked sentences with the scored mask position."""
@@ -70,13 +86,7 @@ def encode(
     for ids, offsets, span, ordinal in zip(
         batch["input_ids"], batch["offset_mapping"], masked_spans, mask_ordinals, strict=True
     ):
-        # The mask token whose characters overlap the masked word; by rank if offsets disagree.
-        mask_at = [k for k, t in enumerate(ids) if t == mask_id]
-        inside = [k for k in mask_at if offsets[k][1] > span[0] and offsets[k][0] < span[1]]
-        if inside:
-            position = inside[0]
-        else:
-            position = mask_at[ordinal] if ordinal < len(mask_at) else first_token_at(offsets, span)
+        position = mask_position(ids, offsets, span, mask_id, ordinal)
         cut.append(len(ids) > limit)
         ids, position = window(list(ids), position, limit)
         all_ids.append(ids)

@@ -11,7 +11,7 @@ import polars as pl
 from ud_agree.surface import surface_text
 
 from ..backends.api import Context
-from ..backends.encoding import first_token_at, masked_text
+from ..backends.encoding import first_token_at, mask_position, masked_text
 
 
 def masked_distances(
@@ -35,10 +35,7 @@ def masked_distances(
     for ids, offsets, span, there in zip(
         batch["input_ids"], batch["offset_mapping"], masked, other, strict=True
     ):
-        # The mask token whose characters overlap the masked word; else the first mask token.
-        mask_at = [k for k, t in enumerate(ids) if t == mask_id]
-        inside = [k for k in mask_at if offsets[k][1] > span[0] and offsets[k][0] < span[1]]
-        position = (inside or mask_at or [first_token_at(offsets, span)])[0]
+        position = mask_position(ids, offsets, span, mask_id)
         other_at = first_token_at(offsets, there)
         distances.append(abs(position - other_at) if other_at >= 0 else -1)
     return distances

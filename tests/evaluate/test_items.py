@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ud_agree.evaluate.backends.encoding import encode, masked_text, window
+from ud_agree.evaluate.backends.encoding import encode, mask_position, masked_text, window
 from ud_agree.evaluate.readings.distance import masked_distances
 
 transformers = pytest.importorskip("transformers")
@@ -126,3 +126,15 @@ def test_the_class_average_task_counts_distance_tokens_itself(context, masked, o
     task.backend = EncodeOnly(context)
     out, _, windowed = task.encode(items)
     assert out["distance_tokens"].to_list() == expected and windowed == 0
+
+
+def test_the_scored_mask_is_the_one_over_the_word_else_by_rank():
+    # One rule for the encoder (which mask is scored) and the token distance (counted from it).
+    mask = 9
+    ids = [1, mask, 5, mask, 2]
+    offsets = [(0, 0), (0, 6), (7, 9), (10, 16), (0, 0)]
+    assert mask_position(ids, offsets, (10, 16), mask) == 3  # the mask over the word
+    drifted = [(0, 0), (0, 0), (7, 9), (0, 0), (0, 0)]  # offsets that place no mask
+    assert mask_position(ids, drifted, (10, 16), mask, ordinal=1) == 3
+    assert mask_position(ids, drifted, (10, 16), mask) == 1
+    assert mask_position([1, 5, 2], [(0, 0), (7, 9), (0, 0)], (7, 9), mask) == 1  # no mask
