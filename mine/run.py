@@ -110,8 +110,8 @@ def spill(table: pa.Table, prefix: Path, name: str) -> None:
 
 
 def unspill(prefix: Path, name: str) -> pa.Table:
-    """A spilled table, read whole."""
-    with pa.OSFile(f"{prefix}.{name}.arrow", "rb") as source:
+    """A spilled table, read whole (mapped: its buffers are the page cache's, not a copy)."""
+    with pa.memory_map(f"{prefix}.{name}.arrow", "rb") as source:
         return pa.ipc.open_file(source).read_all()
 
 
