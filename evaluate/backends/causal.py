@@ -94,8 +94,8 @@ class CausalLM:
         # one by default, a copy of every layer's keys and values per forward) is never read.
         self.no_cache = {"use_cache": False} if _takes(self.model, "use_cache") else {}
         self.head = self.model.get_output_embeddings()
-        vocabulary = getattr(getattr(self.head, "weight", None), "shape", (len(tok),))[0]
-        self.head_chunk = head_chunk(vocabulary, self.device)
+        weight = getattr(self.head, "weight", None)
+        self.head_chunk = head_chunk(len(tok) if weight is None else weight.shape[0], self.device)
         self.fast = self._head_matches_model()
         self.shares_prefixes = share_prefixes and self._packing_matches_model()
         self.tokens_run = 0  # the probes' do not count
