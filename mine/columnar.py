@@ -276,14 +276,14 @@ class _Rows:
     buf: _Bytes
     line_start: np.ndarray
     line_end: np.ndarray
-    tab_at: np.ndarray  # (rows, 9): the byte offset of each row's TABs
+    tab_at: np.ndarray  # (9, rows): the byte offset of each row's TABs, a field's contiguous
 
     def span(self, k: int, which: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """First byte of field k and the byte after it, for the rows (or rows[which], which
         an increasing index)."""
         every = slice(None) if which is None or _everything(which, len(self.line_start)) else which
-        start = self.line_start[every] if k == 0 else self.tab_at[every, k - 1] + 1
-        end = self.line_end[every] if k == 9 else self.tab_at[every, k]
+        start = self.line_start[every] if k == 0 else self.tab_at[k - 1, every] + 1
+        end = self.line_end[every] if k == 9 else self.tab_at[k, every]
         return start, end
 
     def field(self, k: int, which: np.ndarray | None = None) -> _Field:
@@ -298,7 +298,7 @@ class _Rows:
         """The rows selected by a mask or (sorted) index."""
         if keep.dtype == bool and keep.all():
             return self  # no copy
-        return _Rows(self.buf, self.line_start[keep], self.line_end[keep], self.tab_at[keep])
+        return _Rows(self.buf, self.line_start[keep], self.line_end[keep], self.tab_at[:, keep])
 
 
 @dataclass
@@ -451,9 +451,9 @@ def _token_rows(buf: _Bytes, lines: _Lines, spans: _Spans, invalid_at: np.ndarra
     suspect[tok_sent[~ten]] = True
     rows_at = token_lines[ten]
     if len(lines.tabs) == 9 * len(rows_at):
-        tab_at = lines.tabs.reshape(-1, 9)  # usual case: no TAB outside the token rows
+        tab_at = lines.tabs.reshape(-1, 9).T.copy()  # usual case: no TAB outside the token rows
     else:
-        tab_at = lines.tabs[lines.tabs_before[rows_at][:, None] + np.arange(9)]
+        tab_at = lines.tabs[lines.tabs_before[rows_at] + np.arange(9)[:, None]]
     rows = _Rows(buf, lines.start[rows_at], lines.end[rows_at], tab_at)
     return _TokenRows(rows, token_lines, tok_sent[ten], suspect, invalid)
 
@@ -1151,26 +1151,27 @@ def _has_value(feats: pa.Array, name: str, values: str) -> np.ndarray:
 
 def _mwt_offsets(table: _Table, surface: _Surface, members: np.ndarray) -> np.ndarray:
     """Per member row inside a multiword token, where its form begins in the token when the
-    token is transparent (`rules.pairs.transparent_offsets`), else -1. Python per token, but
-    only for the tokens that hold a relation's member."""
-    found = np.full(len(members), -1, np.int64)
+    token is transparent (`rules.pairs.transparent_offsets`), else -1. Python per distinct
+    token and words (*do* = *de* + *o* is decided once), for the tokens that hold a member."""
     if len(members) == 0:
-        return found
+        return np.full(0, -1, np.int64)
     tokens = np.unique(surface.mwt_row[members])
     inside = np.flatnonzero(np.isin(surface.mwt_row, tokens) & surface.in_mwt_row)
+    # A token's words are consecutive rows, tokens in file order: one run of `inside` each.
+    owner = surface.mwt_row[inside]
+    starts = np.flatnonzero(np.concatenate([[True], owner[1:] != owner[:-1]]))
+    ends = np.append(starts[1:], len(inside))
     forms = table.rows.strings(1, inside).to_pylist()
-    token_forms = dict(zip(tokens.tolist(), table.rows.strings(1, tokens).to_pylist(), strict=True))
-    words: dict[int, list[tuple[int, str]]] = {}
-    for row, form in zip(inside.tolist(), forms, strict=True):
-        words.setdefault(int(surface.mwt_row[row]), []).append((row, form))
-    at: dict[int, int] = {}
-    for token, parts in words.items():
-        offsets = transparent_offsets(token_forms[token], [form for _, form in parts])
-        if offsets is not None:
-            at.update((row, offset) for (row, _), offset in zip(parts, offsets, strict=True))
-    for i, row in enumerate(members.tolist()):
-        found[i] = at.get(row, -1)
-    return found
+    offset = np.full(len(inside), -1, np.int64)
+    decided: dict[tuple[str, tuple[str, ...]], list[int] | None] = {}
+    token_forms = table.rows.strings(1, tokens).to_pylist()
+    for token, start, end in zip(token_forms, starts.tolist(), ends.tolist(), strict=True):
+        key = (token, tuple(forms[start:end]))
+        if key not in decided:
+            decided[key] = transparent_offsets(token, key[1])
+        if (at := decided[key]) is not None:
+            offset[start:end] = at
+    return offset[np.searchsorted(inside, members)]
 
 
 def _count_lexicon(

@@ -77,18 +77,30 @@ SCRIPTS = {
 JOINERS = "'\u2019\u02bc\\-\u2010\u00b7\u200c\u200d"
 
 
+_LETTER_SCRIPTS: dict[str, str | None] = {}  # first letters met so far in this process
+
+
+def _letter_scripts(letters: list[str]) -> dict[str, str]:
+    """The script (a key of SCRIPTS) of each character that has one; each character's found
+    once per process (38 Unicode-class patterns cost more than the forms they sort)."""
+    new = pl.Series([c for c in letters if c not in _LETTER_SCRIPTS], dtype=pl.String)
+    if len(new):
+        found = {
+            letter: name
+            for name, chars in SCRIPTS.items()
+            for letter in new.filter(new.str.contains(f"^[{chars}]$")).to_list()
+        }
+        _LETTER_SCRIPTS.update((c, found.get(c)) for c in new.to_list())
+    return {c: name for c in letters if (name := _LETTER_SCRIPTS[c]) is not None}
+
+
 def script_of(forms: pl.Series) -> pl.Series:
     """Per form, the one script (a key of SCRIPTS) it is written in — letters and marks of that
     script, with JOINERS only between letters; null for anything else (digits, brackets,
     slashes, two scripts)."""
     first = forms.str.slice(0, 1)
-    initials = first.unique().drop_nulls()
     # The script of each distinct first letter (few), then each form checked against it alone.
-    named = {
-        letter: name
-        for name, letters in SCRIPTS.items()
-        for letter in initials.filter(initials.str.contains(f"^[{letters}]$")).to_list()
-    }
+    named = _letter_scripts(first.unique().drop_nulls().to_list())
     candidate = first.replace_strict(named, default=None, return_dtype=pl.String)
     frame = pl.DataFrame({"form": forms, "script": candidate})
     whole = pl.lit(False)
