@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import lzma
+import runpy
 import shutil
 import subprocess
 import sys
@@ -174,6 +175,31 @@ def test_missing_ud_dir_is_one_line_and_exit_2(tmp_path):
         and "nowhere" in result.stderr
         and "Traceback" not in result.stderr
     )
+
+
+def test_the_module_run_in_process_returns_to_its_caller(tmp_path, monkeypatch, capsys):
+    # `python -m mine` ends its process without the interpreter's teardown; a program running
+    # the module in-process (runpy: the docs' tests, a notebook) gets SystemExit and goes on.
+    monkeypatch.setattr(sys, "argv", ["mine", "--ud-dir", str(tmp_path / "nowhere")])
+    with pytest.raises(SystemExit) as stop:
+        runpy.run_module("ud_agree.mine", run_name="__main__", alter_sys=False)
+    assert stop.value.code == 2 and "nowhere" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("orig_argv", "owns"),
+    [
+        (["python", "-m", "ud_agree.mine", "--ud-dir", "ud"], True),
+        (["python", "-X", "importtime", "-m", "ud_agree.mine"], True),
+        (["python", "-m", "pytest", "-m", "ud_agree.mine"], False),
+        (["python", "-c", "import runpy"], False),
+    ],
+)
+def test_only_the_command_started_for_it_skips_the_teardown(monkeypatch, orig_argv, owns):
+    from ud_agree.mine import __main__ as command
+
+    monkeypatch.setattr(sys, "orig_argv", orig_argv)
+    assert command._owns_process() is owns
 
 
 def test_language_without_treebank_is_one_line_and_exit_2(tmp_path):
