@@ -13,9 +13,10 @@ def _owns_process() -> bool:
 
 if __name__ == "__main__":  # importing it (an API reference, a test) runs nothing
     code = main()
-    if _owns_process():
+    if code == 0 and _owns_process():
         # Every table is written and closed, and the pool is gone: the interpreter's teardown
         # of polars and pyarrow (~0.2 s, on the run's critical path) has nothing left to do.
+        # A failed or stopped run exits as usual: its pool's semaphores are released there.
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

@@ -186,6 +186,17 @@ def test_the_module_run_in_process_returns_to_its_caller(tmp_path, monkeypatch, 
     assert stop.value.code == 2 and "nowhere" in capsys.readouterr().err
 
 
+def test_a_run_in_worker_processes_ends_with_nothing_on_stderr(tmp_path):
+    # It skips the interpreter's teardown: nothing the pool made may be left for multiprocessing's
+    # resource tracker to warn about.
+    result = run_cli(
+        "--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph"),
+        "--out", str(tmp_path / "out"), "--jobs", "2", "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0 and result.stderr == ""
+    assert (tmp_path / "out" / "fr" / "manifest.json").is_file()
+
+
 @pytest.mark.parametrize(
     ("orig_argv", "owns"),
     [
