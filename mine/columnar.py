@@ -276,7 +276,7 @@ class _Rows:
     buf: _Bytes
     line_start: np.ndarray
     line_end: np.ndarray
-    tab_at: np.ndarray  # (9, rows): the byte offset of each row's TABs, a field's contiguous
+    tab_at: np.ndarray  # (9, rows): each row's TAB offsets, by TAB (a field's are contiguous)
 
     def span(self, k: int, which: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """First byte of field k and the byte after it, for the rows (or rows[which], which

@@ -83,14 +83,15 @@ _LETTER_SCRIPTS: dict[str, str | None] = {}  # first letters met so far in this 
 def _letter_scripts(letters: list[str]) -> dict[str, str]:
     """The script (a key of SCRIPTS) of each character that has one; each character's found
     once per process (38 Unicode-class patterns cost more than the forms they sort)."""
-    new = pl.Series([c for c in letters if c not in _LETTER_SCRIPTS], dtype=pl.String)
-    if len(new):
+    new = [c for c in letters if c not in _LETTER_SCRIPTS]
+    if new:
+        unknown = pl.Series(new, dtype=pl.String)
         found = {
             letter: name
             for name, chars in SCRIPTS.items()
-            for letter in new.filter(new.str.contains(f"^[{chars}]$")).to_list()
+            for letter in unknown.filter(unknown.str.contains(f"^[{chars}]$")).to_list()
         }
-        _LETTER_SCRIPTS.update((c, found.get(c)) for c in new.to_list())
+        _LETTER_SCRIPTS.update((c, found.get(c)) for c in new)
     return {c: name for c in letters if (name := _LETTER_SCRIPTS[c]) is not None}
 
 
