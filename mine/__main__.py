@@ -8,7 +8,8 @@ def _owns_process() -> bool:
     """Whether the interpreter was started to run this command (`python -m mine`), not a
     program that runs it in-process (`runpy`: a test, a notebook), which must go on after it."""
     argv = getattr(sys, "orig_argv", [])
-    return "-m" in argv and argv[argv.index("-m") + 1 :][:1] == [__spec__.parent]
+    package = __spec__.parent if __spec__ is not None else None
+    return "-m" in argv and argv[argv.index("-m") + 1 :][:1] == [package]
 
 
 if __name__ == "__main__":  # importing it (an API reference, a test) runs nothing
