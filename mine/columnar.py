@@ -1204,7 +1204,7 @@ def _count_lexicon(
     )
     # polars, not `pa.Table.group_by`: that imports pyarrow.acero and pyarrow.dataset (~0.27 s
     # of CPU in each worker) for one aggregation.
-    counted = pl.from_arrow(keys).group_by(keys.column_names, maintain_order=True).len().to_arrow()
+    counted = pl.DataFrame(keys).group_by(keys.column_names, maintain_order=True).len().to_arrow()
     result.lexicon_counts = pa.Table.from_arrays(
         [
             counted["form"].cast(pa.string()),
