@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 import threading
+from pathlib import Path
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 POLL_SECONDS = 1.0
@@ -38,7 +39,9 @@ def die_with_parent() -> None:
 
 
 def start_worker() -> None:
-    """A mining worker's start: it dies with its parent, and never imports pandas."""
+    """A mining worker's start: it dies with its parent, and never imports pandas; SIGTERM ends
+    it, as it ends a fork server's worker (a fork of the command inherits its handler)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent()
     without_pandas()
 
@@ -63,8 +66,12 @@ def without_pandas() -> None:
 
 
 def pool_context() -> multiprocessing.context.BaseContext:
-    """Workers forked from a clean server process: a fork of a process whose polars (or torch)
-    thread pool is running can hang in the child; `spawn` would re-import for every worker."""
+    """Workers forked from this process where nothing but imports has run in it (`forks_clean`):
+    no second interpreter imports polars and pyarrow again. Else forked from a clean server
+    process: a fork of a process whose polars (or torch) thread pool is running can hang in the
+    child; `spawn` would re-import for every worker."""
+    if forks_clean():
+        return multiprocessing.get_context("fork")
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
@@ -76,10 +83,46 @@ def pool_context() -> multiprocessing.context.BaseContext:
 
 
 def start_pool_server() -> None:
-    """Start the fork server now, so that its imports (polars, pyarrow, the miner) run on another
-    core while this process imports its own, not after."""
+    """Start the fork server now, where the workers will be forked from it, so that its imports
+    (polars, pyarrow, the miner) run on another core while this process imports its own."""
     if pool_context().get_start_method() == "forkserver":
         multiprocessing.forkserver.ensure_running()
+
+
+def started_for_command() -> bool:
+    """Whether the interpreter was started to run the miner's command (`python -m mine`), not
+    a program that runs it in-process (`runpy`: a test, a notebook), which goes on after it."""
+    argv = getattr(sys, "orig_argv", [])
+    return "-m" in argv and argv[argv.index("-m") + 1 :][:1] == [__package__]
+
+
+# Threads that a process has once it has imported numpy (OpenBLAS: `python`), pyarrow and polars
+# (jemalloc, polars' spill cleaner), and nothing more: the fork server forks its workers so too.
+IMPORTS_THREADS = frozenset({"python", "jemalloc_bg_thd", "polars-ooc-clea"})
+# This process's own Python threads that only wait and touch a file (`ud_agree.hold`'s
+# heartbeat): the workers never use what they hold.
+QUIET_THREADS = frozenset({"ud-agree hold"})
+
+
+def forks_clean() -> bool:
+    """Whether this process, started for the command, may fork its workers (Linux `/proc` tells
+    which threads run)."""
+    if not started_for_command() or "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    python = [t.name for t in threading.enumerate() if t is not threading.main_thread()]
+    try:
+        tasks = os.listdir("/proc/self/task")
+        native = [Path(f"/proc/self/task/{t}/comm").read_text().strip() for t in tasks]
+    except OSError:  # no /proc: nothing tells what runs
+        return False
+    return fork_is_clean(python, native)
+
+
+def fork_is_clean(python_threads: list[str], native_threads: list[str]) -> bool:
+    """Whether a process with these threads forks as safely as the fork server: no Python thread
+    but QUIET_THREADS beside the main one, no native thread but the imports' (polars' pool,
+    `polars-N`, starts at its first parallel step: a fork after it can hang in the child)."""
+    return set(python_threads) <= QUIET_THREADS and set(native_threads) <= IMPORTS_THREADS
 
 
 def in_forkserver() -> bool:

@@ -626,17 +626,30 @@ def _mine_jobs(
 
 
 def _progress(total: int, enabled: bool) -> Callable[[str | None], None]:
+    """A progress bar, made at the first file done: tqdm starts a monitor thread, and the pool
+    forks its workers from this process only while no thread but the imports' runs."""
     if not enabled or total == 0:
         return lambda label: None
     from tqdm import tqdm
 
-    bar = tqdm(total=total, unit="file", desc="mining", file=sys.stderr, leave=False, disable=None)
+    bars: list[tqdm] = []
 
     def step(label: str | None) -> None:
+        if not bars:
+            bars.append(
+                tqdm(
+                    total=total,
+                    unit="file",
+                    desc="mining",
+                    file=sys.stderr,
+                    leave=False,
+                    disable=None,
+                )
+            )
         if label is None:
-            bar.close()
+            bars[0].close()
         else:
-            bar.set_postfix_str(Path(label).name, refresh=False)
-            bar.update(1)
+            bars[0].set_postfix_str(Path(label).name, refresh=False)
+            bars[0].update(1)
 
     return step

@@ -207,10 +207,10 @@ def test_a_run_in_worker_processes_ends_with_nothing_on_stderr(tmp_path):
     ],
 )
 def test_only_the_command_started_for_it_skips_the_teardown(monkeypatch, orig_argv, owns):
-    from ud_agree.mine import __main__ as command
+    from ud_agree.mine import pool
 
     monkeypatch.setattr(sys, "orig_argv", orig_argv)
-    assert command._owns_process() is owns
+    assert pool.started_for_command() is owns
 
 
 def test_language_without_treebank_is_one_line_and_exit_2(tmp_path):

@@ -1,10 +1,14 @@
-"""The mining pool's workers: they never import pandas (pyarrow would, at their first array)."""
+"""The mining pool's workers: they never import pandas (pyarrow would, at their first array), and
+the command forks them from itself only while nothing but the imports' threads runs."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from ud_agree.mine.pool import fork_is_clean, pool_context
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,3 +46,45 @@ def test_a_worker_makes_arrays_without_importing_pandas() -> None:
 def test_pyarrow_alone_imports_pandas() -> None:
     # What the worker is spared: without the finder, the first array imports pandas.
     assert run(PLAIN) == "True"
+
+
+THREADS = """
+import os, threading
+import polars as pl
+from mine import columnar, pool, run
+from mine.pool import fork_is_clean
+
+def native():
+    tasks = os.listdir("/proc/self/task")
+    return [open(f"/proc/self/task/{t}/comm").read().strip() for t in tasks]
+
+print(fork_is_clean([], native()))
+pl.DataFrame({"a": list(range(100_000))}).sort("a")  # polars' pool starts
+print(fork_is_clean([], native()))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux /proc")
+def test_a_process_that_only_imported_the_miner_forks_clean_and_not_once_polars_ran() -> None:
+    # Pins IMPORTS_THREADS to what numpy, pyarrow and polars start here: a thread they add
+    # would make the command fall back to the fork server, unseen but for this test.
+    assert run(THREADS).split() == ["True", "False"]
+
+
+@pytest.mark.parametrize(
+    ("python_threads", "native_threads", "clean"),
+    [
+        ([], ["python", "python", "jemalloc_bg_thd", "polars-ooc-clea"], True),
+        (["ud-agree hold"], ["python", "python"], True),
+        ([], ["python", "polars-0", "polars-1"], False),  # polars' pool has run
+        ([], ["python", "tokio-rt-worker"], False),
+        (["tqdm monitor"], ["python", "python"], False),  # a Python thread of another's
+    ],
+)
+def test_a_fork_is_clean_with_the_imports_threads_only(python_threads, native_threads, clean):
+    assert fork_is_clean(python_threads, native_threads) is clean
+
+
+def test_a_program_that_runs_the_miner_in_process_forks_from_the_server() -> None:
+    # pytest, a notebook: polars may have run here, so workers come from the clean server.
+    assert pool_context().get_start_method() in ("forkserver", "spawn")
