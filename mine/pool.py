@@ -110,12 +110,18 @@ def forks_clean() -> bool:
     if not started_for_command() or "fork" not in multiprocessing.get_all_start_methods():
         return False
     python = [t.name for t in threading.enumerate() if t is not threading.main_thread()]
+    native = native_threads()
+    return native is not None and fork_is_clean(python, native)
+
+
+def native_threads() -> list[str] | None:
+    """The names of this process's threads as the kernel knows them (Linux `/proc`), or None
+    where nothing tells what runs."""
     try:
         tasks = os.listdir("/proc/self/task")
-        native = [Path(f"/proc/self/task/{t}/comm").read_text().strip() for t in tasks]
-    except OSError:  # no /proc: nothing tells what runs
-        return False
-    return fork_is_clean(python, native)
+        return [Path(f"/proc/self/task/{t}/comm").read_text().strip() for t in tasks]
+    except OSError:
+        return None
 
 
 def fork_is_clean(python_threads: list[str], native_threads: list[str]) -> bool:

@@ -632,24 +632,18 @@ def _progress(total: int, enabled: bool) -> Callable[[str | None], None]:
         return lambda label: None
     from tqdm import tqdm
 
-    bars: list[tqdm] = []
+    bar: tqdm | None = None
 
     def step(label: str | None) -> None:
-        if not bars:
-            bars.append(
-                tqdm(
-                    total=total,
-                    unit="file",
-                    desc="mining",
-                    file=sys.stderr,
-                    leave=False,
-                    disable=None,
-                )
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(
+                total=total, unit="file", desc="mining", file=sys.stderr, leave=False, disable=None
             )
         if label is None:
-            bars[0].close()
+            bar.close()
         else:
-            bars[0].set_postfix_str(Path(label).name, refresh=False)
-            bars[0].update(1)
+            bar.set_postfix_str(Path(label).name, refresh=False)
+            bar.update(1)
 
     return step

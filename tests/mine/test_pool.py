@@ -49,18 +49,13 @@ def test_pyarrow_alone_imports_pandas() -> None:
 
 
 THREADS = """
-import os, threading
 import polars as pl
 from mine import columnar, pool, run
-from mine.pool import fork_is_clean
+from mine.pool import fork_is_clean, native_threads
 
-def native():
-    tasks = os.listdir("/proc/self/task")
-    return [open(f"/proc/self/task/{t}/comm").read().strip() for t in tasks]
-
-print(fork_is_clean([], native()))
+print(fork_is_clean([], native_threads()))
 pl.DataFrame({"a": list(range(100_000))}).sort("a")  # polars' pool starts
-print(fork_is_clean([], native()))
+print(fork_is_clean([], native_threads()))
 """
 
 
