@@ -126,7 +126,8 @@ def part(options: Options, run: LanguageRun, index: int) -> Path:
     return options.out / run.language.key / SPILL / f"{index:05d}"
 
 
-PAIR_BATCH = 50_000  # attempts at pairs per step: bounded memory, few polars calls
+# Attempts at pairs per step: bounded memory, and few batches (each costs ~60 polars steps).
+PAIR_BATCH = 150_000
 PAIR_THREADS = 2  # batches of pairs decided at once (`write_tables`)
 SPILL = ".parts"  # a language's mined files, waiting for its lexicon (removed when it is written)
 
@@ -338,8 +339,8 @@ def write_tables(
         members: list[pl.DataFrame] = []
 
         # A batch's pairs are decided in a thread (polars releases the GIL) while the next one
-        # is read and decided: a language finished alone, as the run's last is, keeps two cores
-        # busy. Written in the batches' order, so the tables do not depend on the threads.
+        # is read and decided (a language of more than PAIR_BATCH attempts). Written in the
+        # batches' order, so the tables do not depend on the threads.
         deciding = stack.enter_context(ThreadPoolExecutor(PAIR_THREADS, thread_name_prefix="pairs"))
         in_flight: deque[tuple[Future, list[pl.DataFrame], pl.DataFrame]] = deque()
 
