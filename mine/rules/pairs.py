@@ -23,6 +23,7 @@ from ..paradigms import (
     script_of,
     set_key,
 )
+from ..questions import first_asking, numbered
 
 if TYPE_CHECKING:
     import numpy as np
@@ -114,19 +115,23 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     )
     could_agree = could_agree | agrees_in_another_tense(frames.marked, frames.reported_speech)
+    readings = spellings.join(word, on="qid").join(
+        frames.bundles,
+        left_on=["bad_key", "lemma", "form_upos"],
+        right_on=["form_key", "lemma", "upos"],
+        how="left",
+    )
+    # Decided once per distinct set of what it reads (some hundreds among tens of thousands of
+    # a spelling's bundles beside its word: list and regex steps cost per row), joined back.
+    read = sorted(set(could_agree.meta.root_names()))
+    readings = numbered(readings, "_reading", read)
+    decided = readings.filter(first_asking("_reading")).select(
+        "_reading", could_agree.fill_null(False).alias("could_agree")
+    )
     checked = (
-        spellings.join(word, on="qid")
-        .join(
-            frames.bundles,
-            left_on=["bad_key", "lemma", "form_upos"],
-            right_on=["form_key", "lemma", "upos"],
-            how="left",
-        )
+        readings.join(decided, on="_reading")
         .group_by("qid", "bad_key")
-        .agg(
-            pl.col("bad_count", "bad_source", "key").first(),
-            could_agree.fill_null(False).any().alias("could_agree"),
-        )
+        .agg(pl.col("bad_count", "bad_source", "key").first(), pl.col("could_agree").any())
     )
     # Where the word's own spelling fills the wanted cell too (*you do* → 1sg *do*, German
     # *dem Ersten* → fem. dat. *ersten*), the cell's other spellings are variants of it, not a
@@ -409,10 +414,6 @@ def _empty(column: str) -> pl.Expr:
     return pl.col(column).list.len().fill_null(0) == 0
 
 
-def _meets(a: str, b: str) -> pl.Expr:
-    return pl.col(a).list.set_intersection(pl.col(b)).list.len() > 0
-
-
 def with_subject_facts(
     relations: pl.DataFrame, unagreement: bool, pro_drop: bool = False
 ) -> pl.DataFrame:
@@ -532,7 +533,7 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
     )
     # A value taken from elsewhere that the target's own contradicts: none is taken.
     clash = pl.any_horizontal(
-        ~_empty(f"target_{name}") & ~_empty(f"c_{name}") & ~_meets(f"c_{name}", f"target_{name}")
+        ~_empty(f"target_{name}") & ~_empty(f"c_{name}") & ~meets(f"c_{name}", f"target_{name}")
         for _, name in DERIVABLE
     )
     frame = frame.with_columns(clash.alias("clash")).with_columns(
@@ -618,7 +619,7 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
     # feature, its list looked up (lists built per row cost far more).
     agrees = {
         feature: pl.col("agreeing").list.contains(feature)
-        | (~_empty(f"t_{name}") & ~_empty(f"c_{name}") & _meets(f"t_{name}", f"c_{name}"))
+        | (~_empty(f"t_{name}") & ~_empty(f"c_{name}") & meets(f"t_{name}", f"c_{name}"))
         for feature, name in DERIVABLE
     }
     agrees["Case"] = pl.col("agreeing").list.contains("Case")
@@ -884,7 +885,7 @@ def _unfilled_cells(
         concerned[name] & (pl.col(f"b_{name}").list.len() > 0) for _, name in DERIVABLE
     )
     fits = pl.all_horizontal(
-        ~concerned[name] | (pl.col(f"b_{name}").list.len() == 0) | _meets(f"b_{name}", f"c_{name}")
+        ~concerned[name] | (pl.col(f"b_{name}").list.len() == 0) | meets(f"b_{name}", f"c_{name}")
         for _, name in DERIVABLE
     )
     own_feats = pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("feats"))
