@@ -333,7 +333,7 @@ def pairs_from_attempts(
             for flag in (BACKED_OFF, UNMEASURED)
         }
     )
-    table = table.with_columns(derived_names(pl.col("derived")))
+    table = table.with_columns(derived_names(table.get_column("derived")))
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
 
 
@@ -757,11 +757,12 @@ def derived_bit(name: str, condition: pl.Expr) -> pl.Expr:
     return condition.fill_null(False).cast(pl.UInt16) * (1 << DERIVED.index(name))
 
 
-def derived_names(bits: pl.Expr) -> pl.Expr:
-    """The `derived` list of each attempt's bits, its names sorted."""
+def derived_names(bits: pl.Series) -> pl.Series:
+    """The `derived` list of each attempt's bits, its names sorted (looked up for the few codes
+    present: a lookup table of every code costs more than the rows)."""
     names = {
         code: sorted(name for bit, name in enumerate(DERIVED) if code >> bit & 1)
-        for code in range(1 << len(DERIVED))
+        for code in {0, *bits.unique().to_list()}  # an empty mapping would keep the codes' type
     }
     return bits.replace_strict(names, return_dtype=pl.List(pl.String))
 

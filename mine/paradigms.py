@@ -99,6 +99,13 @@ def script_of(forms: pl.Series) -> pl.Series:
     """Per form, the one script (a key of SCRIPTS) it is written in — letters and marks of that
     script, with JOINERS only between letters; null for anything else (digits, brackets,
     slashes, two scripts)."""
+    distinct = forms.unique()
+    if len(distinct) < len(forms):  # each distinct form once (a form asked about recurs)
+        scripts = pl.DataFrame({"form": distinct, "script": script_of(distinct)})
+        asked = pl.DataFrame({"form": forms})
+        return asked.join(scripts, on="form", how="left", nulls_equal=True, maintain_order="left")[
+            "script"
+        ]
     first = forms.str.slice(0, 1)
     # The script of each distinct first letter (few), then each form checked against it alone.
     named = _letter_scripts(first.unique().drop_nulls().to_list())
