@@ -557,7 +557,10 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
     )
     frame = frame.with_columns(clash.alias("clash")).with_columns(
         *(
-            pl.when("clash").then(pl.col(f"controller_{name}")).otherwise(pl.col(f"c_{name}"))
+            pl.when("clash")
+            .then(pl.col(f"controller_{name}"))
+            .otherwise(pl.col(f"c_{name}"))
+            .alias(f"c_{name}")
             for _, name in DERIVABLE
         ),
         pl.col("from_antecedent") & ~pl.col("clash"),

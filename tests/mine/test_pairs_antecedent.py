@@ -177,3 +177,27 @@ def test_the_pairs_and_the_count_read_a_pronoun_as_subject_by_one_rule():
     ):
         assert subject_shown(nominative, caseless, pro_drop).tolist() == expected
         assert frame.select(shown_subject(pro_drop))["controller_case"].to_list() == expected
+
+
+def relative_with_person(antecedent: str, verb: str) -> tuple[str, ...]:
+    """`relative` with Person=3 on the antecedent, which the pronoun takes too."""
+    rows = list(relative("who", antecedent, verb))
+    rows[1] = rows[1].replace(f"Number={antecedent}", f"Number={antecedent}|Person=3")
+    return tuple(rows)
+
+
+def test_an_antecedent_its_verb_contradicts_lends_the_pronoun_nothing(tmp_path):
+    # *the people who is here*: the antecedent's Plur clashes with the verb's Sing, so none of its
+    # values is the pronoun's, its Person included: no pair varies the verb's Person there.
+    first_person = (
+        "1 I I PRON Number=Sing|Person=1|PronType=Prs 2 nsubj",
+        f"2 am be AUX {FIN}|Number=Sing|Person=1 0 root",
+    )
+    blocks = [relative_with_person("Plur", "Plur")] * 11 + [
+        relative_with_person("Sing", "Sing")
+    ] * 11
+    clash = relative_with_person("Plur", "Sing")
+    pairs, _, _ = mine_with_skips(tmp_path, *blocks, clash, first_person, lang="English")
+    lent_person = antecedent_pairs(pairs).filter(pl.col("feature") == "Person")
+    assert "the person who am here" in set(lent_person["sentence_bad"])  # lent where agreeing
+    assert pairs.filter(pl.col("sent_id") == "s23").height == 0
