@@ -10,7 +10,6 @@ from ud_agree.mine.extract import FileJob
 from ud_agree.mine.pairs import DERIVED, derived_names
 from ud_agree.mine.paradigms import script_of
 from ud_agree.mine.rules.pairs import (
-    SUBJECT_FACTS,
     SUBJECT_READ,
     SUBJECT_TYPES,
     _decided_once,
@@ -26,9 +25,6 @@ def ewt_subjects() -> pl.DataFrame:
     path = UD / "UD_English-EWT" / "en_ewt-ud-test.conllu.xz"
     mined = mine_file_columnar(FileJob(path, path.name, "en", "EWT", frozenset(TYPES)))
     relations = pl.DataFrame(mined.relations).with_row_index("rel")
-    relations = relations.with_columns(
-        value.alias(name) for name, value in SUBJECT_FACTS.items() if name not in relations.columns
-    )
     return relations.filter(pl.col("type").is_in(SUBJECT_TYPES))
 
 
