@@ -519,18 +519,12 @@ def _mine_held(options: Options, runs: list[LanguageRun], mapping: UniMorphMap) 
         shutil.rmtree(options.out / run.language.key / SPILL, ignore_errors=True)
     pending = {run.language.key: len(run.jobs) for run in runs}
     by_key = {run.language.key: run for run in runs}
-    # A language's files one after the other, largest language first: each language is then
-    # finished in the pool while the next ones are mined, and the smallest finishes last.
     size = {job.path: job.path.stat().st_size for run in runs for job in run.jobs}
-    total = {run.language.key: sum(size[job.path] for job in run.jobs) for run in runs}
-    jobs = sorted(
-        (job for run in runs for job in run.jobs),
-        key=lambda j: (-total[j.lang], j.lang, -size[j.path]),
-    )
+    tasks = task_order([job for run in runs for job in run.jobs], size, options.jobs)
     manifests: list[dict] = []
-    progress = _progress(len(jobs), options.progress)
+    progress = _progress(sum(len(task) for task in tasks), options.progress)
     try:
-        _mine_jobs(options, bundles(jobs, size), by_key, pending, mapping, manifests, progress)
+        _mine_jobs(options, tasks, by_key, pending, mapping, manifests, progress)
     except BaseException:
         # A failed or stopped run leaves nothing half-made: its spilled files go (the tables
         # already written whole stay, and a rerun redoes the rest).
@@ -542,6 +536,30 @@ def _mine_held(options: Options, runs: list[LanguageRun], mapping: UniMorphMap) 
 
 
 BUNDLE_BYTES = 4 << 20  # a worker's task: one file, or small files of a language up to this size
+
+
+def task_order(jobs: list[FileJob], size: dict[Path, int], workers: int) -> list[list[FileJob]]:
+    """The workers' tasks (`bundles`) in the order they are handed out: largest language first,
+    each language's largest files first, so that each language is finished in the pool while
+    the next ones are mined; the last `workers` languages' tasks interleaved by the share of
+    their language's bytes they complete, so that their files are all in at about the same
+    time and their finishings, the run's longest tasks, run side by side at its end rather
+    than the last one alone."""
+    total: Counter = Counter()
+    for job in jobs:
+        total[job.lang] += size[job.path]
+    ordered = sorted(jobs, key=lambda j: (-total[j.lang], j.lang, -size[j.path]))
+    tasks = bundles(ordered, size)
+    languages = list(dict.fromkeys(job.lang for job in ordered))
+    last = set(languages[-workers:]) if workers > 1 else set()
+    done: Counter = Counter()
+    side_by_side = []
+    for index, task in enumerate(tasks):
+        lang = task[0].lang
+        if lang in last:
+            done[lang] += sum(size[job.path] for job in task)
+            side_by_side.append((done[lang] / max(total[lang], 1), index, task))
+    return [t for t in tasks if t[0].lang not in last] + [t for *_, t in sorted(side_by_side)]
 
 
 def bundles(jobs: list[FileJob], size: dict[Path, int]) -> list[list[FileJob]]:

@@ -56,6 +56,25 @@ def test_small_files_of_one_language_share_a_task_and_large_ones_run_alone():
     assert [[j.label for j in task] for task in tasks] == [["big"], ["s1", "s2"], ["s3"], ["e1"]]
 
 
+def test_the_last_languages_files_are_handed_out_together_so_that_both_finish_at_the_end():
+    def job(name: str, lang: str) -> FileJob:
+        return FileJob(Path(name), name, lang, "Test", ALL)
+
+    mib = 1 << 20
+    files = {"en1": 20, "en2": 10, "pt1": 8, "pt2": 6, "pt3": 6, "fr1": 5, "fr2": 5, "fr3": 5}
+    jobs = [job(name, name[:2]) for name in files]
+    size = {Path(name): n * mib for name, n in files.items()}
+    labels = [[j.label for j in task] for task in run.task_order(jobs, size, workers=2)]
+    # English, the largest, first and alone; Portuguese and French by the share of their bytes
+    # done (fr1 33%, pt1 40%, fr2 67%, pt2 70%, then both 100%): their last files end the run.
+    assert labels == [["en1"], ["en2"], ["fr1"], ["pt1"], ["fr2"], ["pt2"], ["pt3"], ["fr3"]]
+    one = [[j.label for j in task] for task in run.task_order(jobs, size, workers=1)]
+    assert one == [[name] for name in files]  # one worker: one language after the other
+    three = [[j.label for j in task] for task in run.task_order(jobs, size, workers=3)]
+    # Three workers: every language's files interleaved (en1 67% before fr2 67%: file order).
+    assert three == [["fr1"], ["pt1"], ["en1"], ["fr2"], ["pt2"], ["en2"], ["pt3"], ["fr3"]]
+
+
 def mined_both_ways(tmp_path, monkeypatch, setting: str, values: tuple[int, int], repeat: str):
     """Three files of English (the dev file's last sentence has sent_id `repeat`) mined with
     `mine.run`'s `setting` at each of `values`: each run's pairs, skips and relations."""
