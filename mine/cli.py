@@ -10,7 +10,7 @@ from pathlib import Path
 from ud_agree.errors import OneLineParser, run_main
 
 from .options import Options
-from .pool import start_pool_server
+from .pool import share_cores, start_pool_server, started_for_command
 
 
 def parser(prog: str = "python -m mine") -> OneLineParser:
@@ -102,6 +102,8 @@ def parse_args(argv: list[str] | None, prog: str = "python -m mine") -> Options:
 def main(argv: list[str] | None = None, prog: str = "python -m mine") -> int:
     """Entry point; returns the exit code (2 on user errors and, under --strict, malformed input)."""
     options = parse_args(argv, prog)
+    if started_for_command():  # a program running the miner in-process keeps its settings
+        share_cores(options.jobs, len(options.langs) if options.langs else None)
     if options.jobs > 1:
         start_pool_server()
     return run_main(
