@@ -102,7 +102,9 @@ def parse_args(argv: list[str] | None, prog: str = "python -m mine") -> Options:
 def main(argv: list[str] | None = None, prog: str = "python -m mine") -> int:
     """Entry point; returns the exit code (2 on user errors and, under --strict, malformed input)."""
     options = parse_args(argv, prog)
-    if started_for_command():  # a program running the miner in-process keeps its settings
+    # A program running the miner in-process keeps its settings; with --nonce, finishing is
+    # most of the run, where one thread per worker was measured to help nowhere (choices.md).
+    if started_for_command() and not options.nonce:
         share_cores(options.jobs, len(options.langs) if options.langs else None)
     if options.jobs > 1:
         start_pool_server()

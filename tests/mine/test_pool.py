@@ -156,3 +156,7 @@ def test_the_command_shares_the_cores_among_the_languages_asked(monkeypatch, tmp
         # No such folder: the run stops (exit 2) after the setting, before any polars step.
         assert cli.main(["--ud-dir", str(tmp_path / "none"), "--jobs", "2", *lang]) == 2
         assert os.environ["POLARS_MAX_THREADS"] == str(threads)
+    monkeypatch.delenv("POLARS_MAX_THREADS")
+    args = ["--ud-dir", str(tmp_path / "none"), "--jobs", "2", "--lang", "fr", "en", "--nonce", "1"]
+    assert cli.main(args) == 2
+    assert "POLARS_MAX_THREADS" not in os.environ  # --nonce: polars' own pool
