@@ -1,12 +1,10 @@
 import os
 import sys
 
-from .allocator import keep_freed_memory
 from .cli import main
 from .pool import started_for_command
 
 if __name__ == "__main__":  # importing it (an API reference, a test) runs nothing
-    keep_freed_memory()  # before the run imports polars
     code = main()
     if code == 0 and started_for_command():
         # Every table is written and closed, and the pool is gone: the interpreter's teardown

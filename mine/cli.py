@@ -9,8 +9,9 @@ from pathlib import Path
 
 from ud_agree.errors import OneLineParser, run_main
 
+from .environment import keep_freed_memory, share_cores
 from .options import Options
-from .pool import share_cores, start_pool_server, started_for_command
+from .pool import start_pool_server, started_for_command
 
 
 def parser(prog: str = "python -m mine") -> OneLineParser:
@@ -102,10 +103,12 @@ def parse_args(argv: list[str] | None, prog: str = "python -m mine") -> Options:
 def main(argv: list[str] | None = None, prog: str = "python -m mine") -> int:
     """Entry point; returns the exit code (2 on user errors and, under --strict, malformed input)."""
     options = parse_args(argv, prog)
-    # A program running the miner in-process keeps its settings; with --nonce, finishing is
-    # most of the run, where one thread per worker was measured to help nowhere (choices.md).
-    if started_for_command() and not options.nonce:
-        share_cores(options.jobs, len(options.langs) if options.langs else None)
+    if started_for_command():  # a program running the miner in-process keeps its settings
+        keep_freed_memory()
+        # With --nonce, finishing is most of the run, where one thread per worker was measured
+        # to help nowhere (docs/choices.md).
+        if not options.nonce:
+            share_cores(options.jobs, len(options.langs) if options.langs else None)
     if options.jobs > 1:
         start_pool_server()
     return run_main(

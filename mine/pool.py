@@ -82,24 +82,6 @@ def pool_context() -> multiprocessing.context.BaseContext:
     return context
 
 
-def polars_threads(workers: int, languages: int, cores: int) -> int:
-    """Threads of each worker's polars pool: the cores shared among the languages' finishings
-    that run at once (one per language, at most one per worker: `run.task_order`)."""
-    return max(1, cores // max(1, min(workers, languages)))
-
-
-def share_cores(workers: int, languages: int | None) -> None:
-    """Before polars loads (it reads POLARS_MAX_THREADS then), in the command only: each
-    worker's polars pool gets `polars_threads` for the languages asked (None: all of a
-    release, as many as workers at least), unless the user set it. Two workers of two threads
-    on two cores spent ~0.5 CPU-seconds more, spinning and switching, than two of one thread
-    (0.25 s of wall time over fr, en, pt); a language mined alone keeps every core for its
-    finishing, which runs alone."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    threads = polars_threads(workers, languages or workers, cores or 1)
-    os.environ.setdefault("POLARS_MAX_THREADS", str(threads))
-
-
 def start_pool_server() -> None:
     """Start the fork server now, where the workers will be forked from it, so that its imports
     (polars, pyarrow, the miner) run on another core while this process imports its own."""
