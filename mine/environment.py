@@ -12,6 +12,8 @@ import os
 # (over fr, en and pt ~510,000 page faults, ~2 CPU-seconds of the kernel zeroing pages). Kept
 # 5 s, big blocks with the others: ~340,000 faults, about 1 CPU-second and 0.5 s less; the
 # largest process's peak is unchanged, the whole tree's ~10% higher (docs/choices.md).
+# polars, at import, puts its own settings before this value; jemalloc takes the last value of
+# each option, so these win (tests/mine/test_environment.py reads what jemalloc took).
 JEMALLOC_VARIABLE = "_RJEM_MALLOC_CONF"
 JEMALLOC_CONF = "oversize_threshold:0,dirty_decay_ms:5000,muzzy_decay_ms:5000"
 
