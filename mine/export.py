@@ -57,14 +57,15 @@ WRITERS: dict[str, Callable[[pl.DataFrame], str]] = {
 def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | None = None) -> int:
     """Write the pairs table in `layout` to `out` (atomically); the number of pairs written.
     MultiBLiMP's layout reads the corpus beside the pairs (and its CoNLL-U files, under the
-    manifest's or the given `ud_dir`) for the columns the pairs lack."""
+    manifest's or the given `ud_dir`) for the columns the pairs lack, for every pair, with a
+    relation row or without."""
     if layout not in WRITERS:
         raise ExportError(f"unknown layout {layout!r} (one of {', '.join(LAYOUTS)})")
     pairs = read_pairs(pairs_path)
     if layout == "multiblimp":
         from .multiblimp import relation_facts
 
-        facts = relation_facts(Path(pairs_path).parent, ud_dir)
+        facts = relation_facts(Path(pairs_path).parent, ud_dir, pairs)
         if facts is None:
             print(
                 f"warning: {pairs_path}: no corpus tables or CoNLL-U files beside the pairs: "

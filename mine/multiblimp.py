@@ -2,7 +2,9 @@
 auxiliary inflected, the subject, 0-based word positions as MultiBLiMP counts them (syntactic
 words, multiword-token lines and empty nodes dropped: CoNLL-U ID − 1), word order, FEATS, the
 attractors and the metadata — read from the corpus's relations and sentences and, for heads and
-deprels, from the CoNLL-U files again (`mine.reread`)."""
+deprels, from the CoNLL-U files again (`mine.reread`). A pair whose relation the corpus dropped for
+want of a feature (§4.2: `unmarked-cell`, `antecedent`) is described the same way, from its own
+key and sentence: every exported row names its sentence and words."""
 
 from __future__ import annotations
 
@@ -37,9 +39,12 @@ def treebank_file(file: str) -> str:
     return file
 
 
-def relation_facts(corpus: Path, ud_dir: Path | None = None) -> pl.DataFrame | None:
-    """MultiBLiMP's columns per relation of a language folder (RELATION_KEY, then FACTS); None
-    when the folder lacks the corpus tables or its CoNLL-U files (a pairs table alone)."""
+def relation_facts(
+    corpus: Path, ud_dir: Path | None = None, pairs: pl.DataFrame | None = None
+) -> pl.DataFrame | None:
+    """MultiBLiMP's columns per relation of a language folder (RELATION_KEY, then FACTS), and per
+    relation of `pairs` that `relations` lacks (see `described`); None when the folder lacks the
+    corpus tables or its CoNLL-U files (a pairs table alone)."""
     try:
         manifest = json.loads((corpus / "manifest.json").read_text(encoding="utf-8"))
         relations = pl.read_parquet(corpus / "relations.parquet")
@@ -60,7 +65,7 @@ def relation_facts(corpus: Path, ud_dir: Path | None = None) -> pl.DataFrame | N
     code = next((x.code for x in load_languages() if x.key == lang), lang)
     value_sets = load_value_sets().get(code, {})
     iso3 = manifest.get("iso639_3") or lang
-    joined = relations.join(
+    joined = described(relations, pairs).join(
         sentences.select("treebank", "sent_id", "file", "line", "text"),
         on=["treebank", "sent_id"],
         how="left",
@@ -82,6 +87,23 @@ def relation_facts(corpus: Path, ud_dir: Path | None = None) -> pl.DataFrame | N
         "controller_id": pl.Int32, "lang": pl.String, "treebank": pl.String, "sent_id": pl.String,
     }  # fmt: skip
     return pl.DataFrame(rows, schema={k: schema[k] for k in (*RELATION_KEY, *FACTS)})
+
+
+def described(relations: pl.DataFrame, pairs: pl.DataFrame | None) -> pl.DataFrame:
+    """The relations MultiBLiMP's columns describe (RELATION_KEY, `agreeing`): every row of
+    `relations`, then each relation that only `pairs` names — one §1 dropped for want of a feature
+    and §4.2 made pairs of (`unmarked-cell`, `antecedent`) —, agreeing in the features its pairs
+    vary. Both are read by one path, from the sentence's CoNLL-U words."""
+    known = relations.select(*RELATION_KEY, "agreeing")
+    if pairs is None:
+        return known
+    key = list(RELATION_KEY)
+    only = (
+        pairs.join(known, on=key, how="anti")
+        .group_by(key, maintain_order=True)
+        .agg(pl.col("feature").unique(maintain_order=True).alias("agreeing"))
+    )
+    return pl.concat([known, only.select(known.columns)], how="vertical_relaxed")
 
 
 def _facts(

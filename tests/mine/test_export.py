@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import csv
 import json
 import os
@@ -18,6 +19,7 @@ from ud_agree.mine.export import main
 from tests.paths import ROOT, SAMPLE
 from tests.suite_stubs import HashScorer, sentence_score_of
 from ud_agree.formats.pairs_table import PAIR_COLUMNS
+from ud_agree.schemas.corpus import RELATION_KEY
 
 # lang, sent_id, type, target, controller, feature, good value, bad value, lemma, upos,
 # good form, bad form, good sentence, bad sentence (the varied word is the first difference).
@@ -248,3 +250,80 @@ def test_swap_head_is_the_head_as_the_wrong_sentence_has_it_for_either_varied_me
         ("sont", "est", "Les clés est cassées ."),
         ("sont", "sont", "Les clé sont cassées ."),
     ]
+
+
+# A corpus whose pairs include ones without a relation row (issue 53): *they are* (*are*
+# unmarked, §4.2's `unmarked-cell`) and *the people who are here* (*who* without Number, §4.2's
+# `antecedent`) — relations dropped for want of a feature, pairs made all the same.
+WITHOUT_RELATION = {"they is", "the people who is here"}
+# Every layout but CLAMS (its text has no room for ids) and where it writes the pairs.
+WHOLE_LAYOUTS = {"multiblimp": "en.tsv", "blimp": "en.jsonl", "lm-eval": "tasks", "hf": "hf"}
+
+
+@pytest.fixture(scope="module")
+def mined_without_relations(tmp_path_factory) -> Path:
+    """The folder of a mined English corpus with pairs whose relation is absent from relations."""
+    from ud_agree.mine.plan import Options
+    from ud_agree.mine.run import mine_languages
+
+    from tests.mine.test_pairs_antecedent import relative
+    from tests.mine.test_pairs_cells import THEY_ARE, YOU_ARE
+    from tests.mine.test_pairs_contrasts import BE_FORMS
+    from tests.sentences import write_treebank
+
+    tmp = tmp_path_factory.mktemp("whole")
+    who = [relative("who", "Plur", "Plur")] * 11 + [relative("who", "Sing", "Sing")] * 11
+    blocks = (THEY_ARE, YOU_ARE, YOU_ARE, *BE_FORMS, *BE_FORMS, *who)
+    write_treebank(tmp / "ud", "English", "xx", blocks)
+    options = Options(ud_dir=tmp / "ud", out=tmp / "corpus", all_types=True, progress=False)
+    (manifest,) = mine_languages(options)
+    return tmp / "corpus" / manifest["lang"]
+
+
+def exported_rows(folder: Path, layout: str) -> list[dict]:
+    """Every row an export of the folder's pairs writes in `layout`, as a dict."""
+    source = folder / "pairs.parquet" if layout in ("multiblimp", "blimp") else folder.parent
+    out = folder.parent.parent / "exports" / WHOLE_LAYOUTS[layout]
+    assert main([str(source), "--format", layout, "--out", str(out)]) == 0
+    if layout == "multiblimp":
+        with out.open(newline="", encoding="utf-8") as handle:
+            return list(csv.DictReader(handle, delimiter="\t"))
+    if layout == "hf":
+        return pl.read_parquet(out / "*" / "test.parquet").to_dicts()
+    files = sorted(out.glob("*.jsonl")) if layout == "lm-eval" else [out]
+    lines = [line for f in files for line in f.read_text(encoding="utf-8").splitlines()]
+    return [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize("layout", list(WHOLE_LAYOUTS))
+def test_every_exported_row_names_its_treebank_sentence_and_words(
+    mined_without_relations: Path, layout: str
+) -> None:
+    folder = mined_without_relations
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    relations = pl.read_parquet(folder / "relations.parquet")
+    orphans = pairs.join(relations, on=list(RELATION_KEY), how="anti")
+    assert set(orphans["sentence_bad"]) >= WITHOUT_RELATION
+    assert {"unmarked-cell", "antecedent"} <= set(orphans["derived"].explode())
+    rows = exported_rows(folder, layout)
+    assert len(rows) == pairs.height
+    assert {r.get("sentence_bad", r.get("wrong_sen")) for r in rows} >= WITHOUT_RELATION
+    for row in rows:
+        assert row["treebank"] == "Test" and row["sent_id"].startswith("s")
+        assert int(row["target_id"]) > 0 and int(row["controller_id"]) > 0
+    if layout != "multiblimp":
+        return
+    # MultiBLiMP's own columns, which its scripts and `mine.compare` join on: every row has them.
+    sentences = dict(pl.read_parquet(folder / "sentences.parquet").select("sent_id", "text").rows())
+    for row in rows:
+        words = row["sen"].split(" ")
+        target, controller = int(row["target_id"]) - 1, int(row["controller_id"]) - 1
+        assert (row["head_idx"], row["child_idx"]) == (str(target), str(controller))
+        assert (row["head"], row["child"]) == (words[target], words[controller])
+        assert row["verb"] and int(row["distance"]) == target - controller
+        metadata = ast.literal_eval(row["metadata"])
+        assert metadata == {
+            "sent_id": row["sent_id"],
+            "text": sentences[row["sent_id"]],
+            "treebank": "UD_English-Test/xx_test-ud-test.conllu",
+        }
