@@ -5,8 +5,9 @@ of written forms of one word, the member picked by the next word's onset: Italia
 `elision.tsv` (words written elided before a vowel: French *je* → *j'*), `alternating_clitics.tsv`
 (a clitic after the word written by its final sound: Ukrainian *б*/*би*) and `onsets.tsv` (the onset
 classes, as patterns over the next word, first match wins; a word that matches none is
-`consonant`). A rebuilt multiword token must be a token the language's treebanks
-write (`unattested-token`)."""
+`consonant`; the next word is the first written with letters or digits, past punctuation). A
+rebuilt multiword token must be a token the language's treebanks write, standing as a word of its
+own, not glued to another (`unattested-token`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from .rules.pairs import capitalised_like
 
 CONSONANT = "consonant"  # the onset class of a next word that no pattern matches (or of none)
 APOSTROPHE_ENDS = ("'", "’")
+WORD_CHARACTER = r"[\p{L}\p{M}\p{N}]"  # a letter, mark or digit: what punctuation lacks
+NOT_WORD = r"[^\p{L}\p{M}\p{N}]"
 
 
 @dataclass(frozen=True)
@@ -114,10 +117,13 @@ def write_surface(
     word_end = pl.col("start") + pl.col("form").str.len_chars()
     after = text.str.slice(pl.col("after_start"), pl.col("after_end") - pl.col("after_start"))
     before = text.str.slice(pl.col("before_start"), pl.col("before_end") - pl.col("before_start"))
+    # The word whose onset picks an allomorph: the next one written with letters or digits, past
+    # any punctuation between (*lo "svizzero"* → *gli "svizzero"*, not *i*: a quote has no onset).
+    following = text.str.slice(pl.col("after_start")).str.replace(rf"^{NOT_WORD}+", "")
     own_word = pl.col("token_start").is_null()
     tries = tries.with_columns(
         pl.col("bad_form").str.to_lowercase().alias("_key"),
-        onset_class(after, surface.onsets).alias("onset"),
+        onset_class(following, surface.onsets).alias("onset"),
         before.str.to_lowercase().alias("_before"),
         pl.col("start").alias("cut_start"),
         word_end.alias("cut_end"),
@@ -201,7 +207,14 @@ def write_surface(
             + pl.col("bad_form")
             + token.str.slice(offset + pl.col("form").str.len_chars())
         )
-        unattested = ~own_word & ~rebuilt.str.to_lowercase().is_in(tokens.implode())
+        # A token glued to another word with no whitespace between (*isn'ta*, a space missing;
+        # *viva,ao*) is written inside a longer word: the token's attestation does not vouch for
+        # that word (*aren'ta*), so it is no written word the language is known to have.
+        glued = text.str.slice(0, pl.col("token_start")).str.contains(
+            rf"{WORD_CHARACTER}\S*$"
+        ) | text.str.slice(pl.col("token_end")).str.contains(rf"^\S*{WORD_CHARACTER}")
+        attested = rebuilt.str.to_lowercase().is_in(tokens.implode()) & ~glued
+        unattested = ~own_word & ~attested
     missing = tries.filter(unattested)
     tries = tries.filter(~unattested)
     helpers = ["_key", "onset", "_before", "_member", "_in_set", "_elided"]

@@ -263,3 +263,89 @@ def test_a_bad_form_that_changes_the_final_sound_before_ukrainian_b_is_no_pair(t
     skips = pl.read_parquet(folder / "pair_skips.parquet")
     refused = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Number"))
     assert refused.get_column("reason").to_list() == ["elision"]
+
+
+def test_italian_articles_take_the_onset_of_the_word_past_a_quote(tmp_path):
+    blocks = (
+        # *lo "studio"*: the quote has no onset; the plural before s + consonant is *gli*.
+        ('1 lo il DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 3 det',
+         '2 " " PUNCT _ 3 punct SpaceAfter=No',
+         "3 studio studio NOUN Gender=Masc|Number=Sing 0 root"),
+        # *gli « amici »*: the singular before a vowel is *l'*, glued to the quote.
+        ("1 gli il DET Definite=Def|Gender=Masc|Number=Plur|PronType=Art 3 det",
+         "2 « « PUNCT _ 3 punct",
+         "3 amici amico NOUN Gender=Masc|Number=Plur 0 root"),
+        IT_ARTICLES,
+    )  # fmt: skip
+    pairs, _, _ = mine_with_skips(tmp_path, *blocks, lang="Italian")
+    bad = {(r["sent_id"], r["feature"]): r for r in pairs.iter_rows(named=True)}
+    assert bad[("s1", "Number")]["sentence_bad"] == 'gli "studio'
+    row = bad[("s2", "Number")]
+    assert (row["bad_form"], row["sentence_bad"]) == ("l'", "l'« amici")
+    for row in pairs.iter_rows(named=True):
+        assert_offsets_cover_the_replacement(row)
+
+
+FIN = "Mood=Ind|Tense=Pres|VerbForm=Fin"
+# *isn't* and *aren't*, each written as a token of its own, and *am*, *are* for the lexicon.
+ENGLISH_BE = (
+    ("1 I I PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 2 nsubj",
+     f"2 am be AUX {FIN}|Number=Sing|Person=1 0 root"),
+    ("1 you you PRON Case=Nom|Number=Sing|Person=2|PronType=Prs 2 nsubj",
+     f"2 are be AUX {FIN}|Number=Sing|Person=2 0 root"),
+    ("1 they they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 4 nsubj",
+     "2-3 aren't _ _ _ _ _",
+     f"2 are be AUX {FIN}|Number=Plur|Person=3 4 cop",
+     "3 n't not PART Polarity=Neg 4 advmod",
+     "4 right right ADJ Degree=Pos 0 root"),
+)  # fmt: skip
+
+
+def this_isnt_a(misc: str) -> tuple[str, ...]:
+    """*This isn't a fps*, MISC `misc` on *isn't* (`SpaceAfter=No`: *isn'ta*)."""
+    return (
+        "1 This this PRON Number=Sing|PronType=Dem 5 nsubj",
+        f"2-3 isn't _ _ _ _ _ {misc}",
+        f"2 is be AUX {FIN}|Number=Sing|Person=3 5 cop",
+        "3 n't not PART Polarity=Neg 5 advmod",
+        "4 a a DET Definite=Ind|PronType=Art 5 det",
+        "5 fps fps NOUN Number=Sing 0 root",
+    )
+
+
+def test_a_rebuilt_token_glued_to_another_word_is_unattested(tmp_path):
+    comma_before = (  # *This,isn't a fps*
+        "1 This this PRON Number=Sing|PronType=Dem 6 nsubj SpaceAfter=No",
+        "2 , , PUNCT _ 6 punct SpaceAfter=No",
+        "3-4 isn't _ _ _ _ _",
+        f"3 is be AUX {FIN}|Number=Sing|Person=3 6 cop",
+        "4 n't not PART Polarity=Neg 6 advmod",
+        "5 a a DET Definite=Ind|PronType=Art 6 det",
+        "6 fps fps NOUN Number=Sing 0 root",
+    )
+    comma_after = (  # *This isn't, a fps*
+        "1 This this PRON Number=Sing|PronType=Dem 6 nsubj",
+        "2-3 isn't _ _ _ _ _ SpaceAfter=No",
+        f"2 is be AUX {FIN}|Number=Sing|Person=3 6 cop",
+        "3 n't not PART Polarity=Neg 6 advmod",
+        "4 , , PUNCT _ 6 punct",
+        "5 a a DET Definite=Ind|PronType=Art 6 det",
+        "6 fps fps NOUN Number=Sing 0 root",
+    )
+    blocks = (
+        # *isn'ta* (a space missing) → *aren'ta*: *aren't* is a token the treebank writes,
+        # *aren'ta* none; nor *This,aren't* (no space after the comma).
+        this_isnt_a("CorrectSpaceAfter=Yes|SpaceAfter=No"),
+        comma_before,
+        # Written apart, or glued to punctuation only (*isn't,*), the token is a word of its own.
+        this_isnt_a("_"),
+        comma_after,
+        *ENGLISH_BE,
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, *blocks, lang="English")
+    made = {r["sent_id"]: r["sentence_bad"] for r in pairs.iter_rows(named=True)
+            if r["bad_value"] == "Plur"}  # fmt: skip
+    assert made == {"s3": "This aren't a fps", "s4": "This aren't, a fps"}
+    for sent_id in ("s1", "s2"):
+        refused = skips.filter((pl.col("sent_id") == sent_id) & (pl.col("bad_value") == "Plur"))
+        assert refused.get_column("reason").to_list() == ["unattested-token"]
