@@ -1,7 +1,7 @@
-"""§4.1 Does agreement hold here? A language's agreement rates per configuration, measured from
-its candidates (counted by `rules.relations.agreement_rates` in the miner's one pass), and the
-decision each pair's configuration gets: made, made after backing off, made unmeasured, or
-skipped as `uncertain-agreement`."""
+"""§4.1 Does agreement hold here? A language's agreement rates per configuration and controller
+value (§4.3), measured from its candidates (counted by `rules.relations.agreement_rates` in the
+miner's one pass), and the decision each pair's configuration gets: made, made after backing
+off, made unmeasured, or skipped as `uncertain-agreement`."""
 
 from __future__ import annotations
 
@@ -17,27 +17,39 @@ from .questions import first_asking, numbered
 MIN_CANDIDATES = 20  # n below which a configuration backs off to the next level
 MIN_RATE = 0.90  # (agree + 1) / (n + 2) at least this: agreement holds
 CONFIGURATION = ("controller_case", "target_upos", "target_verbform", "order")
-# The back-off: level k keeps the first 4 - k columns (order is dropped first, then VerbForm,
-# then the target's upos, then Case; the last level is (type, feature)).
-LEVELS = tuple(CONFIGURATION[:k] for k in range(len(CONFIGURATION), -1, -1))
+# §4.3: optional agreement is one-sided (Turkish plural subjects take a plural verb 25% of the
+# time, singular ones 98%), so each rate is measured per value of the controller too.
+VALUE = "controller_value"
+KEYS = (VALUE, *CONFIGURATION)  # a rate row's columns besides (type, feature)
+# The back-off, finest first: order is dropped first, then VerbForm, then the target's upos, as
+# in §4.1, the controller's value kept; then the value (Case pooled over values decides before
+# a value pooled over cases: an oblique subject's rate is Case's, 0.04-0.62 where it is
+# optional), then Case, keeping the value, and last (type, feature) (docs/choices.md).
+LEVELS: tuple[tuple[str, ...], ...] = (
+    *((VALUE, *CONFIGURATION[:k]) for k in range(len(CONFIGURATION), 0, -1)),
+    CONFIGURATION[:1],
+    (VALUE,),
+    (),
+)
 BACKED_OFF = "backed-off"
 UNMEASURED = "agreement-unmeasured"
 
 
 def rate_table(lang: str, rated: Counter, rated_agree: Counter) -> pl.DataFrame:
     """AGREEMENT rows at every level of the back-off, so that a reader can follow each decision:
-    a level's dropped columns are null; `certain` is null where n is too small to decide."""
+    a level's dropped columns are null; `certain` is null where n is too small to decide
+    (`rated` keys: type, feature, then KEYS)."""
     base = pl.DataFrame(
         [(*config, n, rated_agree.get(config, 0)) for config, n in rated.items()],
         schema=[("type", pl.String), ("feature", pl.String)]
-        + [(name, pl.String) for name in CONFIGURATION]
+        + [(name, pl.String) for name in KEYS]
         + [("n", pl.Int64), ("agree", pl.Int64)],
         orient="row",
     )
     levels = [
         base.group_by("type", "feature", *kept)
         .agg(pl.col("n", "agree").sum())
-        .with_columns(pl.lit(None, pl.String).alias(c) for c in CONFIGURATION if c not in kept)
+        .with_columns(pl.lit(None, pl.String).alias(c) for c in KEYS if c not in kept)
         .select(base.columns)
         for kept in LEVELS
     ]
@@ -47,7 +59,7 @@ def rate_table(lang: str, rated: Counter, rated_agree: Counter) -> pl.DataFrame:
         pl.when(measured(pl.col("n"))).then(holds(pl.col("n"), pl.col("agree"))).alias("certain"),
     )
     return table.select(AGREEMENT.names).sort(
-        "type", "feature", *CONFIGURATION, nulls_last=True, maintain_order=True
+        "type", "feature", *CONFIGURATION, VALUE, nulls_last=True, maintain_order=True
     )
 
 
@@ -67,11 +79,12 @@ def as_arrow(table: pl.DataFrame) -> pa.Table:
 
 
 def decide(attempts: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
-    """The attempts (with `type`, `feature` and the CONFIGURATION columns) with `certain`
-    (false: skip as `uncertain-agreement`) and `agreement_flag`: null where the configuration
-    itself decided, `backed-off` where a coarser level did, `agreement-unmeasured` where even
-    (type, feature) has fewer than MIN_CANDIDATES candidates (made, flagged)."""
-    keys = ["type", "feature", *CONFIGURATION]
+    """The attempts (with `type`, `feature` and the KEYS columns: `controller_value` is the
+    controller's value in the bad sentence) with `certain` (false: skip as
+    `uncertain-agreement`) and `agreement_flag`: null where the finest level decided,
+    `backed-off` where a coarser level did, `agreement-unmeasured` where even (type, feature)
+    has fewer than MIN_CANDIDATES candidates (made, flagged)."""
+    keys = ["type", "feature", *KEYS]
     # A configuration is decided once, and joined back on its number.
     attempts = numbered(attempts, "_configuration", keys)
     asked = attempts.filter(first_asking("_configuration")).select("_configuration", *keys)
@@ -98,9 +111,13 @@ def decide(attempts: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
 
 
 def level_of() -> pl.Expr:
-    """A rate row's level of the back-off: how many configuration columns it drops (a kept
-    column is never null: no value is `_`)."""
-    return pl.sum_horizontal(pl.col(c).is_null() for c in CONFIGURATION)
+    """A rate row's level of the back-off, from the columns it keeps (a kept column is never
+    null: no value is `_`)."""
+    level: pl.Expr = pl.lit(None, pl.Int32)
+    for index, kept in enumerate(LEVELS):
+        pattern = pl.all_horizontal(pl.col(c).is_null() != (c in kept) for c in KEYS)
+        level = pl.when(pattern).then(pl.lit(index, pl.Int32)).otherwise(level)
+    return level
 
 
 def summary(rates: pl.DataFrame) -> dict:

@@ -143,6 +143,21 @@ def load_adjective_endings() -> dict[str, Endings]:
     return endings
 
 
+# Per (declension, Number, Gender, Case) the attributive ending (`_`: no Gender, the plural).
+Declension = dict[tuple[str, str, str, str], str]
+
+
+def load_adjective_declension() -> dict[str, Declension]:
+    """Per UD code, the attributive adjective's ending in each declension (German strong, weak,
+    mixed) and cell, from `mine/data/adjective_declension.tsv` (§4.3: a bad form of another
+    declension's ending changes the declension, not the feature)."""
+    table: dict[str, Declension] = {}
+    for row in read_rows("adjective_declension.tsv"):
+        cell = (row["declension"], row["number"], row["gender"], row["case"])
+        table.setdefault(row["code"], {})[cell] = row["ending"]
+    return table
+
+
 def load_participle_languages() -> frozenset[str]:
     """UD codes of the languages whose active participles agree with their subject (§1.1 verb
     forms: Czech *řekl*, *byl*), from `mine/data/participle_languages.tsv`."""

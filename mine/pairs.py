@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS, ROLES
 
-from .certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, decide
+from .certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, VALUE, decide
 from .languages import ValueSets
 from .lent import REFUSED, LentAgreement
 from .lexicon import other_feats
@@ -28,8 +28,10 @@ from .rules.pairs import (
     breaks_elision,
     capitalised_like,
     changes_declension,
+    changes_declension_class,
     changes_prefix,
     contested_forms,
+    declension_of_determiner,
     definite_determiner,
     lexicon_licensed,
     licensed_cells,
@@ -227,13 +229,12 @@ def pairs_from_attempts(
     # §4.1: is agreement in the feature certain in the relation's configuration? The flag
     # (null, `backed-off`, `agreement-unmeasured`) stays with each attempt up to its pair's
     # `derived`.
+    # §4.3: the rate read is that of the controller's value in the bad sentence: its own where
+    # the target is varied; a varied controller's bad value is known once its forms are found.
     if rates is None:
         attempts = attempts.with_columns(pl.lit(None, pl.String).alias("agreement_flag"))
     else:
-        attempts = decide(attempts, rates)
-        skipped.append(skipped_rows(attempts.filter(~pl.col("certain")), "uncertain-agreement"))
-        # The configuration is read by `decide` only: every join and filter after copies less.
-        attempts = attempts.filter(pl.col("certain")).drop("certain", *CONFIGURATION)
+        attempts = _certain(attempts, rates, pl.col("varied") == "target", skipped)
         if attempts.height == 0:
             return PAIRS.empty_table(), pl.concat(skipped), Counter()
     # The bad forms are decided per distinct word asked about (they recur), then joined.
@@ -246,8 +247,15 @@ def pairs_from_attempts(
     # `outcome` null: no form in the wanted cell (not asked).
     skipped.append(skipped_rows(tries.filter(no_form), pl.col("outcome").fill_null("no-form")))
     tries = tries.filter(~no_form)
+    if rates is not None:
+        tries = _certain(tries, rates, pl.col("varied") == "controller", skipped)
+        tries = tries.drop(*CONFIGURATION)
     if frames.endings:
         declension = tries.select(changes_declension(frames.endings)).to_series()
+        skipped.append(skipped_rows(tries.filter(declension), "declension-class"))
+        tries = tries.filter(~declension)
+    if frames.declension:
+        declension = tries.select(changes_declension_class(frames.declension)).to_series()
         skipped.append(skipped_rows(tries.filter(declension), "declension-class"))
         tries = tries.filter(~declension)
     # §4.1: a bad form whose other FEATS another treebank contradicts changes more than f.
@@ -335,6 +343,34 @@ def pairs_from_attempts(
     )
     table = table.with_columns(derived_names(table.get_column("derived")))
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
+
+
+def _certain(
+    attempts: pl.DataFrame, rates: pl.DataFrame, asked: pl.Expr, skipped: list[pl.DataFrame]
+) -> pl.DataFrame:
+    """The `asked` attempts decided (§4.1, §4.3) and those found uncertain skipped (appended to
+    `skipped`); the others pass unchanged. The controller's value read is the target's
+    controller's own (`k_o_values`; a noun's implicit Person is 3) or a varied controller's
+    bad value."""
+    controller_value = (
+        pl.when(pl.col("varied") == "controller")
+        .then(pl.col("bad_value") if "bad_value" in attempts.columns else pl.lit(None))
+        .when((pl.col("k_o_values") == "") & (pl.col("feature") == "Person"))
+        .then(pl.lit("3"))
+        .otherwise(pl.col("k_o_values").replace("", NO_VALUE))
+    )
+    attempts = attempts.with_columns(asked.alias("_asked"))
+    if "agreement_flag" not in attempts.columns:
+        attempts = attempts.with_columns(pl.lit(None, pl.String).alias("agreement_flag"))
+    decided = decide(
+        attempts.filter("_asked")
+        .drop("agreement_flag")
+        .with_columns(controller_value.alias(VALUE)),
+        rates,
+    )
+    skipped.append(skipped_rows(decided.filter(~pl.col("certain")), "uncertain-agreement"))
+    decided = decided.filter(pl.col("certain")).select(attempts.columns)
+    return pl.concat([attempts.filter(~pl.col("_asked")), decided]).drop("_asked")
 
 
 def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFrame) -> pl.DataFrame:
@@ -575,6 +611,29 @@ def _attempts(
     relations = relations.join(
         determined.with_columns(pl.lit(True).alias("definite")), on=keys, how="left"
     ).with_columns(pl.col("definite").fill_null(False))
+    # §4.3: the declension a noun's determiner gives its adjectives (the first in the table's
+    # order: weak, then mixed); a noun with no determiner takes the strong one.
+    determiners = relations.filter(pl.col("type") == "determiner").select(
+        *keys, declension_of_determiner().alias("declension")
+    )
+    declined = determiners.group_by(keys).agg(
+        pl.when((pl.col("declension") == "weak").any())
+        .then(pl.lit("weak"))
+        .when((pl.col("declension") == "mixed").any())
+        .then(pl.lit("mixed"))
+        .alias("declension"),
+        pl.lit(True).alias("_determined"),
+    )
+    relations = (
+        relations.join(declined, on=keys, how="left")
+        .with_columns(
+            pl.when(pl.col("_determined").is_null())
+            .then(pl.lit("strong"))
+            .otherwise(pl.col("declension"))
+            .alias("declension")
+        )
+        .drop("_determined")
+    )
     # §4's implicit third person and §4.2's subjects without features and unmarked cells,
     # computed once per file (`implicit`, `unagreeing`, `agreeing_eff`, the `c_`/`t_` values).
     relations = with_subject_facts(relations, unagreement, pro_drop).rechunk()
@@ -609,6 +668,7 @@ def _attempts(
                 pl.col("duplicate").fill_null(False),
                 "sentence",
                 "definite",
+                "declension",
                 *configured,
                 # A varied target's agreeing features are §4.2's (`agreeing_eff`).
                 agreeing_key(
@@ -659,6 +719,7 @@ def _attempts(
         of_feature(lambda _, name: pl.col(f"o_{name}")).list.join(",").alias("k_o_values"),
         "sentence",
         "definite",
+        "declension",
         pl.Series("start", np.where(known, sentences.start[word] + inside, 0), dtype=pl.Int32),
         # A part after the token's first has the token's own letters before it.
         pl.Series("after_elided", known & sentences.after_elided[word] & (inside == 0)),

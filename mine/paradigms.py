@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from ud_agree.schemas.corpus import FEATURES
 
-from .languages import Endings, ValueSets
+from .languages import Declension, Endings, ValueSets
 
 Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
 APOSTROPHES = ("'", "\u2019")
@@ -256,6 +256,7 @@ class ParadigmFrames:
         reported_speech: bool = False,
         genderless_plural: bool = False,
         endings: Endings | None = None,
+        declension: Declension | None = None,
         prefixes: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets; without its
@@ -268,6 +269,7 @@ class ParadigmFrames:
         self.reported_speech = reported_speech
         self.genderless_plural = genderless_plural
         self.endings = endings or {}
+        self.declension = declension or {}
         self.prefixes = prefixes or {}
         frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:

@@ -48,6 +48,7 @@ from .columnar import mine_file_columnar
 from .duplicates import repeats, without_repeats
 from .extract import FileJob, FileResult
 from .languages import (
+    load_adjective_declension,
     load_adjective_endings,
     load_genderless_plural_languages,
     load_optional_antecedent_agreement,
@@ -310,6 +311,7 @@ def write_tables(
             reported_speech=code in load_reported_speech_languages(),
             genderless_plural=code in load_genderless_plural_languages(),
             endings=load_adjective_endings().get(code),
+            declension=load_adjective_declension().get(code),
             prefixes=load_verb_prefixes().get(code),
         )
         frames.marked = marked_cells(finite_cells(run))

@@ -11,7 +11,7 @@ import polars as pl
 
 from ud_agree.schemas.corpus import FEATURES
 
-from ..languages import Endings
+from ..languages import Declension, Endings
 from ..paradigms import (
     ATTESTED_SHARE,
     CELL_COLUMNS,
@@ -92,6 +92,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         "upos",
         pl.col("feats").alias("w_feats"),
         pl.col("k_agreeing").str.split(",").alias("agreeing"),
+        "feature",
         *(
             expanded(value_list(f"k_{name}"), feature, frames.value_sets).alias(f"w_{name}")
             for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
@@ -121,17 +122,46 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         right_on=["form_key", "lemma", "upos"],
         how="left",
     )
+    # §4.3: a spelling attested (any mood, tense, VerbForm or other FEATS) in a cell of the
+    # lemma that agrees with the controller in the feature varied, and in every other feature
+    # the word agrees in, has a grammatical reading: Italian *entra* → *entri* (also the
+    # subjunctive 3sg); English *is* → *are* has none (2sg *are* is no reading with *he*).
+    # Where the word has no Person (Dutch verbs), a reading of the first or second person is
+    # none with a noun subject: *de kinderen krijgen* → *krijgt* (also 2pl) stays a pair.
+    person = (
+        (pl.col("b_person").list.len().fill_null(0) == 0)
+        | meets("b_person", "w_person")
+        | (
+            (pl.col("w_person").list.len().fill_null(0) == 0)
+            & pl.col("b_person").list.contains("3")
+        )
+    )
+    elsewhere = (
+        pl.col("b_attested")
+        # Another cell: the word's own is §4's syncretism (`could_agree`).
+        & another_cell()
+        & person
+        & pl.all_horizontal(
+            ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
+            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
+        )
+    )
     # Decided once per distinct set of what it reads (some hundreds among tens of thousands of
     # a spelling's bundles beside its word: list and regex steps cost per row), joined back.
-    read = sorted(set(could_agree.meta.root_names()))
+    read = sorted(set(could_agree.meta.root_names()) | set(elsewhere.meta.root_names()))
     readings = numbered(readings, "_reading", read)
     decided = readings.filter(first_asking("_reading")).select(
-        "_reading", could_agree.fill_null(False).alias("could_agree")
+        "_reading",
+        could_agree.fill_null(False).alias("could_agree"),
+        elsewhere.fill_null(False).alias("elsewhere"),
     )
     checked = (
         readings.join(decided, on="_reading")
         .group_by("qid", "bad_key")
-        .agg(pl.col("bad_count", "bad_source", "key").first(), pl.col("could_agree").any())
+        .agg(
+            pl.col("bad_count", "bad_source", "key").first(),
+            pl.col("could_agree", "elsewhere").any(),
+        )
     )
     # Where the word's own spelling fills the wanted cell too (*you do* → 1sg *do*, German
     # *dem Ersten* → fem. dat. *ersten*), the cell's other spellings are variants of it, not a
@@ -139,9 +169,10 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     own_in_cell = checked.group_by("qid").agg(
         (pl.col("bad_key") == pl.col("key")).any().alias("own_in_cell")
     )
+    checked = checked.join(own_in_cell, on="qid")
+    usable = ~pl.col("own_in_cell") & ~pl.col("could_agree")
     chosen = (
-        checked.join(own_in_cell, on="qid")
-        .filter(~pl.col("own_in_cell") & ~pl.col("could_agree"))
+        checked.filter(usable & ~pl.col("elsewhere"))
         .sort("bad_count", "bad_key", descending=[True, False])
         .group_by("qid", maintain_order=True)
         .first()
@@ -149,16 +180,21 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
             "qid", "bad_key", "bad_count", "bad_source", pl.lit(None, pl.String).alias("outcome")
         )
     )
+    # No form: `syncretic-elsewhere` where some spelling was refused for another cell's
+    # reading alone, else `syncretic`.
     syncretic = (
-        checked.select("qid")
-        .unique()
-        .join(chosen, on="qid", how="anti")
+        checked.join(chosen, on="qid", how="anti")
+        .group_by("qid")
+        .agg((usable & pl.col("elsewhere")).any().alias("elsewhere"))
         .select(
             "qid",
             pl.lit(None, pl.String).alias("bad_key"),
             pl.lit(None, pl.Int64).alias("bad_count"),
             pl.lit(None, pl.String).alias("bad_source"),
-            pl.lit("syncretic").alias("outcome"),
+            pl.when("elsewhere")
+            .then(pl.lit("syncretic-elsewhere"))
+            .otherwise(pl.lit("syncretic"))
+            .alias("outcome"),
         )
     )
     return pl.concat([chosen, syncretic])
@@ -171,6 +207,17 @@ def _tense_mood(feats: pl.Expr) -> list[pl.Expr]:
         feats.fill_null("").str.extract(rf"(?:^|\|){name}=([^|]+)", 1).fill_null("_")
         for name in ("Tense", "Mood", "VerbForm")
     ]
+
+
+def another_cell() -> pl.Expr:
+    """Over a bad form's bundles (`b_feats`) beside the word (`w_feats`): whether the bundle is
+    of another Tense, Mood or VerbForm than the word, where both give it (a value left off one
+    side is how a treebank spells the same cell), and no imperative (it has no subject)."""
+    read = [_tense_mood(pl.col(column)) for column in ("b_feats", "w_feats")]
+    differs = pl.any_horizontal(
+        (b != w) & (b != "_") & (w != "_") for b, w in zip(*read, strict=True)
+    )
+    return differs & (read[0][1] != "Imp")
 
 
 def agrees_in_another_tense(marked: pl.DataFrame, subjunctive_in_main: bool = False) -> pl.Expr:
@@ -735,6 +782,17 @@ def definite_determiner() -> pl.Expr:
     )
 
 
+def declension_of_determiner() -> pl.Expr:
+    """Over determiner relations: the declension their noun's adjectives take (German): weak
+    after a definite, demonstrative, interrogative or total determiner (*der*, *dieser*,
+    *welcher*, *jeder*), mixed after an indefinite, negative or possessive one (*ein*, *kein*,
+    *mein*); null after others (*viele*, a numeral: not decided here)."""
+    feats = pl.col("target_feats").fill_null("")
+    weak = feats.str.contains(r"(?:^|\|)(?:Definite=Def|PronType=(?:Dem|Int|Tot))(?:\||$)")
+    mixed = feats.str.contains(r"(?:^|\|)(?:Definite=Ind|Poss=Yes|PronType=Neg)(?:\||$)")
+    return pl.when(weak).then(pl.lit("weak")).when(mixed).then(pl.lit("mixed"))
+
+
 def changes_prefix(prefixes: dict[str, tuple[str, ...]]) -> pl.Expr:
     """Whether the bad form (`bad_key`) begins with another of the UPOS's aspect `prefixes`
     than the word (`form`), or with one where the word has none, or none where it has one
@@ -783,6 +841,46 @@ def changes_declension(endings: Endings) -> pl.Expr:
         here = (pl.col("type") == "attributive") & (pl.col("upos") == upos)
         wrong = wrong | (here & ~fits)
     return wrong
+
+
+ADJECTIVE_ENDINGS = ("em", "en", "er", "es", "e")  # German's, longest first
+
+
+def changes_declension_class(declension: Declension) -> pl.Expr:
+    """§4.3 over attempts with a bad form (`bad_key`) of an attributive adjective whose noun's
+    determiner decides its declension (`declension`: weak, mixed, strong; null: not known): the
+    bad form does not end as the declension's table has the bad cell end (*eines japanischen* →
+    Nom *japanische*: mixed Nom Neut Sg is *-es*), or ends as the word's own cell does in another
+    declension (*mit sozialer* → Plur *sozialen* reads as the weak Dat Fem Sg): either way it
+    changes the declension, not the feature."""
+
+    def value(feature: str, bad: bool) -> pl.Expr:
+        own = pl.col(f"k_{feature.lower()}")
+        return (
+            pl.when(pl.col("feature") == feature).then(pl.col("bad_value")).otherwise(own)
+            if bad
+            else own
+        )
+
+    def ending_in(context: pl.Expr, bad: bool) -> pl.Expr:
+        number = value("Number", bad)
+        gender = pl.when(number == "Plur").then(pl.lit("_")).otherwise(value("Gender", bad))
+        key = pl.concat_str([context, number, gender, value("Case", bad)], separator="|")
+        return key.replace_strict(table, default=None, return_dtype=pl.String)
+
+    table = {"|".join(cell): ending for cell, ending in declension.items()}
+    ending: pl.Expr = pl.lit("")
+    for suffix in ADJECTIVE_ENDINGS[::-1]:  # the longest last, so that it wins
+        found = pl.col("bad_key").str.ends_with(suffix)
+        ending = pl.when(found).then(pl.lit(suffix)).otherwise(ending)
+    wanted = ending_in(pl.col("declension"), True)
+    # The word's own cell in another declension, ending as the bad form does.
+    elsewhere = pl.any_horizontal(
+        (pl.col("declension") != other) & (ending_in(pl.lit(other), False) == ending)
+        for other in sorted({cell[0] for cell in declension})
+    )
+    here = (pl.col("type") == "attributive") & (pl.col("upos") == "ADJ")
+    return (here & wanted.is_not_null() & ((wanted != ending) | elsewhere)).fill_null(False)
 
 
 def licensed_cells(

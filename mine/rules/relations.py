@@ -18,6 +18,7 @@ from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import FEATURES, TYPES
 
@@ -320,18 +321,19 @@ def drop_reasons(
 
 # §4.1 Does agreement hold here? Candidates agreeing and disagreeing per configuration.
 
-# A configuration of §4.1: (type, feature, controller's Case, target's upos, target's VerbForm,
-# order), values as written (`set_key`).
-Configuration = tuple[str, str, str, str, str, str]
+# A configuration of §4.1: (type, feature, the controller's value of it (§4.3), the controller's
+# Case, the target's upos, the target's VerbForm, order), values as written (`set_key`).
+Configuration = tuple[str, str, str, str, str, str, str]
 
 
 def agreement_rates(
     words: Words, features: Features, t: np.ndarray, c: np.ndarray, kind: np.ndarray
 ) -> tuple[Counter, Counter]:
-    """§4.1: per configuration, the candidates whose members both carry its feature (§1.2's
-    comparison), and those of them that agree. A NOUN controller without Person of a subject-verb
-    target with Person 3 counts as Person 3 where §4's implicit third person applies (so it
-    agrees: a target of another Person is no evidence, as in `rules.pairs.implicit_person`)."""
+    """§4.1: per configuration and controller value (§4.3), the candidates whose members both
+    carry its feature (§1.2's comparison), and those of them that agree. A NOUN controller
+    without Person of a subject-verb target with Person 3 counts as Person 3 where §4's implicit
+    third person applies (so it agrees: a target of another Person is no evidence, as in
+    `rules.pairs.implicit_person`)."""
     ft, fc = words.feats[t], words.feats[c]
     mt, mc = features.compared[:, ft], features.compared[:, fc]
     carried = (mt != 0) & (mc != 0)
@@ -344,29 +346,38 @@ def agreement_rates(
     # Keys per distinct FEATS string first (few), then per candidate.
     cases, case_of = np.unique(features.case_key.astype(str), return_inverse=True)
     verbforms, verbform_of = np.unique(features.verbform_key.astype(str), return_inverse=True)
-    shape = (len(TYPES), len(cases), len(UPOS), len(verbforms), 2)
-    key = np.ravel_multi_index(
-        (
-            kind,
-            case_of.ravel()[fc],
-            words.upos[t].astype(np.int64),
-            verbform_of.ravel()[ft],
-            target_first(words, t, c).astype(np.int64),
-        ),
-        shape,
-    )
     n: Counter = Counter()
     agree: Counter = Counter()
     orders = ("controller-first", "target-first")
     for f, feature in enumerate(FEATURES):
+        keyed = pc.binary_join(features.lists[f], ",").fill_null(NO_VALUE)
+        values, value_of = np.unique(
+            np.append(keyed.to_numpy(zero_copy_only=False).astype(str), "3"), return_inverse=True
+        )
+        value = value_of.ravel()[fc]
+        if f == person:  # the implicit Person is 3 (the last key appended)
+            value = np.where(implicit, value_of.ravel()[-1], value)
+        shape = (len(TYPES), len(values), len(cases), len(UPOS), len(verbforms), 2)
+        key = np.ravel_multi_index(
+            (
+                kind,
+                value,
+                case_of.ravel()[fc],
+                words.upos[t].astype(np.int64),
+                verbform_of.ravel()[ft],
+                target_first(words, t, c).astype(np.int64),
+            ),
+            shape,
+        )
         found, where = np.unique(key[carried[f]], return_inverse=True)
         counts = np.bincount(where.ravel(), minlength=len(found))
         agreeing = np.bincount(where.ravel(), agrees[f][carried[f]], minlength=len(found))
         for k, total, yes in zip(found.tolist(), counts.tolist(), agreeing.tolist(), strict=True):
-            kd, case, upos, verbform, order = np.unravel_index(k, shape)
+            kd, val, case, upos, verbform, order = np.unravel_index(k, shape)
             config = (
                 TYPES[kd],
                 feature,
+                values[val],
                 cases[case],
                 UPOS[upos],
                 verbforms[verbform],

@@ -76,26 +76,33 @@ def test_rates_counted_by_hand_at_every_level(tmp_path):
     assert table.schema == pl.Schema(pl.DataFrame(AGREEMENT.empty_table()).schema)
     finest = table.filter(pl.col("order").is_not_null())
     got = {
-        (r["type"], r["feature"], r["controller_case"], r["target_upos"], r["target_verbform"],
-         r["order"], r["n"], r["agree"])
+        (r["type"], r["feature"], r["controller_value"], r["controller_case"], r["target_upos"],
+         r["target_verbform"], r["order"], r["n"], r["agree"])
         for r in finest.iter_rows(named=True)
     }  # fmt: skip
     assert got == {
-        ("determiner", "Number", "_", "DET", "_", "target-first", 3, 3),
-        ("determiner", "Gender", "_", "DET", "_", "target-first", 2, 2),
-        ("subject-verb", "Number", "_", "VERB", "Fin", "controller-first", 3, 2),
+        ("determiner", "Number", "Sing", "_", "DET", "_", "target-first", 2, 2),
+        ("determiner", "Number", "Plur", "_", "DET", "_", "target-first", 1, 1),
+        ("determiner", "Gender", "Fem", "_", "DET", "_", "target-first", 1, 1),
+        ("determiner", "Gender", "Masc", "_", "DET", "_", "target-first", 1, 1),
+        ("subject-verb", "Number", "Sing", "_", "VERB", "Fin", "controller-first", 2, 2),
+        ("subject-verb", "Number", "Plur", "_", "VERB", "Fin", "controller-first", 1, 0),
         # Nouns without Person count as Person 3 against *dort* (implicit third person).
-        ("subject-verb", "Person", "_", "VERB", "Fin", "controller-first", 3, 3),
+        ("subject-verb", "Person", "3", "_", "VERB", "Fin", "controller-first", 3, 3),
     }
-    # Each configuration has a row per level of the back-off, the last (type, feature) only.
-    assert table.height == 4 * 5
-    coarsest = table.filter(pl.col("controller_case").is_null())
+    # Each (configuration, value) has a row per level of the back-off that keeps the value (4),
+    # each configuration one where Case alone is kept; then a row per value and one per
+    # (type, feature): 3 × (2 × 4 + 1 + 2 + 1) + (4 + 1 + 1 + 1).
+    assert table.height == 3 * 12 + 7
+    coarsest = table.filter(
+        pl.col("controller_case").is_null() & pl.col("controller_value").is_null()
+    )
     assert coarsest.filter(pl.col("feature") == "Number", pl.col("type") == "subject-verb").row(
         0, named=True
     ) | {"lang": "fr"} == {
-        "lang": "fr", "type": "subject-verb", "feature": "Number", "controller_case": None,
-        "target_upos": None, "target_verbform": None, "order": None, "n": 3, "agree": 2,
-        "rate": 2 / 3, "certain": None,
+        "lang": "fr", "type": "subject-verb", "feature": "Number", "controller_value": None,
+        "controller_case": None, "target_upos": None, "target_verbform": None, "order": None,
+        "n": 3, "agree": 2, "rate": 2 / 3, "certain": None,
     }  # fmt: skip
     assert table["certain"].is_null().all()  # nothing reaches 20 candidates
     assert manifest["agreement"]["rows"] == table.height
@@ -132,6 +139,7 @@ def test_agreement_that_holds_makes_pairs_and_optional_agreement_skips_them(tmp_
     listed = manifest["agreement"]["uncertain"]
     assert {(u["controller_case"], u["n"], u["agree"]) for u in listed} == {
         ("Acc", 24, 12),
+        (None, 48, 36),  # singular controllers of both cases
         (None, 49, 37),  # (type, feature) pools both cases and the plural sentence
     }
     assert manifest["agreement"]["pairs_backed_off"] == 0
@@ -172,11 +180,11 @@ def test_too_few_candidates_leave_agreement_unmeasured_and_pairs_made(tmp_path):
 def test_decision_and_flag_of_each_configuration():
     sv = ("subject-verb", "Number")
     rated = {
-        (*sv, "Nom", "VERB", "Fin", "controller-first"): (30, 30),
-        (*sv, "Nom", "VERB", "Fin", "target-first"): (4, 4),  # backs off to (Nom, VERB, Fin)
-        (*sv, "Acc", "VERB", "Fin", "controller-first"): (25, 12),  # optional
-        (*sv, "Dat", "VERB", "Fin", "controller-first"): (5, 5),  # backs off to (type, f)
-        ("determiner", "Number", "_", "DET", "_", "target-first"): (3, 3),  # unmeasured
+        (*sv, "Sing", "Nom", "VERB", "Fin", "controller-first"): (30, 30),
+        (*sv, "Sing", "Nom", "VERB", "Fin", "target-first"): (4, 4),  # (Sing, Nom, VERB, Fin)
+        (*sv, "Sing", "Acc", "VERB", "Fin", "controller-first"): (25, 12),  # optional
+        (*sv, "Sing", "Dat", "VERB", "Fin", "controller-first"): (5, 5),  # to (type, f, Sing)
+        ("determiner", "Number", "Plur", "_", "DET", "_", "target-first"): (3, 3),  # unmeasured
     }
     from collections import Counter
 
@@ -185,10 +193,13 @@ def test_decision_and_flag_of_each_configuration():
         Counter({k: n for k, (n, _) in rated.items()}),
         Counter({k: a for k, (_, a) in rated.items()}),
     )
-    columns = ["type", "feature", "controller_case", "target_upos", "target_verbform", "order"]
+    columns = [
+        "type", "feature", "controller_value", "controller_case", "target_upos",
+        "target_verbform", "order",
+    ]  # fmt: skip
     attempts = pl.DataFrame([list(k) for k in rated], schema=columns, orient="row")
     got = decide(attempts, table).select("controller_case", "certain", "agreement_flag").rows()
-    # (type, Number) pools 64 candidates of which 51 agree: (51 + 1) / 66 < 0.90.
+    # (type, Number, Sing) pools 64 candidates of which 51 agree: (51 + 1) / 66 < 0.90.
     assert got == [
         ("Nom", True, None),
         ("Nom", True, "backed-off"),
@@ -196,3 +207,61 @@ def test_decision_and_flag_of_each_configuration():
         ("Dat", False, "backed-off"),
         ("_", True, "agreement-unmeasured"),
     ]
+
+
+def test_each_direction_read_at_its_own_controller_value():
+    # Optional agreement one way only (Turkish plural subjects): singular controllers always
+    # agree, plural ones a quarter of the time, in one configuration.
+    config = ("subject-verb", "Number")
+    rest = ("Nom", "VERB", "Fin", "controller-first")
+    rated = {(*config, "Sing", *rest): (40, 40), (*config, "Plur", *rest): (40, 10)}
+    from collections import Counter
+
+    table = rate_table(
+        "tr",
+        Counter({k: n for k, (n, _) in rated.items()}),
+        Counter({k: a for k, (_, a) in rated.items()}),
+    )
+    columns = [
+        "type", "feature", "controller_value", "controller_case", "target_upos",
+        "target_verbform", "order",
+    ]  # fmt: skip
+    attempts = pl.DataFrame([list(k) for k in rated], schema=columns, orient="row")
+    decided = decide(attempts, table)
+    assert decided.select("controller_value", "certain", "agreement_flag").rows() == [
+        ("Sing", True, None),  # a singular subject with a plural verb: ungrammatical
+        ("Plur", False, None),  # a plural subject with a singular verb: grammatical here
+    ]
+    # Pooled, the two directions would be one rate, 50 of 80: both skipped.
+    pooled = table.filter(pl.col("controller_value").is_null() & pl.col("order").is_null())
+    assert pooled.filter(pl.col("controller_case").is_null())["rate"].to_list() == [50 / 80]
+
+
+def test_singular_subjects_keep_their_pairs_where_only_plural_ones_may_disagree(tmp_path):
+    # 24 singular subjects, all agreeing; 24 plural ones, half with a singular verb.
+    singular = [boy_sleeps("Nom") for _ in range(24)]
+    plural = [
+        (
+            "1 Les le DET Definite=Def|Number=Plur|PronType=Art 2 det",
+            "2 garçons garçon NOUN Case=Nom|Gender=Masc|Number=Plur 3 nsubj",
+            f"3 {'dorment' if i % 2 else 'dort'} dormir VERB {PLUR if i % 2 else SING} 0 root",
+        )
+        for i in range(24)
+    ]
+    pairs, skips, _ = mine_with_skips(tmp_path, *singular, *plural)
+    singular_ids = [f"s{i}" for i in range(1, 25)]
+    plural_ids = [f"s{i}" for i in range(25, 49)]
+    # *le garçon dort* → *dorment* is made (singular: 24 of 24 agree) ...
+    assert number_pairs(pairs, singular_ids) == 24
+    # ... *les garçons dorment* → *dort* is not (plural: 12 of 24).
+    assert number_pairs(pairs, plural_ids) == 0
+    uncertain = skips.filter(pl.col("reason") == "uncertain-agreement")
+    assert set(uncertain["sent_id"]) == set(plural_ids[1::2])
+    table = rates(tmp_path)
+    finest = table.filter(
+        (pl.col("type") == "subject-verb")
+        & (pl.col("feature") == "Number")
+        & pl.col("order").is_not_null()
+    )
+    got = {(r["controller_value"], r["n"], r["agree"]) for r in finest.iter_rows(named=True)}
+    assert got == {("Sing", 24, 24), ("Plur", 24, 12)}

@@ -384,11 +384,58 @@ def test_a_first_person_that_is_the_reported_speech_subjunctive_is_syncretic_in_
     assert ("1", "syncretic") in set(person.select("bad_value", "reason").iter_rows())
 
 
-def test_the_subjunctive_blocks_nothing_where_it_stays_in_subordinate_clauses(tmp_path):
-    # The same sentences in a language without reported-speech subjunctives (§4.1: syncretism
-    # among the word's own FEATS): *hat* → *habe* is made.
-    pairs, _, _ = mine_with_skips(tmp_path, *REPORTED, lang="Dutch")
-    assert set(pairs.filter(pl.col("sent_id") == "s1")["bad_form"]) == {"habe"}
+def test_another_mood_that_agrees_with_the_subject_makes_the_bad_form_no_violation(tmp_path):
+    # The same sentences in a language without reported-speech subjunctives: §4.1's syncretism
+    # reads the word's own FEATS only, but §4.3 every cell: *habe* is also the subjunctive 3sg,
+    # so *der Mann hat* → *habe* has a grammatical reading (`syncretic-elsewhere`).
+    pairs, skips, _ = mine_with_skips(tmp_path, *REPORTED, lang="Dutch")
+    assert pairs.filter(pl.col("sent_id") == "s1").height == 0
+    person = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
+    assert set(person.select("bad_value", "reason").iter_rows()) == {("1", "syncretic-elsewhere")}
+
+
+def entra(subject: str, form: str, mood: str, person: str) -> tuple[str, ...]:
+    """*Marco entra*: a noun or pronoun subject and a present verb of `mood` and `person`."""
+    upos = "PRON" if subject == "io" else "NOUN"
+    subject_feats = (
+        "Number=Sing|Person=1|PronType=Prs" if upos == "PRON" else "Gender=Masc|Number=Sing"
+    )
+    verb = f"Mood={mood}|Number=Sing|Person={person}|Tense=Pres|VerbForm=Fin"
+    return (f"1 {subject} {subject} {upos} {subject_feats} 2 nsubj",
+            f"2 {form} entrare VERB {verb} 0 root")  # fmt: skip
+
+
+def test_the_subjunctive_third_person_makes_a_first_person_no_violation_in_italian(tmp_path):
+    # Italian *entri* is the subjunctive 1sg, 2sg and 3sg: *Marco entra* → *entri* (Person 1)
+    # reads as *che Marco entri*; where *entri* is the indicative 2sg only, it is a pair.
+    with_subjunctive = [
+        entra("Marco", "entra", "Ind", "3"),
+        *[entra("io", "entri", "Ind", "1")] * 3,  # the cell wanted: 1sg (tagged so, for the test)
+        *[entra("Marco", "entri", "Sub", "3")] * 3,
+    ]
+    pairs, skips, _ = mine_with_skips(tmp_path / "sub", *with_subjunctive, lang="Italian")
+    assert pairs.filter(pl.col("sent_id") == "s1").height == 0
+    reasons = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
+    assert ("1", "syncretic-elsewhere") in set(reasons.select("bad_value", "reason").iter_rows())
+    without = with_subjunctive[:4]
+    pairs, _, _ = mine_with_skips(tmp_path / "ind", *without, lang="Italian")
+    assert set(pairs.filter(pl.col("sent_id") == "s1")["bad_form"]) == {"entri"}
+
+
+def test_a_cell_spelled_without_its_mood_or_an_imperative_is_no_other_reading(tmp_path):
+    # The bad form's other rows leave Mood out (one treebank's spelling of the same cell) or are
+    # imperatives (no subject): neither reads as agreeing, so *Marco entra* → *entri* is made.
+    blocks = [
+        entra("Marco", "entra", "Ind", "3"),
+        *[entra("io", "entri", "Ind", "1")] * 3,
+        *[(b[0], b[1].replace("Mood=Sub|", "")) for b in [entra("Marco", "entri", "Sub", "3")] * 3],
+        *[
+            (b[0], b[1].replace("Mood=Sub", "Mood=Imp"))
+            for b in [entra("Marco", "entri", "Sub", "3")] * 3
+        ],
+    ]
+    pairs, _, _ = mine_with_skips(tmp_path, *blocks, lang="Italian")
+    assert set(pairs.filter(pl.col("sent_id") == "s1")["bad_form"]) == {"entri"}
 
 
 # German adjectives: the determiner decides their declension, and the plural has no gender.
@@ -450,6 +497,81 @@ def test_an_uninflected_adjective_is_no_bad_form_in_german(tmp_path):
     assert ("Gender", "Neut", "declension-class") in set(
         tried.select("feature", "bad_value", "reason").iter_rows()
     )
+
+
+def determined_phrase(
+    det: str, det_feats: str, adjective: str, lemma: str, feats: str, noun: str
+) -> tuple[str, ...]:
+    """*det adjective noun*, the determiner's FEATS given (`det` empty: no determiner)."""
+    rows = [f"1 {det} {det.lower()} DET {det_feats} 3 det"] if det else []
+    n = len(rows)
+    return (*rows,
+            f"{n + 1} {adjective} {lemma} ADJ {feats} {n + 2} amod",
+            f"{n + 2} {noun} {noun} NOUN {feats} 0 root")  # fmt: skip
+
+
+GEN_NEUT = "Case=Gen|Gender=Neut|Number=Sing"
+NOM_NEUT = "Case=Nom|Gender=Neut|Number=Sing"
+INDEFINITE = "Definite=Ind|PronType=Art"
+
+
+def attributive_tries(pairs: pl.DataFrame, skips: pl.DataFrame) -> tuple[set, set]:
+    """s1's attributive pairs (feature, bad value, bad form) and skips (feature, value, reason)."""
+    made = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    tried = skips.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    return (
+        set(made.select("feature", "bad_value", "bad_form").iter_rows()),
+        set(tried.select("feature", "bad_value", "reason").iter_rows()),
+    )
+
+
+def test_after_an_indefinite_article_the_mixed_ending_decides_in_german(tmp_path):
+    # *eines japanischen Unternehmens* → Nom: after *ein* the neuter nominative is *-es*
+    # (*ein japanisches*); the weak *japanische* (*das japanische*) changes the declension.
+    s1 = determined_phrase("eines", f"{GEN_NEUT}|{INDEFINITE}", "japanischen", "japanisch",
+                           GEN_NEUT, "Unternehmens")  # fmt: skip
+    weak = determined_phrase("das", f"{NOM_NEUT}|{ARTICLE}", "japanische", "japanisch",
+                             NOM_NEUT, "Unternehmen")  # fmt: skip
+    pairs, skips = mine_with_skips(tmp_path / "weak", s1, *[weak] * 3, lang="German")[:2]
+    made, tried = attributive_tries(pairs, skips)
+    assert ("Case", "Nom") not in {(f, v) for f, v, _ in made}
+    assert ("Case", "Nom", "declension-class") in tried
+    # The mixed declension's own form is a pair.
+    mixed = determined_phrase("ein", f"{NOM_NEUT}|{INDEFINITE}", "japanisches", "japanisch",
+                              NOM_NEUT, "Unternehmen")  # fmt: skip
+    pairs, skips = mine_with_skips(tmp_path / "mixed", s1, *[mixed] * 3, lang="German")[:2]
+    made, _ = attributive_tries(pairs, skips)
+    assert ("Case", "Nom", "japanisches") in made
+
+
+def test_a_bad_form_that_reads_as_the_word_in_another_declension_is_skipped_in_german(
+    tmp_path,
+):
+    # *mit sozialer Verantwortung* (strong Dat Fem Sg) → Plur *sozialen*: the strong dative
+    # plural, but also the weak dative singular, so the bad sentence reads as a declension
+    # error, not a Number one.
+    dat_fem = "Case=Dat|Gender=Fem|Number=Sing"
+    s1 = determined_phrase("", "", "sozialer", "sozial", dat_fem, "Verantwortung")
+    plural = determined_phrase("", "", "sozialen", "sozial", "Case=Dat|Gender=Fem|Number=Plur",
+                               "Leistungen")  # fmt: skip
+    pairs, skips = mine_with_skips(tmp_path, s1, *[plural] * 3, lang="German")[:2]
+    made, tried = attributive_tries(pairs, skips)
+    assert ("Number", "Plur") not in {(f, v) for f, v, _ in made}
+    assert ("Number", "Plur", "declension-class") in tried
+
+
+def test_after_an_interrogative_determiner_the_weak_ending_decides_in_german(tmp_path):
+    # *welche neuen Kandidaten* → Sing *neuer*: after *welcher* the adjective is weak (*welcher
+    # neue Kandidat*); the strong *neuer* changes the declension.
+    plural = "Case=Nom|Gender=Masc|Number=Plur"
+    singular = "Case=Nom|Gender=Masc|Number=Sing"
+    s1 = determined_phrase("welche", f"{plural}|PronType=Int", "neuen", "neu", plural,
+                           "Kandidaten")  # fmt: skip
+    strong = determined_phrase("", "", "neuer", "neu", singular, "Kandidat")
+    pairs, skips = mine_with_skips(tmp_path, s1, *[strong] * 3, lang="German")[:2]
+    made, tried = attributive_tries(pairs, skips)
+    assert ("Number", "Sing") not in {(f, v) for f, v, _ in made}
+    assert ("Number", "Sing", "declension-class") in tried
 
 
 OLD_MEN = adjective_phrase(

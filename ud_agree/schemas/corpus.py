@@ -256,6 +256,7 @@ SKIP_REASONS = (
     "unagreement",
     "no-form",
     "syncretic",
+    "syncretic-elsewhere",
     "ambiguous-controller",
     "ambiguous-target",
     "duplicate-sent-id",
@@ -303,13 +304,19 @@ DROPS = pa.schema(
     ]
 )
 
-# §4.1 Does agreement hold here? One row per (type, feature, configuration) at every level of the
-# back-off: the configuration's columns that a level drops are null.
+# §4.1 Does agreement hold here? One row per (type, feature, controller value, configuration) at
+# every level of the back-off (§4.3): the columns that a level drops are null.
 AGREEMENT = pa.schema(
     [
         described("lang", pa.string(), "language key"),
         described("type", pa.string(), "agreement type (§1.1)"),
         described("feature", pa.string(), "the feature compared"),
+        described(
+            "controller_value",
+            pa.string(),
+            "the controller's value of the feature (several values `,`-joined; `3` for a noun "
+            "subject's implicit Person); null where backed off",
+        ),
         described(
             "controller_case",
             pa.string(),
