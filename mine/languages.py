@@ -158,6 +158,16 @@ def load_adjective_declension() -> dict[str, Declension]:
     return table
 
 
+def load_apocope() -> dict[str, dict[str, str]]:
+    """Per UD code, each short (apocopated) form with its full form, from
+    `mine/data/apocope.tsv`: Spanish *algún*, *buen* stand before the noun only, *alguno*,
+    *bueno* after it or as a predicate (§4.1's surface the language writes)."""
+    table: dict[str, dict[str, str]] = {}
+    for row in read_rows("apocope.tsv"):
+        table.setdefault(row["code"], {})[row["apocopated"]] = row["full"]
+    return table
+
+
 def load_participle_languages() -> frozenset[str]:
     """UD codes of the languages whose active participles agree with their subject (§1.1 verb
     forms: Czech *řekl*, *byl*), from `mine/data/participle_languages.tsv`."""

@@ -19,12 +19,13 @@ from .certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, VALUE, decide
 from .languages import ValueSets
 from .lent import REFUSED, LentAgreement
 from .lexicon import other_feats
-from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
+from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames, with_layered
 from .questions import first_asking, numbered
 from .rules.pairs import (
     agreeing_key,
     ambiguity_of,
     bad_forms_of,
+    breaks_apocope,
     breaks_elision,
     capitalised_like,
     changes_declension,
@@ -197,6 +198,10 @@ def pairs_from_attempts(
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
     marked = frames.marked  # the language's, before the frames are narrowed to the batch
+    # §4.3: the word's layered features as its form has them in any treebank.
+    attempts = attempts.with_columns(
+        with_layered(attempts.select("key", "lemma", "upos", "feats"), frames.layered)
+    )
     # Only the paradigms of the words varied and of the other members are read.
     frames = frames.narrowed(
         pl.concat(
@@ -249,7 +254,11 @@ def pairs_from_attempts(
     tries = tries.filter(~no_form)
     if rates is not None:
         tries = _certain(tries, rates, pl.col("varied") == "controller", skipped)
-        tries = tries.drop(*CONFIGURATION)
+    if frames.apocope:
+        apocopated = tries.select(breaks_apocope(frames.apocope)).to_series()
+        skipped.append(skipped_rows(tries.filter(apocopated), "apocope"))
+        tries = tries.filter(~apocopated)
+    tries = tries.drop(*CONFIGURATION)
     if frames.endings:
         declension = tries.select(changes_declension(frames.endings)).to_series()
         skipped.append(skipped_rows(tries.filter(declension), "declension-class"))

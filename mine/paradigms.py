@@ -152,6 +152,47 @@ def attestation(lexicon: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+LAYERED = r"^[A-Za-z]+\[[a-z]+\]="  # a layered feature's item (`Number[psor]=Sing`)
+
+
+def _form_key() -> pl.Expr:
+    return pl.col("form").str.to_lowercase().alias("key")
+
+
+def layered_features(lexicon: pl.DataFrame) -> pl.DataFrame:
+    """Per (lower-cased form `key`, lemma, upos), the layered features its rows give one value
+    across the language's treebanks (`layered`: `Name[layer]=Value` items); a feature whose rows
+    disagree is left out."""
+    items = (
+        lexicon.select(_form_key(), "lemma", "upos", pl.col("feats").str.split("|").alias("item"))
+        .explode("item")
+        .filter(pl.col("item").str.contains(LAYERED))
+        .with_columns(pl.col("item").str.extract(r"^([^=]+)=", 1).alias("name"))
+        .unique()
+    )
+    single = items.filter(pl.len().over("key", "lemma", "upos", "name") == 1)
+    return single.group_by("key", "lemma", "upos").agg(pl.col("item").sort().alias("layered"))
+
+
+def with_layered(rows: pl.DataFrame, layered: pl.DataFrame) -> pl.Series:
+    """`feats` of rows (`key`, `lemma`, `upos`, `feats`) with their form's layered features added
+    (`layered_features`); unknown FEATS (null) stay unknown."""
+    joined = rows.join(layered, on=["key", "lemma", "upos"], how="left", maintain_order="left")
+    own = pl.col("feats").str.split("|").list.eval(pl.element().filter(pl.element() != ""))
+    completed = (
+        pl.concat_list(own, pl.col("layered").fill_null(pl.lit([], pl.List(pl.String))))
+        .list.unique()
+        .list.sort()
+        .list.join("|")
+    )
+    return joined.select(
+        pl.when(pl.col("layered").is_null() | pl.col("feats").is_null())
+        .then(pl.col("feats"))
+        .otherwise(completed)
+        .alias("feats")
+    ).to_series()
+
+
 def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:
     """(upos, feature, bad_value) of each value that holds less than RARE_SHARE of the
     language's UD tokens of the upos carrying the feature (§4.1 `rare-value`); where no UD
@@ -257,6 +298,7 @@ class ParadigmFrames:
         genderless_plural: bool = False,
         endings: Endings | None = None,
         declension: Declension | None = None,
+        apocope: dict[str, str] | None = None,
         prefixes: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets; without its
@@ -270,6 +312,7 @@ class ParadigmFrames:
         self.genderless_plural = genderless_plural
         self.endings = endings or {}
         self.declension = declension or {}
+        self.apocope = apocope or {}
         self.prefixes = prefixes or {}
         frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
@@ -290,6 +333,12 @@ class ParadigmFrames:
             .agg(pl.col("v").sort().alias("bad_value"))
         )
         self.rare = rare_values(frame)
+        # §4.3: a form's layered features are the union over its treebanks (French ParisStories
+        # and Rhapsodie leave out *vos*'s Person[psor], so *vos* → *son* kept the same FEATS).
+        self.layered = layered_features(frame)
+        frame = frame.with_columns(
+            with_layered(frame.select(_form_key(), "lemma", "upos", "feats"), self.layered)
+        )
         rows = attestation(frame)
         frame = frame.with_columns(rows.get_column("attested"), rows.get_column("decisive"))
         frame = frame.filter(rows.get_column("attested_bundle"))

@@ -50,6 +50,7 @@ from .extract import FileJob, FileResult
 from .languages import (
     load_adjective_declension,
     load_adjective_endings,
+    load_apocope,
     load_genderless_plural_languages,
     load_optional_antecedent_agreement,
     load_reported_speech_languages,
@@ -312,6 +313,7 @@ def write_tables(
             genderless_plural=code in load_genderless_plural_languages(),
             endings=load_adjective_endings().get(code),
             declension=load_adjective_declension().get(code),
+            apocope=load_apocope().get(code),
             prefixes=load_verb_prefixes().get(code),
         )
         frames.marked = marked_cells(finite_cells(run))

@@ -782,6 +782,16 @@ def definite_determiner() -> pl.Expr:
     )
 
 
+def breaks_apocope(apocope: dict[str, str]) -> pl.Expr:
+    """Over attempts with a bad form (`bad_key`) and the relation's `order`: a short form that
+    would not stand before its noun (Spanish *relación algún*, *es buen*), or a full form that
+    would (*alguno libro*): the bad sentence breaks the surface, not the agreement."""
+    before_noun = pl.col("order") == "target-first"
+    short = pl.col("bad_key").is_in(list(apocope))
+    full = pl.col("bad_key").is_in(sorted(set(apocope.values())))
+    return ((short & ~before_noun) | (full & before_noun)).fill_null(False)
+
+
 def declension_of_determiner() -> pl.Expr:
     """Over determiner relations: the declension their noun's adjectives take (German): weak
     after a definite, demonstrative, interrogative or total determiner (*der*, *dieser*,

@@ -198,6 +198,40 @@ def test_bad_forms_of_the_own_treebank_come_first(tmp_path):
 # Nothing else changes: layered features, syncretism among same-feats rows.
 
 
+def possessive(form: str, number: str, layered: str, noun: str) -> tuple[str, ...]:
+    """*vos livres*: a possessive determiner (its layered FEATS `layered`, maybe none)."""
+    feats = f"Number={number}|{layered + '|' if layered else ''}Poss=Yes|PronType=Prs"
+    return (f"1 {form} son DET {feats} 2 det",
+            f"2 {noun} {noun} NOUN Gender=Masc|Number={number} 0 root")  # fmt: skip
+
+
+def test_layered_features_missing_in_one_treebank_are_taken_from_the_others(tmp_path):
+    # Sequoia gives *vos* Person[psor]=2 and *son* Person[psor]=3; ParisStories gives neither:
+    # its *vos livres* → *son livres* would change the possessor's person (§4.3), and is not made.
+    ud = tmp_path / "ud"
+    for name, blocks in {
+        "Sequoia": [
+            possessive("vos", "Plur", "Number[psor]=Plur|Person[psor]=2", "livres"),
+            *[possessive("son", "Sing", "Number[psor]=Sing|Person[psor]=3", "livre")] * 3,
+        ],
+        "ParisStories": [
+            possessive("vos", "Plur", "", "livres"),
+            *[possessive("son", "Sing", "", "livre")] * 3,
+        ],
+    }.items():
+        folder = ud / f"UD_French-{name}"
+        folder.mkdir(parents=True)
+        text = "".join(conllu(*rows, sent_id=f"{name}{i}") for i, rows in enumerate(blocks, 1))
+        (folder / f"fr_{name.lower()}-ud-test.conllu").write_text(text, encoding="utf-8")
+    options = Options(ud_dir=ud, out=tmp_path / "corpus", all_types=True, progress=False)
+    (manifest,) = mine_languages(options)
+    folder = tmp_path / "corpus" / "fr"
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    assert_skips_counted(pl.read_parquet(folder / "pair_skips.parquet"), manifest)
+    assert "son" not in set(pairs.filter(pl.col("sent_id") == "ParisStories1")["bad_form"])
+    assert "son" not in set(pairs.filter(pl.col("sent_id") == "Sequoia1")["bad_form"])
+
+
 def test_layered_features_are_kept_in_feats():
     feats = "Gender[psor]=Fem|Number=Sing|Number[psor]=Plur|Person=3|Poss=Yes|Typo=Yes"
     assert other_feats(feats) == "Gender[psor]=Fem|Number[psor]=Plur|Poss=Yes"
@@ -721,3 +755,39 @@ def test_a_pro_drop_copular_clause_with_an_oblique_predicate_has_no_person_varie
     assert ("s2", "Person", "jsem") in made
     refused = skips.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Person"))
     assert refused.get_column("reason").to_list() == ["predicate-nominal"]
+
+
+# Spanish apocope: *algún*, *buen* stand before their noun only.
+
+
+def alguno(form: str, gender: str, noun: str, before: bool) -> tuple[str, ...]:
+    """*algún libro* (`before`) or *libro alguno*: the determiner of a singular noun."""
+    feats = f"Gender={gender}|Number=Sing"
+    det = f"{form} alguno DET {feats}|PronType=Ind"
+    if before:
+        return (f"1 {det} 2 det", f"2 {noun} {noun} NOUN {feats} 0 root")
+    return (f"1 {noun} {noun} NOUN {feats} 0 root", f"2 {det} 1 det")
+
+
+def test_a_short_form_after_its_noun_is_no_bad_form_in_spanish(tmp_path):
+    # *sin duda alguna* → Masc *algún*: after the noun the masculine is *alguno*; *duda algún*
+    # breaks the apocope, not only the gender.
+    s1 = alguno("alguna", "Fem", "duda", before=False)
+    pairs, skips, _ = mine_with_skips(
+        tmp_path, s1, *[alguno("algún", "Masc", "libro", before=True)] * 3, lang="Spanish"
+    )
+    made = pairs.filter(pl.col("sent_id") == "s1")
+    assert "algún" not in set(made["bad_form"])
+    tried = skips.filter(pl.col("sent_id") == "s1")
+    assert ("Gender", "Masc", "apocope") in set(
+        tried.select("feature", "bad_value", "reason").iter_rows()
+    )
+
+
+def test_a_short_form_before_its_noun_is_the_bad_form_in_spanish(tmp_path):
+    s1 = alguno("alguna", "Fem", "duda", before=True)
+    pairs, _, _ = mine_with_skips(
+        tmp_path, s1, *[alguno("algún", "Masc", "libro", before=True)] * 3, lang="Spanish"
+    )
+    made = pairs.filter(pl.col("sent_id") == "s1")
+    assert set(made.select("feature", "bad_form").iter_rows()) == {("Gender", "algún")}
