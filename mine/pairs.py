@@ -19,7 +19,7 @@ from .certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, VALUE, decide
 from .languages import ValueSets
 from .lent import REFUSED, LentAgreement
 from .lexicon import other_feats
-from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames, with_layered
+from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames, changes_layered
 from .questions import first_asking, numbered
 from .rules.pairs import (
     agreeing_key,
@@ -198,10 +198,6 @@ def pairs_from_attempts(
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
     marked = frames.marked  # the language's, before the frames are narrowed to the batch
-    # §4.3: the word's layered features as its form has them in any treebank.
-    attempts = attempts.with_columns(
-        with_layered(attempts.select("key", "lemma", "upos", "feats"), frames.layered)
-    )
     # Only the paradigms of the words varied and of the other members are read.
     frames = frames.narrowed(
         pl.concat(
@@ -280,6 +276,8 @@ def pairs_from_attempts(
     contested = tries.join(
         by_bad_form.select(*bad, "contested"), on=bad, how="left", maintain_order="left"
     ).get_column("contested")
+    # §4.3: the layered features the treebanks give the two forms differ (the possessor's).
+    contested = contested | changes_layered(tries, frames.layered)
     skipped.append(skipped_rows(tries.filter(contested), "contested-feats"))
     # What the word's cell and other FEATS decide is decided: later steps copy less.
     tries = tries.filter(~contested).drop("key", "feats", *(f"k_{n}" for n in LIST_COLUMNS))

@@ -160,37 +160,63 @@ def _form_key() -> pl.Expr:
 
 
 def layered_features(lexicon: pl.DataFrame) -> pl.DataFrame:
-    """Per (lower-cased form `key`, lemma, upos), the layered features its rows give one value
-    across the language's treebanks (`layered`: `Name[layer]=Value` items); a feature whose rows
-    disagree is left out."""
+    """Per (lower-cased form `key`, lemma, upos), the layered features its treebanks give it
+    (`layered`: `Name[layer]=Value` items) where most of its tokens carry one, each with the
+    value most of them carry (French *ses*: Number[psor]=Sing 180 times, Plur 29, a tagging
+    slip); a tie leaves the feature out, and so does a feature few of its tokens carry (Italian
+    *sua*: 2 of 38, where no treebank gives *suo* one: completing *sua* alone would refuse
+    *sua* → *suo*)."""
+    word = ["key", "lemma", "upos"]
+    rows = lexicon.select(
+        _form_key(),
+        "lemma",
+        "upos",
+        pl.col("feats").str.split("|").alias("item"),
+        pl.col("count").fill_null(0),
+    ).with_columns(pl.col("count").sum().over(word).alias("tokens"))
     items = (
-        lexicon.select(_form_key(), "lemma", "upos", pl.col("feats").str.split("|").alias("item"))
-        .explode("item")
+        rows.explode("item")
         .filter(pl.col("item").str.contains(LAYERED))
         .with_columns(pl.col("item").str.extract(r"^([^=]+)=", 1).alias("name"))
-        .unique()
+        .group_by(*word, "name", "item")
+        .agg(pl.col("count").sum(), pl.col("tokens").first())
     )
-    single = items.filter(pl.len().over("key", "lemma", "upos", "name") == 1)
-    return single.group_by("key", "lemma", "upos").agg(pl.col("item").sort().alias("layered"))
+    most = pl.col("count") == pl.col("count").max().over(*word, "name")
+    carried = 2 * pl.col("count").sum().over(*word, "name") > pl.col("tokens")
+    single = items.filter(most & carried).filter(pl.len().over(*word, "name") == 1)
+    return single.group_by(word).agg(pl.col("item").sort().alias("layered"))
 
 
-def with_layered(rows: pl.DataFrame, layered: pl.DataFrame) -> pl.Series:
-    """`feats` of rows (`key`, `lemma`, `upos`, `feats`) with their form's layered features added
-    (`layered_features`); unknown FEATS (null) stay unknown."""
-    joined = rows.join(layered, on=["key", "lemma", "upos"], how="left", maintain_order="left")
-    own = pl.col("feats").str.split("|").list.eval(pl.element().filter(pl.element() != ""))
-    completed = (
-        pl.concat_list(own, pl.col("layered").fill_null(pl.lit([], pl.List(pl.String))))
-        .list.unique()
-        .list.sort()
-        .list.join("|")
+def changes_layered(tries: pl.DataFrame, layered: pl.DataFrame) -> pl.Series:
+    """Per try (the word `key`, its `bad_key`, `lemma`, `upos`, the word's own `feats`) whose word
+    has no layered features of its own (its treebank leaves them out; where it has them, the
+    same-FEATS rule reads them): whether the two forms' layered features as the treebanks give
+    them (`layered_features`) have disjoint values in a feature both have: the bad form changes
+    the possessor too (*mes* → *son*, *leur* → *ses*)."""
+    items = layered.explode("layered").select(
+        "key",
+        "lemma",
+        "upos",
+        pl.col("layered").str.extract(r"^([^=]+)=", 1).alias("name"),
+        pl.col("layered").alias("item"),
     )
-    return joined.select(
-        pl.when(pl.col("layered").is_null() | pl.col("feats").is_null())
-        .then(pl.col("feats"))
-        .otherwise(completed)
-        .alias("feats")
-    ).to_series()
+    asked = tries.select(
+        pl.int_range(pl.len()).alias("_t"),
+        "key",
+        "bad_key",
+        "lemma",
+        "upos",
+        pl.col("feats").fill_null("").str.contains("[", literal=True).alias("own_layers"),
+    )
+    own = asked.filter(~pl.col("own_layers")).join(items, on=["key", "lemma", "upos"])
+    bad = asked.select("_t", pl.col("bad_key").alias("key"), "lemma", "upos").join(
+        items, on=["key", "lemma", "upos"]
+    )
+    values = [pl.col(c).str.extract(r"=(.*)$", 1).str.split(",") for c in ("item", "item_bad")]
+    differ = own.join(bad.select("_t", "name", "item"), on=["_t", "name"], suffix="_bad").filter(
+        values[0].list.set_intersection(values[1]).list.len() == 0
+    )
+    return asked.select(pl.col("_t").is_in(differ.get_column("_t").implode())).to_series()
 
 
 def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:
@@ -333,12 +359,9 @@ class ParadigmFrames:
             .agg(pl.col("v").sort().alias("bad_value"))
         )
         self.rare = rare_values(frame)
-        # §4.3: a form's layered features are the union over its treebanks (French ParisStories
-        # and Rhapsodie leave out *vos*'s Person[psor], so *vos* → *son* kept the same FEATS).
+        # §4.3: a form's layered features as its treebanks give them (French ParisStories and
+        # Rhapsodie leave out *vos*'s Person[psor], so *vos* → *son* kept the same FEATS).
         self.layered = layered_features(frame)
-        frame = frame.with_columns(
-            with_layered(frame.select(_form_key(), "lemma", "upos", "feats"), self.layered)
-        )
         rows = attestation(frame)
         frame = frame.with_columns(rows.get_column("attested"), rows.get_column("decisive"))
         frame = frame.filter(rows.get_column("attested_bundle"))
