@@ -898,6 +898,11 @@ def _relations_table(
             columns[f"{role}_{name.lower()}"] = features.lists[f].take(codes)
         columns[f"{role}_feats"] = feats_strings.take(codes)
     columns["listed"] = pa.array(found.listed)
+    relation, noun = rules.nouns_between(words, t, c)
+    starts = np.searchsorted(relation, np.arange(k + 1), "left").astype(np.int32)
+    columns["between_feats"] = pa.ListArray.from_arrays(
+        pa.array(starts), feats_strings.take(pa.array(words.feats[noun]))
+    )
     columns.update(_subject_facts(table, words, features, c))
     return pa.Table.from_arrays(
         [columns[f.name].cast(f.type) for f in RELATIONS_MINED], schema=RELATIONS_MINED

@@ -23,6 +23,7 @@ from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames, changes_layere
 from .questions import first_asking, numbered
 from .rules.pairs import (
     agreeing_key,
+    agrees_with_another_host,
     ambiguity_of,
     bad_forms_of,
     breaks_apocope,
@@ -250,6 +251,10 @@ def pairs_from_attempts(
     tries = tries.filter(~no_form)
     if rates is not None:
         tries = _certain(tries, rates, pl.col("varied") == "controller", skipped)
+    # §4.3: the bad form reads as another noun's (a noun between target and controller).
+    hosted = agrees_with_another_host(tries)
+    skipped.append(skipped_rows(tries.filter(hosted), "ambiguous-host"))
+    tries = tries.filter(~hosted).drop("between_feats")
     if frames.apocope:
         apocopated = tries.select(breaks_apocope(frames.apocope)).to_series()
         skipped.append(skipped_rows(tries.filter(apocopated), "apocope"))
@@ -676,6 +681,9 @@ def _attempts(
                 "sentence",
                 "definite",
                 "declension",
+                (pl.col("between_feats") if target else pl.lit(None, pl.List(pl.String))).alias(
+                    "between_feats"
+                ),
                 *configured,
                 # A varied target's agreeing features are §4.2's (`agreeing_eff`).
                 agreeing_key(
@@ -727,6 +735,7 @@ def _attempts(
         "sentence",
         "definite",
         "declension",
+        "between_feats",
         pl.Series("start", np.where(known, sentences.start[word] + inside, 0), dtype=pl.Int32),
         # A part after the token's first has the token's own letters before it.
         pl.Series("after_elided", known & sentences.after_elided[word] & (inside == 0)),

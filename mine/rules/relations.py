@@ -413,6 +413,20 @@ def intervening_nouns(words: Words, t: np.ndarray, c: np.ndarray) -> np.ndarray:
     )
 
 
+def nouns_between(words: Words, t: np.ndarray, c: np.ndarray) -> Pairs:
+    """The NOUN words strictly between t and c, as (relation, noun) pairs grouped by relation
+    (§4.3: another host a bad form could agree with)."""
+    nouns, key = words.nouns
+    low = np.minimum(words.id[t], words.id[c])
+    high = np.maximum(words.id[t], words.id[c])
+    sentence = words.sentence[t] << 32
+    first = np.searchsorted(key, sentence + low, "right")
+    count = np.searchsorted(key, sentence + high, "left") - first
+    relation = np.repeat(np.arange(len(t)), count)
+    noun = nouns[np.repeat(first - (np.cumsum(count) - count), count) + np.arange(len(relation))]
+    return relation, noun
+
+
 def distractor_nouns(
     words: Words, features: Features, t: np.ndarray, c: np.ndarray, agreeing: np.ndarray
 ) -> Pairs:

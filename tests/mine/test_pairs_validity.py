@@ -579,20 +579,17 @@ def test_after_an_indefinite_article_the_mixed_ending_decides_in_german(tmp_path
     assert ("Case", "Nom", "japanisches") in made
 
 
-def test_a_bad_form_that_reads_as_the_word_in_another_declension_is_skipped_in_german(
-    tmp_path,
-):
+def test_a_strong_ending_that_is_also_a_weak_one_stays_a_pair_in_german(tmp_path):
     # *mit sozialer Verantwortung* (strong Dat Fem Sg) → Plur *sozialen*: the strong dative
-    # plural, but also the weak dative singular, so the bad sentence reads as a declension
-    # error, not a Number one.
+    # plural, which is also the weak dative singular. Refusing such forms too refused 14 valid
+    # pairs for 3 invalid ones among 17 judged blind, so the pair is made.
     dat_fem = "Case=Dat|Gender=Fem|Number=Sing"
     s1 = determined_phrase("", "", "sozialer", "sozial", dat_fem, "Verantwortung")
     plural = determined_phrase("", "", "sozialen", "sozial", "Case=Dat|Gender=Fem|Number=Plur",
                                "Leistungen")  # fmt: skip
     pairs, skips = mine_with_skips(tmp_path, s1, *[plural] * 3, lang="German")[:2]
-    made, tried = attributive_tries(pairs, skips)
-    assert ("Number", "Plur") not in {(f, v) for f, v, _ in made}
-    assert ("Number", "Plur", "declension-class") in tried
+    made, _ = attributive_tries(pairs, skips)
+    assert ("Number", "Plur", "sozialen") in made
 
 
 def test_after_an_interrogative_determiner_the_weak_ending_decides_in_german(tmp_path):
@@ -792,3 +789,39 @@ def test_a_short_form_before_its_noun_is_the_bad_form_in_spanish(tmp_path):
     )
     made = pairs.filter(pl.col("sent_id") == "s1")
     assert set(made.select("feature", "bad_form").iter_rows()) == {("Gender", "algún")}
+
+
+# Another host: a bad form that agrees with a noun between target and controller.
+
+
+def sources_of(between: str, between_feats: str) -> tuple[str, ...]:
+    """*fuentes de <between> baratas*: the adjective agrees with *fuentes*, across a noun."""
+    return ("1 fuentes fuente NOUN Gender=Fem|Number=Plur 0 root",
+            "2 de de ADP _ 3 case",
+            f"3 {between} {between} NOUN {between_feats} 1 nmod",
+            "4 baratas barato ADJ Gender=Fem|Number=Plur 1 amod")  # fmt: skip
+
+
+CHEAP_HOUSE = ("1 casa casa NOUN Gender=Fem|Number=Sing 0 root",
+               "2 barata barato ADJ Gender=Fem|Number=Sing 1 amod")  # fmt: skip
+
+
+def test_a_bad_form_that_agrees_with_a_noun_between_is_skipped_in_spanish(tmp_path):
+    # *fuentes de energía baratas* → *barata*: it reads as *energía barata*, no violation.
+    s1 = sources_of("energía", "Gender=Fem|Number=Sing")
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, *[CHEAP_HOUSE] * 3, lang="Spanish")
+    made = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert "Number" not in set(made["feature"])
+    tried = skips.filter(pl.col("sent_id") == "s1")
+    assert ("Number", "Sing", "ambiguous-host") in set(
+        tried.select("feature", "bad_value", "reason").iter_rows()
+    )
+
+
+def test_a_noun_between_of_another_gender_is_no_host_in_spanish(tmp_path):
+    # *fuentes de petróleo baratas* → *barata*: *petróleo* is masculine, *barata* agrees with
+    # nothing there.
+    s1 = sources_of("petróleo", "Gender=Masc|Number=Sing")
+    pairs, _, _ = mine_with_skips(tmp_path, s1, *[CHEAP_HOUSE] * 3, lang="Spanish")
+    made = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("type") == "attributive"))
+    assert ("Number", "barata") in set(made.select("feature", "bad_form").iter_rows())

@@ -104,6 +104,7 @@ def mine_file(job: FileJob) -> FileResult:
                     mwt_offset(sentence, c),
                     relation.listed,
                     *subject_facts(sentence, c, job.value_sets),
+                    between_feats(sentence, t, c),
                 )
             )
     rel = (
@@ -238,6 +239,14 @@ def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
         )
     )
     return (*ante, sorted(numbers) if len(numbers) == 1 else [], definite, predicate)
+
+
+def between_feats(sentence: Sentence, t: int, c: int) -> list[str]:
+    """The FEATS of the NOUN words whose ID lies strictly between t's and c's (§4.3 hosts)."""
+    low, high = sorted((sentence.ids[t], sentence.ids[c]))
+    inside = [i for i, word_id in enumerate(sentence.ids) if low < word_id < high]
+    return [sentence.feats[i] for i in sorted(inside, key=lambda i: sentence.ids[i])
+            if sentence.upos[i] == "NOUN"]  # fmt: skip
 
 
 def mwt_offset(sentence: Sentence, word: int) -> int | None:

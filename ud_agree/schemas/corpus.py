@@ -123,6 +123,12 @@ RELATIONS_MINED = pa.schema(
             "(not Nom or Ins) with a cop dependent: with a dropped subject it could be the "
             "predicate (§4.2)",
         ),
+        described(
+            "between_feats",
+            _str_list,
+            "the FEATS of each NOUN strictly between target and controller (§4.3: another host "
+            "a bad form could agree with)",
+        ),
     ]
 )
 
@@ -274,6 +280,7 @@ SKIP_REASONS = (
     "unattested-reading",
     "optional-antecedent-agreement",
     "apocope",
+    "ambiguous-host",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
