@@ -898,7 +898,10 @@ def _relations_table(
             columns[f"{role}_{name.lower()}"] = features.lists[f].take(codes)
         columns[f"{role}_feats"] = feats_strings.take(codes)
     columns["listed"] = pa.array(found.listed)
-    relation, noun = rules.nouns_between(words, t, c)
+    # §4.3 hosts are read for attributive targets only (`rules.pairs.HOST_TYPES`).
+    attributive = np.flatnonzero(found.kind == rules.ATTRIBUTIVE)
+    relation, noun = rules.nouns_between(words, t[attributive], c[attributive])
+    relation = attributive[relation]
     starts = np.searchsorted(relation, np.arange(k + 1), "left").astype(np.int32)
     columns["between_feats"] = pa.ListArray.from_arrays(
         pa.array(starts), feats_strings.take(pa.array(words.feats[noun]))

@@ -374,6 +374,8 @@ def _certain(
     attempts = attempts.with_columns(asked.alias("_asked"))
     if "agreement_flag" not in attempts.columns:
         attempts = attempts.with_columns(pl.lit(None, pl.String).alias("agreement_flag"))
+    if not attempts.get_column("_asked").any():  # the varied controllers, where none is varied
+        return attempts.drop("_asked")
     decided = decide(
         attempts.filter("_asked")
         .drop("agreement_flag")
@@ -382,7 +384,9 @@ def _certain(
     )
     skipped.append(skipped_rows(decided.filter(~pl.col("certain")), "uncertain-agreement"))
     decided = decided.filter(pl.col("certain")).select(attempts.columns)
-    return pl.concat([attempts.filter(~pl.col("_asked")), decided]).drop("_asked")
+    passed = attempts.filter(~pl.col("_asked"))
+    both = pl.concat([passed, decided]) if passed.height else decided
+    return both.drop("_asked")
 
 
 def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFrame) -> pl.DataFrame:
@@ -617,34 +621,29 @@ def _attempts(
     target of an implicit third person (`implicit_person`) has Person among its features."""
     sentence = _sentence_key(relations.columns)
     relations = relations.with_row_index("rel").join(sentences.keys, on=sentence, how="left")
-    # §4.1: a noun with a definite or demonstrative determiner takes weak adjectives (German).
+    # §4.1: a noun with a definite or demonstrative determiner takes weak adjectives (German);
+    # §4.3: the declension a noun's determiners give its adjectives (weak before mixed), strong
+    # where it has none. Both from one pass over the determiner relations.
     keys = [*sentence, "controller_id"]
-    determined = relations.filter(definite_determiner()).select(keys).unique()
-    relations = relations.join(
-        determined.with_columns(pl.lit(True).alias("definite")), on=keys, how="left"
-    ).with_columns(pl.col("definite").fill_null(False))
-    # §4.3: the declension a noun's determiner gives its adjectives (the first in the table's
-    # order: weak, then mixed); a noun with no determiner takes the strong one.
-    determiners = relations.filter(pl.col("type") == "determiner").select(
-        *keys, declension_of_determiner().alias("declension")
-    )
-    declined = determiners.group_by(keys).agg(
-        pl.when((pl.col("declension") == "weak").any())
-        .then(pl.lit("weak"))
-        .when((pl.col("declension") == "mixed").any())
-        .then(pl.lit("mixed"))
-        .alias("declension"),
-        pl.lit(True).alias("_determined"),
-    )
-    relations = (
-        relations.join(declined, on=keys, how="left")
-        .with_columns(
-            pl.when(pl.col("_determined").is_null())
-            .then(pl.lit("strong"))
-            .otherwise(pl.col("declension"))
-            .alias("declension")
+    declension = declension_of_determiner()
+    determined = (
+        relations.filter(pl.col("type") == "determiner")
+        .group_by(keys)
+        .agg(
+            definite_determiner().any().alias("definite"),
+            pl.when((declension == "weak").any())
+            .then(pl.lit("weak"))
+            .when((declension == "mixed").any())
+            .then(pl.lit("mixed"))
+            .alias("declension"),
         )
-        .drop("_determined")
+    )
+    relations = relations.join(determined, on=keys, how="left").with_columns(
+        pl.col("definite").fill_null(False),
+        pl.when(pl.col("definite").is_null())
+        .then(pl.lit("strong"))
+        .otherwise(pl.col("declension"))
+        .alias("declension"),
     )
     # §4's implicit third person and §4.2's subjects without features and unmarked cells,
     # computed once per file (`implicit`, `unagreeing`, `agreeing_eff`, the `c_`/`t_` values).

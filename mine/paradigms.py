@@ -160,8 +160,8 @@ def _form_key() -> pl.Expr:
 
 
 def layered_features(lexicon: pl.DataFrame) -> pl.DataFrame:
-    """Per (lower-cased form `key`, lemma, upos), the layered features its treebanks give it
-    (`layered`: `Name[layer]=Value` items) where most of its tokens carry one, each with the
+    """Per (lower-cased form `key`, lemma, upos), a row per layered feature its treebanks give
+    it (`name`, and `item`: `Name[layer]=Value`) where most of its tokens carry one, each with the
     value most of them carry (French *ses*: Number[psor]=Sing 180 times, Plur 29, a tagging
     slip); a tie leaves the feature out, and so does a feature few of its tokens carry (Italian
     *sua*: 2 of 38, where no treebank gives *suo* one: completing *sua* alone would refuse
@@ -184,7 +184,7 @@ def layered_features(lexicon: pl.DataFrame) -> pl.DataFrame:
     most = pl.col("count") == pl.col("count").max().over(*word, "name")
     carried = 2 * pl.col("count").sum().over(*word, "name") > pl.col("tokens")
     single = items.filter(most & carried).filter(pl.len().over(*word, "name") == 1)
-    return single.group_by(word).agg(pl.col("item").sort().alias("layered"))
+    return single.select(*word, "name", "item")
 
 
 def changes_layered(tries: pl.DataFrame, layered: pl.DataFrame) -> pl.Series:
@@ -193,13 +193,7 @@ def changes_layered(tries: pl.DataFrame, layered: pl.DataFrame) -> pl.Series:
     same-FEATS rule reads them): whether the two forms' layered features as the treebanks give
     them (`layered_features`) have disjoint values in a feature both have: the bad form changes
     the possessor too (*mes* → *son*, *leur* → *ses*)."""
-    items = layered.explode("layered").select(
-        "key",
-        "lemma",
-        "upos",
-        pl.col("layered").str.extract(r"^([^=]+)=", 1).alias("name"),
-        pl.col("layered").alias("item"),
-    )
+    items = layered
     asked = tries.select(
         pl.int_range(pl.len()).alias("_t"),
         "key",

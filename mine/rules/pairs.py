@@ -796,9 +796,13 @@ def agrees_with_another_host(tries: pl.DataFrame) -> pl.Series:
     (French *comptes d'épargne et d'investissement national*, Spanish *fuentes de energía
     basada*). Attributive targets only (HOST_TYPES): a predicative adjective does not attach to
     a noun inside its subject."""
+    hosted = pl.col("type").is_in(HOST_TYPES) & (pl.col("varied") == "target")
+    hosted = hosted & (pl.col("between_feats").list.len() > 0)
     asked = (
-        tries.select(
-            pl.int_range(pl.len()).alias("_t"),
+        tries.with_row_index("_t")
+        .filter(hosted)
+        .select(
+            "_t",
             "feature",
             *(
                 pl.when(pl.col("feature") == name)
@@ -807,13 +811,12 @@ def agrees_with_another_host(tries: pl.DataFrame) -> pl.Series:
                 .alias(f"_bad_{name}")
                 for name in ("Number", "Gender", "Case")
             ),
-            pl.when(pl.col("type").is_in(HOST_TYPES) & (pl.col("varied") == "target"))
-            .then(pl.col("between_feats"))
-            .alias("host"),
+            pl.col("between_feats").alias("host"),
         )
         .explode("host")
-        .drop_nulls("host")
     )
+    if asked.height == 0:
+        return pl.Series([False] * tries.height, dtype=pl.Boolean)
 
     def values(column: pl.Expr) -> pl.Expr:
         return (
@@ -829,7 +832,9 @@ def agrees_with_another_host(tries: pl.DataFrame) -> pl.Series:
         varied = pl.when(pl.col("feature") == name).then(meet).otherwise(varied)
         others = others & (meet | (host.list.len() == 0) | (bad.list.len() == 0))
     agreeing = asked.filter(varied & others).get_column("_t")
-    return tries.select(pl.int_range(pl.len()).is_in(agreeing.implode())).to_series()
+    return tries.select(
+        pl.int_range(pl.len(), dtype=pl.UInt32).is_in(agreeing.implode())
+    ).to_series()
 
 
 def breaks_apocope(apocope: dict[str, str]) -> pl.Expr:

@@ -104,7 +104,7 @@ def mine_file(job: FileJob) -> FileResult:
                     mwt_offset(sentence, c),
                     relation.listed,
                     *subject_facts(sentence, c, job.value_sets),
-                    between_feats(sentence, t, c),
+                    between_feats(sentence, t, c) if relation.type == "attributive" else [],
                 )
             )
     rel = (

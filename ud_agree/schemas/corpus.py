@@ -126,8 +126,8 @@ RELATIONS_MINED = pa.schema(
         described(
             "between_feats",
             _str_list,
-            "the FEATS of each NOUN strictly between target and controller (§4.3: another host "
-            "a bad form could agree with)",
+            "attributive relations: the FEATS of each NOUN strictly between target and "
+            "controller (§4.3: another host a bad form could agree with); empty otherwise",
         ),
     ]
 )
