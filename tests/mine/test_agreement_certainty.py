@@ -3,10 +3,11 @@ written here, and the pairs they let through, back off, leave unmeasured or skip
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import polars as pl
-from ud_agree.mine.certainty import decide, rate_table
+from ud_agree.mine.certainty import KEYS, decide, rate_table
 
 from tests.mine.test_pairs import mine_with_skips
 from ud_agree.schemas.corpus import AGREEMENT
@@ -177,6 +178,21 @@ def test_too_few_candidates_leave_agreement_unmeasured_and_pairs_made(tmp_path):
     assert manifest["agreement"]["pairs_backed_off"] == 0
 
 
+def decided_as_attempts(
+    lang: str, rated: dict[tuple[str, ...], tuple[int, int]]
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The rate table of counts written by hand ((type, feature, value, configuration) → (n,
+    agree)), and each counted row decided as an attempt of its own."""
+    table = rate_table(
+        lang,
+        Counter({k: n for k, (n, _) in rated.items()}),
+        Counter({k: a for k, (_, a) in rated.items()}),
+    )
+    columns = ["type", "feature", *KEYS]
+    attempts = pl.DataFrame([list(k) for k in rated], schema=columns, orient="row")
+    return table, decide(attempts, table)
+
+
 def test_decision_and_flag_of_each_configuration():
     sv = ("subject-verb", "Number")
     rated = {
@@ -186,19 +202,8 @@ def test_decision_and_flag_of_each_configuration():
         (*sv, "Sing", "Dat", "VERB", "Fin", "controller-first"): (5, 5),  # to (type, f, Sing)
         ("determiner", "Number", "Plur", "_", "DET", "_", "target-first"): (3, 3),  # unmeasured
     }
-    from collections import Counter
-
-    table = rate_table(
-        "xx",
-        Counter({k: n for k, (n, _) in rated.items()}),
-        Counter({k: a for k, (_, a) in rated.items()}),
-    )
-    columns = [
-        "type", "feature", "controller_value", "controller_case", "target_upos",
-        "target_verbform", "order",
-    ]  # fmt: skip
-    attempts = pl.DataFrame([list(k) for k in rated], schema=columns, orient="row")
-    got = decide(attempts, table).select("controller_case", "certain", "agreement_flag").rows()
+    _, decided = decided_as_attempts("xx", rated)
+    got = decided.select("controller_case", "certain", "agreement_flag").rows()
     # (type, Number, Sing) pools 64 candidates of which 51 agree: (51 + 1) / 66 < 0.90.
     assert got == [
         ("Nom", True, None),
@@ -215,19 +220,7 @@ def test_each_direction_read_at_its_own_controller_value():
     config = ("subject-verb", "Number")
     rest = ("Nom", "VERB", "Fin", "controller-first")
     rated = {(*config, "Sing", *rest): (40, 40), (*config, "Plur", *rest): (40, 10)}
-    from collections import Counter
-
-    table = rate_table(
-        "tr",
-        Counter({k: n for k, (n, _) in rated.items()}),
-        Counter({k: a for k, (_, a) in rated.items()}),
-    )
-    columns = [
-        "type", "feature", "controller_value", "controller_case", "target_upos",
-        "target_verbform", "order",
-    ]  # fmt: skip
-    attempts = pl.DataFrame([list(k) for k in rated], schema=columns, orient="row")
-    decided = decide(attempts, table)
+    table, decided = decided_as_attempts("tr", rated)
     assert decided.select("controller_value", "certain", "agreement_flag").rows() == [
         ("Sing", True, None),  # a singular subject with a plural verb: ungrammatical
         ("Plur", False, None),  # a plural subject with a singular verb: grammatical here
