@@ -161,10 +161,15 @@ def _dependents(words: Words, heads: np.ndarray, chosen: np.ndarray) -> Pairs:
     dependents = dependents[np.argsort(words.head[dependents], kind="stable")]
     of = words.head[dependents]
     low = np.searchsorted(of, heads, "left")
-    count = np.searchsorted(of, heads, "right") - low
-    position = np.repeat(np.arange(len(heads)), count)
-    offset = np.repeat(low - (np.cumsum(count) - count), count) + np.arange(len(position))
+    position, offset = runs(low, np.searchsorted(of, heads, "right") - low)
     return position, dependents[offset]
+
+
+def runs(first: np.ndarray, count: np.ndarray) -> Pairs:
+    """Runs of a sorted array, run i being `count[i]` items from `first[i]`, as (i, index)
+    pairs grouped by i."""
+    owner = np.repeat(np.arange(len(first)), count)
+    return owner, np.repeat(first - (np.cumsum(count) - count), count) + np.arange(len(owner))
 
 
 # §1.1 Relation candidates: one function per row of the table, then the subject and
@@ -404,27 +409,25 @@ def target_first(words: Words, t: np.ndarray, c: np.ndarray) -> np.ndarray:
 def intervening_nouns(words: Words, t: np.ndarray, c: np.ndarray) -> np.ndarray:
     """§1.3 `intervening_nouns`: NOUN words strictly between t and c (by ID, which need not be
     in file order)."""
-    _, key = words.nouns
-    low = np.minimum(words.id[t], words.id[c])
-    high = np.maximum(words.id[t], words.id[c])
-    sentence = words.sentence[t] << 32
-    return np.searchsorted(key, sentence + high, "left") - np.searchsorted(
-        key, sentence + low, "right"
-    )
+    return _between(words, t, c)[1]
 
 
 def nouns_between(words: Words, t: np.ndarray, c: np.ndarray) -> Pairs:
     """The NOUN words strictly between t and c, as (relation, noun) pairs grouped by relation
     (§4.3: another host a bad form could agree with)."""
-    nouns, key = words.nouns
+    relation, offset = runs(*_between(words, t, c))
+    return relation, words.nouns[0][offset]
+
+
+def _between(words: Words, t: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per relation, the first of the NOUN words (`Words.nouns` order) strictly between t and c
+    by ID, and how many there are."""
+    _, key = words.nouns
     low = np.minimum(words.id[t], words.id[c])
     high = np.maximum(words.id[t], words.id[c])
     sentence = words.sentence[t] << 32
     first = np.searchsorted(key, sentence + low, "right")
-    count = np.searchsorted(key, sentence + high, "left") - first
-    relation = np.repeat(np.arange(len(t)), count)
-    noun = nouns[np.repeat(first - (np.cumsum(count) - count), count) + np.arange(len(relation))]
-    return relation, noun
+    return first, np.searchsorted(key, sentence + high, "left") - first
 
 
 def distractor_nouns(
@@ -436,9 +439,8 @@ def distractor_nouns(
     noun_sentence = words.sentence[nouns]
     sentence = words.sentence[t]
     first = np.searchsorted(noun_sentence, sentence, "left")
-    count = np.searchsorted(noun_sentence, sentence, "right") - first
-    relation = np.repeat(np.arange(len(t)), count)
-    noun = nouns[np.repeat(first - (np.cumsum(count) - count), count) + np.arange(len(relation))]
+    relation, offset = runs(first, np.searchsorted(noun_sentence, sentence, "right") - first)
+    noun = nouns[offset]
     mn = features.compared[:, words.feats[noun]]
     mc = features.compared[:, words.feats[c[relation]]]
     wanted = ((agreeing[relation] >> np.arange(len(FEATURES))[:, None]) & 1).astype(bool)
