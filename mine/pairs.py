@@ -19,7 +19,7 @@ from .certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, VALUE, decide
 from .languages import ValueSets
 from .lent import REFUSED, LentAgreement
 from .lexicon import other_feats
-from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames, changes_layered
+from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
 from .questions import first_asking, numbered
 from .rules.pairs import (
     agreeing_key,
@@ -31,6 +31,7 @@ from .rules.pairs import (
     capitalised_like,
     changes_declension,
     changes_declension_class,
+    changes_layered,
     changes_prefix,
     contested_forms,
     declension_of_determiner,

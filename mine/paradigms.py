@@ -155,10 +155,6 @@ def attestation(lexicon: pl.DataFrame) -> pl.DataFrame:
 LAYERED = r"^[A-Za-z]+\[[a-z]+\]="  # a layered feature's item (`Number[psor]=Sing`)
 
 
-def _form_key() -> pl.Expr:
-    return pl.col("form").str.to_lowercase().alias("key")
-
-
 def layered_features(lexicon: pl.DataFrame) -> pl.DataFrame:
     """Per (lower-cased form `key`, lemma, upos), a row per layered feature its treebanks give
     it (`name`, and `item`: `Name[layer]=Value`) where most of its tokens carry one, each with the
@@ -168,7 +164,7 @@ def layered_features(lexicon: pl.DataFrame) -> pl.DataFrame:
     *sua* → *suo*)."""
     word = ["key", "lemma", "upos"]
     rows = lexicon.select(
-        _form_key(),
+        pl.col("form").str.to_lowercase().alias("key"),
         "lemma",
         "upos",
         pl.col("feats").str.split("|").alias("item"),
@@ -185,32 +181,6 @@ def layered_features(lexicon: pl.DataFrame) -> pl.DataFrame:
     carried = 2 * pl.col("count").sum().over(*word, "name") > pl.col("tokens")
     single = items.filter(most & carried).filter(pl.len().over(*word, "name") == 1)
     return single.select(*word, "name", "item")
-
-
-def changes_layered(tries: pl.DataFrame, layered: pl.DataFrame) -> pl.Series:
-    """Per try (the word `key`, its `bad_key`, `lemma`, `upos`, the word's own `feats`) whose word
-    has no layered features of its own (its treebank leaves them out; where it has them, the
-    same-FEATS rule reads them): whether the two forms' layered features as the treebanks give
-    them (`layered_features`) have disjoint values in a feature both have: the bad form changes
-    the possessor too (*mes* → *son*, *leur* → *ses*)."""
-    items = layered
-    asked = tries.select(
-        pl.int_range(pl.len()).alias("_t"),
-        "key",
-        "bad_key",
-        "lemma",
-        "upos",
-        pl.col("feats").fill_null("").str.contains("[", literal=True).alias("own_layers"),
-    )
-    own = asked.filter(~pl.col("own_layers")).join(items, on=["key", "lemma", "upos"])
-    bad = asked.select("_t", pl.col("bad_key").alias("key"), "lemma", "upos").join(
-        items, on=["key", "lemma", "upos"]
-    )
-    values = [pl.col(c).str.extract(r"=(.*)$", 1).str.split(",") for c in ("item", "item_bad")]
-    differ = own.join(bad.select("_t", "name", "item"), on=["_t", "name"], suffix="_bad").filter(
-        values[0].list.set_intersection(values[1]).list.len() == 0
-    )
-    return asked.select(pl.col("_t").is_in(differ.get_column("_t").implode())).to_series()
 
 
 def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:

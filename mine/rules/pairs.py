@@ -111,10 +111,12 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         same_feats = pl.col("b_attested") & (
             pl.col("b_feats").is_null() | (pl.col("b_feats") == pl.col("w_feats"))
         )
-    could_agree = same_feats & pl.all_horizontal(
+    # A bundle that meets the word's values on every feature the word agrees in.
+    agreeing_bundle = pl.all_horizontal(
         ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     )
+    could_agree = same_feats & agreeing_bundle
     could_agree = could_agree | agrees_in_another_tense(frames.marked, frames.reported_speech)
     readings = spellings.join(word, on="qid").join(
         frames.bundles,
@@ -136,16 +138,8 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
             & pl.col("b_person").list.contains("3")
         )
     )
-    elsewhere = (
-        pl.col("b_attested")
-        # Another cell: the word's own is §4's syncretism (`could_agree`).
-        & another_cell()
-        & person
-        & pl.all_horizontal(
-            ~pl.col("agreeing").list.contains(feature) | meets(f"b_{name}", f"w_{name}")
-            for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
-        )
-    )
+    # Another cell: the word's own is §4's syncretism (`could_agree`).
+    elsewhere = pl.col("b_attested") & another_cell() & person & agreeing_bundle
     # Decided once per distinct set of what it reads (some hundreds among tens of thousands of
     # a spelling's bundles beside its word: list and regex steps cost per row), joined back.
     read = sorted(set(could_agree.meta.root_names()) | set(elsewhere.meta.root_names()))
@@ -798,6 +792,7 @@ def agrees_with_another_host(tries: pl.DataFrame) -> pl.Series:
     a noun inside its subject."""
     hosted = pl.col("type").is_in(HOST_TYPES) & (pl.col("varied") == "target")
     hosted = hosted & (pl.col("between_feats").list.len() > 0)
+    host_features = ("Number", "Gender", "Case")
     asked = (
         tries.with_row_index("_t")
         .filter(hosted)
@@ -808,26 +803,27 @@ def agrees_with_another_host(tries: pl.DataFrame) -> pl.Series:
                 pl.when(pl.col("feature") == name)
                 .then(pl.col("bad_value"))
                 .otherwise(pl.col(f"k_{name.lower()}"))
+                .fill_null("")
                 .alias(f"_bad_{name}")
-                for name in ("Number", "Gender", "Case")
+                for name in host_features
             ),
             pl.col("between_feats").alias("host"),
         )
         .explode("host")
+        .with_columns(
+            pl.col("host")
+            .str.extract(rf"(?:^|\|){name}=([^|]+)", 1)
+            .fill_null("")
+            .alias(f"_host_{name}")
+            for name in host_features
+        )
     )
     if asked.height == 0:
         return pl.Series([False] * tries.height, dtype=pl.Boolean)
-
-    def values(column: pl.Expr) -> pl.Expr:
-        return (
-            column.fill_null("").str.split(",").list.eval(pl.element().filter(pl.element() != ""))
-        )
-
     varied: pl.Expr = pl.lit(False)
     others: pl.Expr = pl.lit(True)
-    for name in ("Number", "Gender", "Case"):
-        host = values(pl.col("host").str.extract(rf"(?:^|\|){name}=([^|]+)", 1))
-        bad = values(pl.col(f"_bad_{name}"))
+    for name in host_features:
+        host, bad = value_list(f"_host_{name}"), value_list(f"_bad_{name}")
         meet = host.list.set_intersection(bad).list.len() > 0
         varied = pl.when(pl.col("feature") == name).then(meet).otherwise(varied)
         others = others & (meet | (host.list.len() == 0) | (bad.list.len() == 0))
@@ -1240,6 +1236,31 @@ def contested_forms(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Serie
         .unique()
     )
     return asked.select(pl.col("_q").is_in(contested.get_column("_q").implode())).to_series()
+
+
+def changes_layered(tries: pl.DataFrame, layered: pl.DataFrame) -> pl.Series:
+    """Per try (the word `key`, its `bad_key`, `lemma`, `upos`, the word's own `feats`) whose word
+    has no layered features of its own (its treebank leaves them out; where it has them, the
+    same-FEATS rule reads them): whether the two forms' layered features as the treebanks give
+    them (`layered_features`) have disjoint values in a feature both have: the bad form changes
+    the possessor too (*mes* → *son*, *leur* → *ses*)."""
+    asked = tries.select(
+        pl.int_range(pl.len()).alias("_t"),
+        "key",
+        "bad_key",
+        "lemma",
+        "upos",
+        pl.col("feats").fill_null("").str.contains("[", literal=True).alias("own_layers"),
+    )
+    own = asked.filter(~pl.col("own_layers")).join(layered, on=["key", "lemma", "upos"])
+    bad = asked.select("_t", pl.col("bad_key").alias("key"), "lemma", "upos").join(
+        layered, on=["key", "lemma", "upos"]
+    )
+    values = [pl.col(c).str.extract(r"=(.*)$", 1).str.split(",") for c in ("item", "item_bad")]
+    differ = own.join(bad.select("_t", "name", "item"), on=["_t", "name"], suffix="_bad").filter(
+        values[0].list.set_intersection(values[1]).list.len() == 0
+    )
+    return asked.select(pl.col("_t").is_in(differ.get_column("_t").implode())).to_series()
 
 
 # The FEATS that say which reading of a form a token is (its tense and mood).
