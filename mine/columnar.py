@@ -44,8 +44,9 @@ from .read import (
     stem,
 )
 from .rules import relations as rules
-from .rules.pairs import subject_shown, transparent_offsets
+from .rules.bad_forms import transparent_offsets
 from .rules.relations import NO_VALUE, UPOS, Facts, Features, Words
+from .rules.subjects import subject_shown
 
 __all__ = ["FileJob", "FileResult", "mine_file_columnar"]
 
@@ -898,7 +899,7 @@ def _relations_table(
             columns[f"{role}_{name.lower()}"] = features.lists[f].take(codes)
         columns[f"{role}_feats"] = feats_strings.take(codes)
     columns["listed"] = pa.array(found.listed)
-    # §4.3 hosts are read for attributive targets only (`rules.pairs.HOST_TYPES`).
+    # §4.3 hosts are read for attributive targets only (`rules.hosts.HOST_TYPES`).
     attributive = np.flatnonzero(found.kind == rules.ATTRIBUTIVE)
     relation, noun = rules.nouns_between(words, t[attributive], c[attributive])
     relation = attributive[relation]
@@ -1092,7 +1093,7 @@ def _lent_counts(
     """§4.2 measured as §4.1 measures agreement (`mine.lent`): per (relative pronoun lemma,
     feature), the subject relations whose pronoun could lend its antecedent's values (an
     antecedent found by `_subject_facts`; its Case Nom alone, or none where subjects are not
-    dropped: `rules.pairs.subject_shown`), lacks the feature, whose antecedent has one value and
+    dropped: `rules.subjects.subject_shown`), lacks the feature, whose antecedent has one value and
     whose target has the feature; and those where the target's values meet the antecedent's."""
     antecedent = result.relations.column("antecedent_upos")
     if antecedent.null_count == len(antecedent):
@@ -1160,7 +1161,7 @@ def _has_value(feats: pa.Array, name: str, values: str) -> np.ndarray:
 
 def _mwt_offsets(table: _Table, surface: _Surface, members: np.ndarray) -> np.ndarray:
     """Per member row inside a multiword token, where its form begins in the token when the
-    token is transparent (`rules.pairs.transparent_offsets`), else -1. Python per distinct
+    token is transparent (`rules.bad_forms.transparent_offsets`), else -1. Python per distinct
     token and words (*do* = *de* + *o* is decided once), for the tokens that hold a member."""
     if len(members) == 0:
         return np.full(0, -1, np.int64)

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from .certainty import holds, measured
-from .rules.pairs import DERIVABLE
+from .rules.certainty import holds, measured
+from .rules.subjects import DERIVABLE
 
 # What decided a (lemma, feature): its own rate, the data's list, the language's rate, nothing.
 DECIDERS = ("lemma", "listed", "language", "unmeasured")

@@ -30,7 +30,7 @@ from .lexicon import other_feats
 from .pairs import pairs_from_attempts
 from .paradigms import APOSTROPHES, Bundle, ParadigmFrames, elided
 from .read import Sentence, parse, read_bytes, stem
-from .rules.pairs import VOWELS
+from .rules.surface import VOWELS, capitalised_word_like
 
 CONTENT_UPOS = ("NOUN", "PROPN", "ADJ", "VERB", "ADV")
 MAX_DRAWS = 20  # §9: a varied word's replacement is drawn at most this often
@@ -85,15 +85,6 @@ def draws(seed: int, treebank: str, sent_id: str, variant: int, word: int) -> np
     return np.random.default_rng(
         int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little")
     )
-
-
-def capitalised_like(form: str, model: str) -> str:
-    """`form` with `model`'s capitalisation (as §4 copies it onto a bad form)."""
-    if len(model) > 1 and model.isupper():
-        return form.upper()
-    if model[:1].isupper():
-        return form[:1].upper() + form[1:]
-    return form
 
 
 def sound(form: str) -> bool:
@@ -191,7 +182,7 @@ class Variant:
                 if first is not None:
                     self.shared[surface] = first
         replaced = {
-            surface: capitalised_like(f.form, sentence.words[surface])
+            surface: capitalised_word_like(f.form, sentence.words[surface])
             for surface, f in self.shared.items()
         }
         self.sentence = sentence
@@ -254,7 +245,7 @@ class Unit:
             filler = variant.draw(pair.varied, n)
             if filler is None:
                 return None
-            good = capitalised_like(filler.form, varied.form)
+            good = capitalised_word_like(filler.form, varied.form)
             start, end = variant.spans[pair.varied]
             changed |= {"form": good, "lemma": filler.lemma, "start": start}
             changed["text"] = variant.text[:start] + good + variant.text[end:]

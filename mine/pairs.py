@@ -1,6 +1,6 @@
 """Minimal pairs (DESIGN.md §4): a kept relation's sentence as written, and the same sentence with
 one member re-inflected so that it disagrees — a form of the same lemma from the lexicon. The
-rules are `rules/pairs.py`; here they run over a file's relations, and over a batch of a
+rules are the modules of `rules/`, one per rule; here they run over a file's relations, and over a batch of a
 language's attempts (joins: each distinct word asked about is decided once per batch)."""
 
 from __future__ import annotations
@@ -15,36 +15,27 @@ import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS, ROLES
 
-from .certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, VALUE, decide
 from .languages import ValueSets
 from .lent import REFUSED, LentAgreement
 from .lexicon import other_feats
-from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames
+from .paradigms import APOSTROPHES, LIST_COLUMNS, ParadigmFrames, cell_key_of_joined
 from .questions import first_asking, numbered
-from .rules.pairs import (
-    agreeing_key,
-    agrees_with_another_host,
-    ambiguity_of,
-    bad_forms_of,
-    breaks_apocope,
-    breaks_elision,
-    capitalised_like,
-    changes_declension,
-    changes_declension_class,
+from .rules.bad_forms import ambiguity_of, bad_forms_of
+from .rules.cells import (
     changes_layered,
-    changes_prefix,
     contested_forms,
-    declension_of_determiner,
-    definite_determiner,
     lexicon_licensed,
     licensed_cells,
-    of_feature,
-    person_agrees,
-    relation_skip_reason,
     unattested_readings,
-    with_subject_facts,
 )
+from .rules.certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, VALUE, decide
+from .rules.declension import changes_declension, changes_declension_class, declension_of_determiner
+from .rules.eligibility import relation_skip_reason
+from .rules.features import of_feature
+from .rules.hosts import agrees_with_another_host
 from .rules.relations import NO_VALUE
+from .rules.subjects import agreeing_key, definite_determiner, person_agrees, with_subject_facts
+from .rules.surface import breaks_apocope, breaks_elision, capitalised_like, changes_prefix
 from .written import NO_SURFACE, WrittenSurface, write_surface
 
 VARY_CHOICES = {"target": ("target",), "controller": ("controller",), "both": ROLES[::-1]}
@@ -392,7 +383,7 @@ def _certain(
 
 def _licensed(attempts: pl.DataFrame, frames: ParadigmFrames, marked: pl.DataFrame) -> pl.DataFrame:
     """§4.2 unmarked cells: an attempt whose target takes a cell its language does not license
-    (`rules.pairs.licensed_cells`) is dropped where it varies that feature, and elsewhere keeps
+    (`rules.cells.licensed_cells`) is dropped where it varies that feature, and elsewhere keeps
     the target's own (empty) value; a licensed cell is named in `derived` (`unmarked-cell`)."""
     # Only attempts with an unmarked cell are looked at (few): the rest go on as they are.
     has_cell = pl.col("unmarked").is_not_null()
@@ -452,7 +443,7 @@ def _agreeing_without_refused() -> pl.Expr:
 
 def _borrowed(attempts: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
     """§4.2 a pronoun subject without FEATS: an attempt is dropped where it varies a feature
-    whose borrowed value its form's tokens do not give (`rules.pairs.lexicon_licensed`), and
+    whose borrowed value its form's tokens do not give (`rules.cells.lexicon_licensed`), and
     elsewhere no longer agrees in it; a kept borrowed value is named in `derived`
     (`lexicon-features`)."""
     has_value = pl.col("borrowed").is_not_null()
@@ -557,8 +548,7 @@ def _wanted_cell() -> list[pl.Expr]:
     return [
         pl.when(pl.col("feature") == feature)
         .then(pl.when(pl.col("bad_value") != "").then(pl.col("bad_value")))  # "": no cell
-        # `k_` is already a sorted set joined: only an empty value, first if any, is dropped.
-        .otherwise(pl.col(f"k_{name}").str.strip_chars_start(",").fill_null(""))
+        .otherwise(cell_key_of_joined(pl.col(f"k_{name}")))
         .alias(f"cell_{name}")
         for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
     ]
@@ -950,7 +940,7 @@ ATTEMPT_COLUMNS = [
 
 
 def configuration(relations: pl.DataFrame) -> pl.DataFrame:
-    """Each relation's configuration of §4.1 (`mine.certainty`), keyed as the rates are
+    """Each relation's configuration of §4.1 (`mine.rules.certainty`), keyed as the rates are
     (`rules.relations.set_key`): the controller's Case, the target's upos and VerbForm, order."""
     case = pl.col("controller_case")
     verbform = relations.select(

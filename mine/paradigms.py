@@ -1,5 +1,5 @@
 """The lexicon indexed for DESIGN.md §4: a lemma's paradigm cells, the bundles of each form, the
-values each UPOS attests, as tables the §4 rules join (`rules/pairs.py`)."""
+values each UPOS attests, as tables the §4 rules join (`rules/`)."""
 
 from __future__ import annotations
 
@@ -47,10 +47,16 @@ def expanded(values: pl.Expr, feature: str, value_sets: ValueSets) -> pl.Expr:
     )
 
 
-def set_key(values: pl.Expr) -> pl.Expr:
-    """A sorted list of distinct values (the lexicon's and the relations' value sets) as a set's
-    join key: `,`-joined, without the empty value (`""` when none)."""
-    return values.list.join(",").str.strip_chars_start(",").fill_null("")
+def cell_key(values: pl.Expr) -> pl.Expr:
+    """A sorted list of distinct values (the lexicon's and the relations' value sets) as a
+    paradigm cell's join key: `,`-joined, without the empty value (`""` when none). Never
+    written: the key a table shows is `rules.relations.set_key` (`_` when none)."""
+    return cell_key_of_joined(values.list.join(","))
+
+
+def cell_key_of_joined(joined: pl.Expr) -> pl.Expr:
+    """`cell_key` of a value set already sorted and `,`-joined (its empty value, if any, first)."""
+    return joined.str.strip_chars_start(",").fill_null("")
 
 
 # §4.1 attestation: a UD row counts for the pair rules when its bundle holds this share of its
@@ -136,7 +142,7 @@ def attestation(lexicon: pl.DataFrame) -> pl.DataFrame:
     sums = lexicon.select(
         count.alias("row"),
         count.sum().over(word).alias("word"),
-        count.sum().over([*word, *(set_key(pl.col(n)) for n in LIST_COLUMNS)]).alias("bundle"),
+        count.sum().over([*word, *(cell_key(pl.col(n)) for n in LIST_COLUMNS)]).alias("bundle"),
         (pl.col("source") != "ud").alias("unimorph"),
     )
     return sums.select(
@@ -274,7 +280,7 @@ def marked_in_lexicon(lexicon: pl.DataFrame) -> pl.DataFrame:
 
 
 class ParadigmFrames:
-    """The lexicon indexed as tables, for the §4 rules run over columns (`rules/pairs.py`):
+    """The lexicon indexed as tables, for the §4 rules run over columns (`rules/bad_forms.py`, `rules/cells.py`):
     the rows that can be a bad form by paradigm cell (`forms`), every bundle of each (form,
     lemma, upos) with its values expanded through the value sets (`bundles`), and the values
     each (upos, feature) attests, with the rare ones (`rare`). Only rows attested as §4.1 asks
@@ -363,7 +369,7 @@ class ParadigmFrames:
         own = self.lexicon.filter(usable & pl.col("feats").is_not_null()).select(
             "lemma",
             "upos",
-            *(set_key(pl.col(name)).alias(f"cell_{name}") for name in LIST_COLUMNS),
+            *(cell_key(pl.col(name)).alias(f"cell_{name}") for name in LIST_COLUMNS),
             "feats",
             pl.col("form").str.to_lowercase().alias("bad_key"),
             pl.when(count > 0).then(pl.col("clean_count")).otherwise(0).alias("bad_count"),
@@ -376,7 +382,7 @@ class ParadigmFrames:
         # inflection): a cell the word's UPOS lacks takes the other's forms (Greek perfect
         # auxiliary *είχε* → *είχα*, seen as a VERB only).
         # Forms seen in the treebanks only (UniMorph's V is the verb: English *wills* is not
-        # the modal's); `rules.pairs.bad_forms_of` lends them only to a word whose own cell
+        # the modal's); `rules.bad_forms.bad_forms_of` lends them only to a word whose own cell
         # the other UPOS fills with the word's form alone.
         shared = own.filter(pl.col("upos").is_in(SHARED_UPOS) & (pl.col("source") != "unimorph"))
         lent = shared.with_columns(_other_upos())

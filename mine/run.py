@@ -43,7 +43,6 @@ from ud_agree.schemas.corpus import (
     TYPES,
 )
 
-from . import certainty
 from .columnar import mine_file_columnar
 from .duplicates import repeats, without_repeats
 from .extract import FileJob, FileResult
@@ -70,6 +69,7 @@ from .pairs import (
 from .paradigms import ParadigmFrames, marked_cells
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import pool_context, start_worker
+from .rules import certainty
 from .written import load_written_surface
 
 

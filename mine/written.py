@@ -17,7 +17,7 @@ from functools import cache
 import polars as pl
 
 from .resources import read_rows
-from .rules.pairs import capitalised_like
+from .rules.surface import capitalised_like
 
 CONSONANT = "consonant"  # the onset class of a next word that no pattern matches (or of none)
 APOSTROPHE_ENDS = ("'", "’")

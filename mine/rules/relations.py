@@ -7,7 +7,7 @@ subject rule, the verb-form rule, agreement and the drop reasons of §1.2, and e
 measure of §1.3. `relations` runs them in turn. What differs between languages (valid types,
 participle agreement, value sets) is data handed in (`Facts`, `Features.build`), never looked
 up here. The readable sentence-by-sentence oracle these functions are tested against lives in
-`tests/reference/`. The rules of §4 (minimal pairs) are `rules/pairs.py`.
+`tests/reference/`. The rules of §4 (minimal pairs) are the other modules of `rules/`, one per rule.
 """
 
 from __future__ import annotations
@@ -338,7 +338,7 @@ def agreement_rates(
     carry its feature (§1.2's comparison), and those of them that agree. A NOUN controller
     without Person of a subject-verb target with Person 3 counts as Person 3 where §4's implicit
     third person applies (so it agrees: a target of another Person is no evidence, as in
-    `rules.pairs.implicit_person`)."""
+    `rules.subjects.implicit_person`)."""
     ft, fc = words.feats[t], words.feats[c]
     mt, mc = features.compared[:, ft], features.compared[:, fc]
     carried = (mt != 0) & (mc != 0)

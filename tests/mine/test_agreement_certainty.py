@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import polars as pl
-from ud_agree.mine.certainty import KEYS, decide, rate_table
+from ud_agree.mine.rules.certainty import KEYS, decide, rate_table
 
 from tests.mine.test_pairs import mine_with_skips
 from ud_agree.schemas.corpus import AGREEMENT

@@ -9,12 +9,7 @@ from ud_agree.mine.columnar import mine_file_columnar
 from ud_agree.mine.extract import FileJob
 from ud_agree.mine.pairs import DERIVED, derived_names
 from ud_agree.mine.paradigms import script_of
-from ud_agree.mine.rules.pairs import (
-    SUBJECT_READ,
-    SUBJECT_TYPES,
-    _decided_once,
-    _subject_facts,
-)
+from ud_agree.mine.rules.subjects import SUBJECT_READ, SUBJECT_TYPES, _decided_once, _subject_facts
 
 from tests.paths import UD, needs_ud
 from ud_agree.schemas.corpus import TYPES

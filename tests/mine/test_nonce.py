@@ -227,11 +227,11 @@ def test_exports_carry_the_variant(tmp_path):
 
 
 def test_a_replaced_word_takes_the_capitalisation_of_the_word_it_replaces(tmp_path):
-    from ud_agree.mine.nonce import capitalised_like
+    from ud_agree.mine.rules.surface import capitalised_word_like
 
-    assert capitalised_like("chien", "Chat") == "Chien"
-    assert capitalised_like("chien", "CHAT") == "CHIEN"
-    assert capitalised_like("chien", "chat") == "chien"
+    assert capitalised_word_like("chien", "Chat") == "Chien"
+    assert capitalised_word_like("chien", "CHAT") == "CHIEN"
+    assert capitalised_word_like("chien", "chat") == "chien"
     grand = (
         "1 Grand grand ADJ Gender=Masc|Number=Sing 2 amod",
         "2 chat chat NOUN Gender=Masc|Number=Sing 3 nsubj",

@@ -165,7 +165,7 @@ def test_the_pairs_and_the_count_read_a_pronoun_as_subject_by_one_rule():
     # The miner counts over numpy masks, the pairs filter polars columns: one function, §4.2's
     # truth table (a nominative alone, or no Case where subjects are not dropped).
     import numpy as np
-    from ud_agree.mine.rules.pairs import shown_subject, subject_shown
+    from ud_agree.mine.rules.subjects import shown_subject, subject_shown
 
     cases = [["Nom"], [], ["Acc", "Nom"], ["Par"]]
     frame = pl.DataFrame({"controller_case": cases}, schema={"controller_case": pl.List(pl.Utf8)})

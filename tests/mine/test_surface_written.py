@@ -349,3 +349,16 @@ def test_a_rebuilt_token_glued_to_another_word_is_unattested(tmp_path):
     for sent_id in ("s1", "s2"):
         refused = skips.filter((pl.col("sent_id") == sent_id) & (pl.col("bad_value") == "Plur"))
         assert refused.get_column("reason").to_list() == ["unattested-token"]
+
+
+MODELS = ["Chat", "CHAT", "chat", "A", "a", "É", "ÉTAT", "Ça", "iPhone", "McDonald", "A1", "1a",
+          "1A", "ß", "ΣΤΗ", "Στη", "'s", "L'", "", "-", "ǅ"]  # fmt: skip
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_one_capitalisation_rule_for_columns_and_single_words(model):
+    from ud_agree.mine.rules.surface import capitalised_like, capitalised_word_like
+
+    frame = pl.DataFrame({"form": ["élan"], "model": [model]})
+    column = frame.select(capitalised_like(pl.col("form"), pl.col("model")))["form"][0]
+    assert column == capitalised_word_like("élan", model)

@@ -23,7 +23,7 @@ from ud_agree.mine.read import (
     rebuild_text,
     stem,
 )
-from ud_agree.mine.rules.pairs import transparent_offsets
+from ud_agree.mine.rules.bad_forms import transparent_offsets
 
 from tests.reference.relations import Facts, compared, extract
 from ud_agree.schemas.corpus import RELATIONS_MINED, SENTENCES

@@ -12,7 +12,7 @@ import pyarrow as pa
 
 from ud_agree.schemas.corpus import AGREEMENT
 
-from .questions import first_asking, numbered
+from ..questions import first_asking, numbered
 
 MIN_CANDIDATES = 20  # n below which a configuration backs off to the next level
 MIN_RATE = 0.90  # (agree + 1) / (n + 2) at least this: agreement holds

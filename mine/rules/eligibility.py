@@ -1,0 +1,34 @@
+"""Which relations give pairs (§4): the first reason about the varied word or its relation."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ..paradigms import (
+    elided,
+)
+
+
+def relation_skip_reason() -> pl.Expr:
+    """The first reason of §4 about the varied word or its relation (null: go on), in order."""
+    return (
+        pl.when(pl.col("unagreeing"))
+        .then(pl.lit("unagreement"))  # *los estudiantes trabajamos* is grammatical
+        .when(pl.col("predicative"))
+        .then(pl.lit("predicate-nominal"))  # *(já) bych byl rok*: the noun is the predicate
+        .when(pl.col("values").list.len() > 1)
+        .then(pl.lit("multi-valued"))
+        .when(pl.col("lemma").is_in(["", "_"]) | pl.col("lemma").is_null())
+        .then(pl.lit("no-lemma"))
+        .when(pl.col("in_mwt"))
+        .then(pl.lit("in-mwt"))  # re-contracting *du* is language-specific
+        .when(pl.col("coordinated"))
+        .then(pl.lit("coordinated"))  # the verb may agree with the whole coordination
+        .when(elided(pl.col("form")))
+        # *l'* depends on the next word's sound, *'m* on the word before: not on agreement.
+        .then(pl.lit("elision"))
+        .when(pl.col("duplicate"))
+        .then(pl.lit("duplicate-sent-id"))  # a join on the sentence would be ambiguous
+        .when(pl.col("sentence").is_null())
+        .then(pl.lit("missing-sentence"))
+    )
