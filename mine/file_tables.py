@@ -1,4 +1,5 @@
-"""A file's tables from its arrays: relations (in-memory columns included), drops, sentences and lexicon counts, and the counts the language's rates are made of."""
+"""A file's tables from its arrays: relations (in-memory columns included), drops, sentences and
+lexicon counts, and the counts the language's rates are made of."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -18,6 +18,7 @@ from concurrent.futures import (
 )
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -35,8 +36,6 @@ from ud_agree.schemas.corpus import (
     DROP_REASONS,
     DROPS,
     LEXICON,
-    PAIR_SKIPS,
-    PAIRS,
     RELATIONS,
     SENTENCES,
     SKIP_REASONS,
@@ -44,7 +43,7 @@ from ud_agree.schemas.corpus import (
 )
 
 from .columnar import mine_file_columnar
-from .duplicates import repeats, without_repeats
+from .duplicates import repeats
 from .extract import FileJob, FileResult
 from .languages import (
     load_adjective_declension,
@@ -58,18 +57,20 @@ from .languages import (
 )
 from .lent import LentAgreement
 from .lexicon import UniMorphMap, build_lexicons
-from .nonce import nonce_pairs
+from .pair_stream import (
+    PairCounts,
+    PairStream,
+    write_nonce,
+)
 from .pairs import (
     pairs_from_attempts,
     prepare_bundle,
-    provisional,
-    skip_table,
-    skipped_rows,
 )
 from .paradigms import ParadigmFrames, marked_cells
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import pool_context, start_worker
 from .rules import certainty
+from .spill import SPILL, part, spill, unspill, unspill_columns
 from .written import load_written_surface
 
 
@@ -99,78 +100,6 @@ def mine_files(jobs: list[FileJob], prefixes: list[Path], vary: str | None) -> l
     for result in results:
         result.relations = result.sentences = result.lexicon_counts = result.dropped = None
     return results
-
-
-def spill(table: pa.Table, prefix: Path, name: str) -> None:
-    """Write a file's table where its language's finishing reads it: Arrow IPC, uncompressed
-    (read once, soon, on the same machine: encoding Parquet would cost more than the disk)."""
-    with (
-        pa.OSFile(f"{prefix}.{name}.arrow", "wb") as sink,
-        pa.ipc.new_file(sink, table.schema) as writer,
-    ):
-        writer.write_table(table)
-
-
-def unspill(prefix: Path, name: str) -> pa.Table:
-    """A spilled table, read whole (mapped: its buffers are the page cache's, not a copy)."""
-    with pa.memory_map(f"{prefix}.{name}.arrow", "rb") as source:
-        return pa.ipc.open_file(source).read_all()
-
-
-def unspill_columns(prefix: Path, name: str, columns: list[str]) -> pa.Table:
-    """Some columns of a spilled table (mapped, not read: the rest stays on disk)."""
-    with pa.memory_map(f"{prefix}.{name}.arrow", "rb") as source:
-        return pa.ipc.open_file(source).read_all().select(columns).combine_chunks()
-
-
-def part(options: Options, run: LanguageRun, index: int) -> Path:
-    """Where a language's `index`-th file is spilled (without the table's suffix)."""
-    return options.out / run.language.key / SPILL / f"{index:05d}"
-
-
-# Attempts at pairs per step: bounded memory, and few batches (each costs ~60 polars steps).
-PAIR_BATCH = 150_000
-PAIR_THREADS = 2  # batches of pairs decided at once (`write_tables`)
-SPILL = ".parts"  # a language's mined files, waiting for its lexicon (removed when it is written)
-
-
-NONCE_MEMBERS = [
-    "treebank", "sent_id", "target_id", "controller_id", "target_surface", "controller_surface",
-]  # fmt: skip
-
-
-# A relation's varied role: §9 varies the pairs it made, with all its features' attempts (a
-# variant's bad sentence, like its original's, is one row with its other contrasts in `also`).
-NONCE_ATTEMPT = ["treebank", "sent_id", "target_id", "controller_id", "varied"]
-
-
-def write_nonce(
-    run: LanguageRun,
-    options: Options,
-    lexicon: pa.Table,
-    frames: ParadigmFrames,
-    rates: pl.DataFrame,
-    originals: list[pa.Table],
-    attempts: list[pl.DataFrame],
-    members: list[pl.DataFrame],
-    pairs_out: pq.ParquetWriter,
-    skips_out: pq.ParquetWriter,
-) -> tuple[Counter, Counter]:
-    """§9: the nonce variants of a language's pairs, after its original pairs, and their skips
-    after the original skips; (variants by type, skips per reason). `attempts`: those that made
-    the original pairs, which the variants' bad forms are decided from (§4's rules, run again)."""
-    files: dict[str, list[Path]] = {}
-    for job in run.jobs:
-        files.setdefault(job.treebank, []).append(job.path)
-    pairs = pl.concat([pl.DataFrame(t) for t in originals]) if originals else pl.DataFrame()
-    tried = pl.concat(attempts, how="vertical_relaxed") if attempts else pl.DataFrame()
-    relations = pl.concat(members) if members else pl.DataFrame()
-    table, skipped = nonce_pairs(
-        pairs, tried, relations, files, lexicon, frames, options.nonce, options.seed, rates
-    )
-    pairs_out.write_table(table)
-    skips_out.write_table(skipped)
-    return Counter(table.column("type").to_pylist()), Counter(skipped.column("reason").to_pylist())
 
 
 def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) -> dict:
@@ -294,143 +223,66 @@ def write_tables(
     for_pairs: pa.Table | None = None,
 ) -> Written:
     """Write the language's agreement rates, and stream its files' pairs (and nonce variants)
-    into `pairs.parquet`, a batch of files at a time (its sentences and relations: counted by
-    `write_plain_tables`); the pair rules read `for_pairs` where given (the lexicon with §4.2's
-    silent UniMorph cells), nonce draws read `lexicon`."""
+    into `pairs.parquet` (its sentences and relations: counted by `write_plain_tables`); the
+    pair rules read `for_pairs` where given (the lexicon with §4.2's silent UniMorph cells),
+    nonce draws read `lexicon`."""
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     rates = language_rates(run)
     lent = lent_agreement(run)
     write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
     repeated = repeats([unspill_columns(p, "sentences", ["treebank", "sent_id"]) for p in attempts])
-    flags: Counter = Counter()
+    counts = PairCounts()
     if options.pairs:
-        code = run.language.code
-        value_sets = load_value_sets().get(code)
-        frames = ParadigmFrames(
-            lexicon if for_pairs is None else for_pairs,
-            value_sets,
-            reported_speech=code in load_reported_speech_languages(),
-            genderless_plural=code in load_genderless_plural_languages(),
-            endings=load_adjective_endings().get(code),
-            declension=load_adjective_declension().get(code),
-            apocope=load_apocope().get(code),
-            prefixes=load_verb_prefixes().get(code),
-        )
-        frames.marked = marked_cells(finite_cells(run))
-        surface = load_written_surface(code)
+        frames = paradigm_frames(run, lexicon if for_pairs is None else for_pairs)
         tokens = pl.Series(
             "token", sorted(set().union(*(r.tokens for r in run.results.values()))), pl.String
         )
-    pairs_by_type: Counter = Counter()
-    pair_skips: Counter = Counter()
-    n_relations = 0
-    nonce: Counter = Counter()
-    with ExitStack() as stack:
-        if options.pairs:
-            pairs_file = stack.enter_context(atomic_file(out_dir / "pairs.parquet"))
-            pairs_out = stack.enter_context(
-                pq.ParquetWriter(pairs_file, PAIRS, compression="snappy")
-            )
-            skips_file = stack.enter_context(atomic_file(out_dir / "pair_skips.parquet"))
-            skips_out = stack.enter_context(
-                pq.ParquetWriter(skips_file, PAIR_SKIPS, compression="snappy")
-            )
-        batch: list[pl.DataFrame] = []
-        skipped: list[pl.DataFrame] = []  # the batch's files' skips (same `rel` as `batch`)
-        texts: list[pa.ChunkedArray] = []  # the batch's sentences, which its attempts index
-        originals: list[pa.Table] = []  # what nonce variants are made of (§9)
-        made: list[pl.DataFrame] = []  # and the attempts that made them
-        members: list[pl.DataFrame] = []
-
-        # A batch's pairs are decided in a thread (polars releases the GIL) while the next one
-        # is read and decided (a language of more than PAIR_BATCH attempts). Written in the
-        # batches' order, so the tables do not depend on the threads.
-        deciding = stack.enter_context(ThreadPoolExecutor(PAIR_THREADS, thread_name_prefix="pairs"))
-        in_flight: deque[tuple[Future, list[pl.DataFrame], pl.DataFrame]] = deque()
-
-        def write_decided() -> None:
-            future, skips_before, tried = in_flight.popleft()
-            pairs, more, flagged = future.result()
-            flags.update(flagged)
-            pairs_out.write_table(pairs.cast(PAIRS))
-            pairs_by_type.update(pairs.column("type").to_pylist())
-            skips = skip_table([*skips_before, more])
-            skips_out.write_table(skips)
-            pair_skips.update(skips.column("reason").to_pylist())
+        decide = partial(
+            pairs_from_attempts,
+            frames=frames,
+            rates=rates,
+            surface=load_written_surface(run.language.code),
+            tokens=tokens,
+            lent=lent,
+        )
+        with PairStream(out_dir, decide, counts, keep_nonce=bool(options.nonce)) as stream:
+            for prefix in attempts:
+                stream.add_file(prefix, repeated.across_files)
+            stream.finish()
             if options.nonce:
-                originals.append(pairs)
-                keys = pl.DataFrame(pairs).select(NONCE_ATTEMPT).unique()
-                made.append(tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
-
-        def write_pairs() -> None:
-            if not batch:
-                return
-            sentences = pl.Series("text", pa.chunked_array(texts, pa.string()))
-            tried = pl.concat(batch, how="vertical_relaxed")
-            decided = deciding.submit(
-                pairs_from_attempts,
-                tried,
-                frames,
-                sentences,
-                rates,
-                surface=surface,
-                tokens=tokens,
-                lent=lent,
-            )
-            in_flight.append((decided, list(skipped), tried))
-            batch.clear()
-            skipped.clear()
-            texts.clear()
-            while len(in_flight) >= PAIR_THREADS:  # memory: at most this many batches held
-                write_decided()
-
-        for prefix in attempts if options.pairs else ():
-            # Only the columns read here (`write_plain_tables` reads the tables whole).
-            relations = unspill_columns(prefix, "relations", NONCE_MEMBERS)
-            sentences = unspill_columns(prefix, "sentences", ["text"])
-            if options.nonce:
-                members.append(pl.DataFrame(relations))
-            # Attempts of several files at once (fewer, larger steps), in the language's order
-            # of relations: the file's relation index made the language's.
-            tries, twice = without_repeats(
-                pl.DataFrame(unspill(prefix, "attempts")), repeated.across_files
-            )
-            batch.append(
-                tries.with_columns(
-                    pl.col("rel").cast(pl.Int64) + n_relations,
-                    pl.col("sentence").cast(pl.Int64) + sum(len(t) for t in texts),
-                )
-            )
-            skips = pl.DataFrame(unspill(prefix, "skips"))
-            skipped.append(skips.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
-            # A repeat's provisional attempts (§4.2) are no skips, as within one file.
-            twice = skipped_rows(twice.filter(~provisional()), "duplicate-sent-id")
-            skipped.append(twice.with_columns(pl.col("rel").cast(pl.Int64) + n_relations))
-            texts.append(sentences.column("text").combine_chunks())
-            if sum(b.height for b in batch) >= PAIR_BATCH:
-                write_pairs()
-            n_relations += relations.num_rows
-        write_pairs()
-        while in_flight:
-            write_decided()
-        if options.pairs and options.nonce:
-            nonce, more_skips = write_nonce(
-                run, options, lexicon, frames, rates, originals, made, members, pairs_out, skips_out
-            )
-            pair_skips.update(more_skips)
+                nonce, more_skips = write_nonce(run, options, lexicon, frames, rates, stream)
+                counts.nonce = nonce
+                counts.pair_skips.update(more_skips)
     # The sentences and relations are counted by `write_plain_tables` (set by the caller).
     return Written(
         sentences=0,
         relations=0,
         by_type=Counter(),
-        pairs_by_type=pairs_by_type,
-        nonce_by_type=nonce,
-        pair_skips=pair_skips,
+        pairs_by_type=counts.pairs_by_type,
+        nonce_by_type=counts.nonce,
+        pair_skips=counts.pair_skips,
         rates=rates,
-        agreement_flags=flags,
+        agreement_flags=counts.flags,
         duplicate_sent_ids=repeated.duplicate_sent_ids,
         lent=lent,
     )
+
+
+def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
+    """The lexicon indexed for the pair rules, with the language's data tables."""
+    code = run.language.code
+    frames = ParadigmFrames(
+        lexicon,
+        load_value_sets().get(code),
+        reported_speech=code in load_reported_speech_languages(),
+        genderless_plural=code in load_genderless_plural_languages(),
+        endings=load_adjective_endings().get(code),
+        declension=load_adjective_declension().get(code),
+        apocope=load_apocope().get(code),
+        prefixes=load_verb_prefixes().get(code),
+    )
+    frames.marked = marked_cells(finite_cells(run))
+    return frames
 
 
 def language_manifest(

@@ -1,4 +1,6 @@
-"""Surface words (§1.4) of a file's rows, all sentences at once: which rows are surface words, their spacing read whole from MISC, the sentences' texts and where each word begins inside a transparent multiword token."""
+"""Surface words (§1.4) of a file's rows, all sentences at once: which rows are surface words,
+their spacing read whole from MISC, the sentences' texts and where each word begins inside a
+transparent multiword token."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Other cells of the paradigm (§4.2, §4.3): unmarked cells licensed, another Tense or Mood that agrees, layered and contested features, unattested readings."""
+"""Other cells of the paradigm (§4.2, §4.3): unmarked cells licensed, another Tense or Mood that
+agrees, layered and contested features, unattested readings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""German adjective declension (§4.3): the bad form must end as its declension class's bad cell does."""
+"""German adjective declension (§4.3): the bad form must end as its declension class's bad cell
+does."""
 
 from __future__ import annotations
 

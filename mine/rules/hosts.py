@@ -1,4 +1,5 @@
-"""Another host (§4.3): an attributive bad form that agrees with a noun between target and controller."""
+"""Another host (§4.3): an attributive bad form that agrees with a noun between target and
+controller."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Subjects (§4.2): subjects without features, unmarked cells, implicit third person, unagreement and dropped subjects, as columns over relations."""
+"""Subjects (§4.2): subjects without features, unmarked cells, implicit third person, unagreement
+and dropped subjects, as columns over relations."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The surface tables of the bad form (§4): capitalisation, elision, Spanish apocope, prefixes that agree."""
+"""The surface tables of the bad form (§4): capitalisation, elision, Spanish apocope, prefixes that
+agree."""
 
 from __future__ import annotations
 

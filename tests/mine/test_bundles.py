@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-from ud_agree.mine import run
+from ud_agree.mine import pair_stream, run
 from ud_agree.mine.columnar import mine_file_columnar
 from ud_agree.mine.extract import FileJob
 from ud_agree.mine.pairs import prepare_attempts, prepare_bundle
@@ -84,7 +84,7 @@ def mined_both_ways(tmp_path, monkeypatch, setting: str, values: tuple[int, int]
     write(ud / "en_test-ud-test.conllu", (DOG_HAS, "t1"), (DOG_IS, "t2"), (I_AM, "t3"))
     tables = []
     for value in values:
-        monkeypatch.setattr(run, setting, value)
+        monkeypatch.setattr(pair_stream if setting.startswith("PAIR") else run, setting, value)
         out = tmp_path / f"corpus{value}"
         options = Options(ud_dir=tmp_path / "ud", out=out, all_types=True, progress=False, jobs=1)
         run.mine_languages(options)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from ud_agree.mine.attempts import DERIVED, derived_names
 from ud_agree.mine.columnar import mine_file_columnar
 from ud_agree.mine.extract import FileJob
-from ud_agree.mine.pairs import DERIVED, derived_names
 from ud_agree.mine.paradigms import script_of
 from ud_agree.mine.rules.subjects import SUBJECT_READ, SUBJECT_TYPES, _decided_once, _subject_facts
 
