@@ -142,6 +142,13 @@ def read_language(folder: Path) -> pl.DataFrame:
     relations = None
     if "derived" not in pairs.columns:
         relations = _read(folder / "relations.parquet")
+        needed = ("controller_person", "in_mwt_target", "in_mwt_controller")
+        missing = [c for c in needed if c not in relations.columns]
+        if missing:
+            raise ValidateError(
+                f"{folder / 'relations.parquet'}: no column {', '.join(missing)} (pairs.parquet "
+                "has no column derived either); re-run the miner"
+            )
     return pairs.with_columns(rules_of(pairs, relations), item_ids(pairs))
 
 

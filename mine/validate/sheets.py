@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import html
 import io
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -128,11 +129,15 @@ def readme(blind: bool, langs: Sequence[str]) -> str:
     """The README beside the sheets: the instructions and the verdict words."""
     sheets = ", ".join(f"{lang}.csv" for lang in langs)
     lines = [f"Pairs to judge: {sheets} (read them more easily in the .html page of the same name)"]
-    lines += ["", *instructions(blind), "", "The verdict words:"]
+    for text in instructions(blind):
+        lines += ["", textwrap.fill(text, 100)]
+    lines += ["", "The verdict words:"]
     lines += [f"  {verdict:<16} {meaning}" for verdict, meaning in verdict_lines(blind)]
     if blind:
         lines += ["", f"The choice words: {', '.join(CHOICES)}."]
-        lines += ["", f"The judges get the sheets, the pages and this file, never {KEY}."]
+    lines += ["", f"The judges get the sheets, the pages and this file; {KEY} is the record."]
+    if blind:
+        lines += [f"Never show {KEY} to a judge: it says which sentence is the bad one."]
     return "\n".join(lines) + "\n"
 
 
