@@ -338,3 +338,14 @@ def test_a_blind_page_and_sheet_do_not_tell_where_the_pair_is_from(
     assert not {"treebank", "sent_id", "also", "good_value", "bad_form"} & header
     key = read_sheet(tmp_path / "s" / KEY)
     assert {"sent_id", "treebank", "sheet"} <= set(key[0])
+
+
+def test_an_old_corpus_without_the_relations_columns_it_needs_is_refused(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Mined before `derived`: the rules are re-derived from relations.parquet, which lacks them.
+    path = corpus / "fr" / "pairs.parquet"
+    pl.read_parquet(path).drop("derived").write_parquet(path)
+    pl.DataFrame({"treebank": ["T"]}).write_parquet(corpus / "fr" / "relations.parquet")
+    code = main(sample_args(corpus, tmp_path / "s", "--lang", "fr"))
+    refused(capsys, code, str(corpus / "fr" / "relations.parquet"), "no column controller_person")
