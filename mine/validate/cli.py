@@ -53,7 +53,9 @@ def parser(prog: str = "python -m mine.validate") -> OneLineParser:
     judge.add_argument(
         "--key", type=Path, help="the sample's key.csv (default: key.csv beside each sheet)"
     )
-    judge.add_argument("--out", type=Path, help="write validity here (Parquet)")
+    judge.add_argument(
+        "--out", type=Path, help="write validity here (Parquet; over nothing but a validity table)"
+    )
     judge.add_argument(
         "--judges", help="who judged, stored with the table (e.g. maintainers, native speakers)"
     )
