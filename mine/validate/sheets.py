@@ -232,7 +232,8 @@ def _languages(corpus: Path, langs: Sequence[str] | None, per_cell: int, seed: i
         raise ValidateError(f"--per-cell {per_cell}: must be at least 1")
     if seed < 0:
         raise ValidateError(f"--seed {seed}: must be 0 or more")
-    twice = sorted({lang for lang in langs or () if list(langs or ()).count(lang) > 1})
+    named = list(langs or ())
+    twice = sorted({lang for lang in named if named.count(lang) > 1})
     if twice:
         raise ValidateError(f"--lang {' '.join(twice)}: given twice")
     have = sorted(p.parent.name for p in corpus.glob("*/pairs.parquet"))

@@ -65,7 +65,6 @@ def decoded(path: Path) -> str:
         raise ValidateError(f"{path}:1: unreadable ({error.strerror})") from None
     if data.startswith(b"PK\x03\x04"):
         raise ValidateError(f"{path}:1: a spreadsheet workbook, not CSV; save it as CSV")
-    text = None
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = _decode(data, "utf-16")
     else:
