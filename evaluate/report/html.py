@@ -914,11 +914,11 @@ def build_report(
     results: str | Path,
     out_dir: str | Path = "report",
     warn: Callable[[str], None] | None = None,
-    validity: str | Path | None = None,
+    validity: str | Path | Sequence[str | Path] | None = None,
 ) -> Path:
     """Write index.html, figures (PNG + CSV) and summary.csv for `results` into `out_dir`; runs
     whose chunks do not hold what their manifests say are left out, named on the page and to
-    `warn`. With `validity` (a scored validity.parquet) each language × type row shows it."""
+    `warn`. With `validity` (scored validity.parquet files) each language × type row shows it."""
     judged = None if validity is None else read_validity(validity)
     checked = check_runs(results)
     if not checked.files:
@@ -939,13 +939,15 @@ def build_report(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     if frame.height == 0:
+        if judged is not None and warn is not None:
+            warn("validity not shown: it is of mined pairs, and the results hold suite runs only")
         page = render(frame, [], {}, {}, str(results), left_out=checked.left_out, suites=suites)
         return write_text(page, out / "index.html")
     tables = all_figures(frame, out)
     heat_maps, flags = write_heat_maps(frame, out)
     summaries = summary_tables(frame, tables)
     if judged is not None:
-        summaries["lang_type"] = with_validity(summaries["lang_type"], judged)
+        summaries["lang_type"] = with_validity(summaries["lang_type"], judged, warn)
     write_csv(summaries["lang_type"], out / "summary.csv")
     manifests = load_manifests(results, {f.parent for f in checked.files})
     page = render(
@@ -971,9 +973,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
     parser.add_argument("--out", default="report", help="output folder (default: report/)")
     parser.add_argument(
         "--validity",
-        help=f"a validity.parquet from {tool_command(prog, 'validate')} score: the judged validity "
-        "of the "
-        "pairs beside each language × type row",
+        action="append",
+        help=f"a validity.parquet from {tool_command(prog, 'validate')} score: the judged "
+        "validity of the pairs beside each language × type row (repeatable: one file per cell)",
     )
     args = parser.parse_args(argv)
 

@@ -178,8 +178,9 @@ def test_a_blind_sheet_hides_which_sentence_is_bad_and_the_key_tells(
         bad = row[f"sentence_{key[row['item']]}"]
         assert "[[are]]" in bad
     assert {key[r["item"]] for r in rows} == {"a", "b"}  # both orders occur
-    page = (tmp_path / "s" / "en.html").read_text()
-    assert "good" not in page and "bad" not in page
+    # The items (after the instructions) label no sentence good or bad.
+    items = (tmp_path / "s" / "en.html").read_text().split('<div class="item">', 1)[1]
+    assert "good" not in items and "bad" not in items
 
 
 def test_blind_round_trip_scores_the_judges_choices(corpus: Path, tmp_path: Path) -> None:
@@ -275,10 +276,10 @@ def edit(sheet: Path, line: int, column: str, value: str) -> None:
         (lambda s: edit(s, 3, "type", "attributive"), ":3: item"),
         (lambda s: edit(s, 4, "item", read_sheet(s)[0]["item"]), ":4: item"),
         (
-            lambda s: s.write_text(s.read_text().replace(",verdict,", ",judgement,", 1)),
+            lambda s: s.write_text(s.read_text().replace("verdict", "judgement", 1)),
             ":1: no column verdict",
         ),
-        (lambda s: s.write_bytes(b"\xff\xfe\x00garbage"), ":1: unreadable (not UTF-8)"),
+        (lambda s: s.write_bytes(b"\x81\x8d\x00garbage"), ":1: unreadable (not text"),
         (lambda s: s.unlink(), ":1: unreadable"),
     ],
     ids=[

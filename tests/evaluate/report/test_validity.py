@@ -69,3 +69,95 @@ def test_a_file_that_is_not_a_validity_table_is_one_line_and_exit_2(
     assert main([str(results), "--out", str(tmp_path / "r"), "--validity", str(other)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{other}: no column" in err
+
+
+def report(results: Path, out: Path, *tables: pl.DataFrame | Path, tmp_path: Path) -> int:
+    """`python -m evaluate.report` with each table as a --validity file; its exit code."""
+    args = [str(results), "--out", str(out)]
+    for i, table in enumerate(tables):
+        path = table if isinstance(table, Path) else tmp_path / f"validity-{i}.parquet"
+        if isinstance(table, pl.DataFrame):
+            table.write_parquet(path)
+        args += ["--validity", str(path)]
+    return main(args)
+
+
+def test_two_judges_tables_in_one_file_are_refused_before_anything_is_written(
+    written: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results, _ = written
+    both = pl.concat(
+        [validity(judged("fr", TYPES[0], 8, 2), "A"), validity(judged("fr", TYPES[0], 9, 1), "B")]
+    )
+    code = report(results, tmp_path / "r", both, tmp_path=tmp_path)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"fr × {TYPES[0]} twice (judges: A, B)" in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_validity_given_twice_shows_both_and_a_cell_in_both_is_refused(
+    written: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results, _ = written
+    fr = validity(judged("fr", TYPES[0], 8, 2), "A")
+    de = validity(judged("de", TYPES[1], 3, 1), "B")
+    assert report(results, tmp_path / "r", fr, de, tmp_path=tmp_path) == 0
+    summary = pl.read_csv(tmp_path / "r" / "summary.csv")
+    shown = summary.filter(pl.col("validity").is_not_null()).select("lang", "type", "validity")
+    assert set(shown.unique().iter_rows()) == {("fr", TYPES[0], 0.8), ("de", TYPES[1], 0.75)}
+    capsys.readouterr()
+    code = report(
+        results, tmp_path / "r2", fr, fr.with_columns(judges=pl.lit("C")), tmp_path=tmp_path
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and f"fr × {TYPES[0]} also in" in err, err
+    assert not (tmp_path / "r2").exists()
+
+
+def test_validity_of_a_language_the_results_lack_is_named(
+    written: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results, _ = written
+    table = validity(judged("fr", TYPES[0], 8, 2) + judged("xx", TYPES[0], 5, 0), "A")
+    assert report(results, tmp_path / "r", table, tmp_path=tmp_path) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {tmp_path / 'validity-0.parquet'}: validity for xx × {TYPES[0]}" in err
+    assert "fr ×" not in err
+
+
+@pytest.mark.parametrize(
+    ("column", "dtype"), [("n", pl.String), ("share", pl.String), ("lang", pl.Int64)]
+)
+def test_validity_columns_of_another_type_are_refused_before_anything_is_written(
+    written: tuple[Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    column: str,
+    dtype: pl.DataType,
+) -> None:
+    results, path = written
+    table = pl.read_parquet(path)
+    table = table.with_columns(pl.col(column).cast(pl.String).cast(dtype, strict=False))
+    code = report(results, tmp_path / "r", table, tmp_path=tmp_path)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and f"column {column} holds" in err, err
+    assert not (tmp_path / "r").exists()
+
+
+def test_validity_beside_suite_runs_only_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: tuple[Path, Path]
+) -> None:
+    from ud_agree.evaluate.run import run_suites
+
+    from tests.evaluate.suites.test_run import options
+    from tests.suite_stubs import SUITES, OracleScorer, factory, write
+
+    name, text, good, extra = SUITES["clams"]
+    run_suites(
+        options(tmp_path, [write(tmp_path, name, text)], **extra),
+        factory(OracleScorer(good, name="right")),
+    )
+    _, path = written
+    assert report(tmp_path / "out", tmp_path / "r", path, tmp_path=tmp_path) == 0
+    assert "validity not shown" in capsys.readouterr().err
