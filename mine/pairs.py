@@ -194,25 +194,65 @@ def pairs_from_attempts(
             ]
         )
     )
+    attempts = _worth_asking(attempts, frames, marked, rates, lent, skipped)
+    if attempts.height == 0:
+        return PAIRS.empty_table(), pl.concat(skipped), Counter()
+    tries = _with_bad_forms(attempts, frames, rates, skipped)
+    tries = _other_member(tries, frames, skipped)
+    pairs = tries.sort("rel", "role_rank", "feature", "bad_value")
+    pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
+    pairs, ambiguous, unattested, unelided = write_surface(pairs, surface or NO_SURFACE, tokens)
+    skipped.append(skipped_rows(ambiguous, "ambiguous-onset"))
+    skipped.append(skipped_rows(unattested, "unattested-token"))
+    skipped.append(skipped_rows(unelided, "elision"))
+    table = _pair_rows(pairs)
+    table = one_row_per_bad_sentence(table) if fold else table
+    bits = table.get_column("derived")
+    flags = Counter(
+        {
+            flag: int((bits & (1 << DERIVED.index(flag)) > 0).sum())
+            for flag in (BACKED_OFF, UNMEASURED)
+        }
+    )
+    table = table.with_columns(derived_names(table.get_column("derived")))
+    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
+
+
+def _skip(
+    tries: pl.DataFrame, which: pl.Series, reason: str | pl.Expr, skipped: list[pl.DataFrame]
+) -> pl.DataFrame:
+    """`tries` without the rows `which` marks, which go to `skipped` as `reason`."""
+    skipped.append(skipped_rows(tries.filter(which), reason))
+    return tries.filter(~which)
+
+
+def _worth_asking(
+    attempts: pl.DataFrame,
+    frames: ParadigmFrames,
+    marked: pl.DataFrame,
+    rates: pl.DataFrame | None,
+    lent: LentAgreement | None,
+    skipped: list[pl.DataFrame],
+) -> pl.DataFrame:
+    """The attempts whose bad forms are worth finding: licensed (§4.2), of an attested reading
+    (§4.1), lent by an antecedent that is agreed with (§4.2), of certain agreement where the
+    target is varied (§4.1, §4.3)."""
     # §4.2: an unmarked cell its language does not license, or a value borrowed by a pronoun
     # without FEATS that its form's tokens do not give, makes no attempt (nor a skip).
     attempts = _borrowed(_licensed(attempts, frames, marked), frames)
     # §4.1: a word whose tense or mood its form's tokens hardly ever have is mis-tagged.
-    misread = unattested_readings(attempts, frames)
-    skipped.append(skipped_rows(attempts.filter(misread), "unattested-reading"))
-    attempts = attempts.filter(~misread)
+    attempts = _skip(attempts, unattested_readings(attempts, frames), "unattested-reading", skipped)
     if attempts.height == 0:
-        return PAIRS.empty_table(), pl.concat(skipped), Counter()
+        return attempts
     # §4.2: a value lent by the antecedent where the pronoun's verb need not agree with it.
     if lent is not None:
         attempts = lent.decide(attempts)
-        skipped.append(skipped_rows(attempts.filter(~pl.col("lends")), REFUSED))
-        attempts = attempts.filter(pl.col("lends")).with_columns(
+        attempts = _skip(attempts, ~attempts.get_column("lends"), REFUSED, skipped)
+        attempts = attempts.with_columns(
             pl.col("derived_bits") | derived_bit(UNMEASURED, pl.col("lent_unmeasured"))
-        )
-        attempts = attempts.drop("lends", "lent_unmeasured")
+        ).drop("lends", "lent_unmeasured")
         if attempts.height == 0:
-            return PAIRS.empty_table(), pl.concat(skipped), Counter()
+            return attempts
     attempts = attempts.drop("lent")
     # §4.1: is agreement in the feature certain in the relation's configuration? The flag
     # (null, `backed-off`, `agreement-unmeasured`) stays with each attempt up to its pair's
@@ -220,41 +260,55 @@ def pairs_from_attempts(
     # §4.3: the rate read is that of the controller's value in the bad sentence: its own where
     # the target is varied; a varied controller's bad value is known once its forms are found.
     if rates is None:
-        attempts = attempts.with_columns(pl.lit(None, pl.String).alias("agreement_flag"))
-    else:
-        attempts = _certain(attempts, rates, pl.col("varied") == "target", skipped)
-        if attempts.height == 0:
-            return PAIRS.empty_table(), pl.concat(skipped), Counter()
+        return attempts.with_columns(pl.lit(None, pl.String).alias("agreement_flag"))
+    return _certain(attempts, rates, pl.col("varied") == "target", skipped)
+
+
+def _with_bad_forms(
+    attempts: pl.DataFrame,
+    frames: ParadigmFrames,
+    rates: pl.DataFrame | None,
+    skipped: list[pl.DataFrame],
+) -> pl.DataFrame:
+    """Each attempt with its bad forms, less those the rules of the bad form refuse: no form,
+    uncertain agreement of a varied controller's bad value, another host, apocope, another
+    declension class, contested features, an aspect prefix (§4.1, §4.3)."""
     # The bad forms are decided per distinct word asked about (they recur), then joined.
     attempts = numbered(attempts, "asked", _WORD)
     asked = attempts.filter(first_asking("asked"))
     tries = attempts.drop("k_agreeing").join(
         _bad_forms(asked.select("asked", *_WORD, "values"), frames), on="asked"
     )
-    no_form = pl.col("bad_key").is_null()
     # `outcome` null: no form in the wanted cell (not asked).
-    skipped.append(skipped_rows(tries.filter(no_form), pl.col("outcome").fill_null("no-form")))
-    tries = tries.filter(~no_form)
+    no_form = tries.get_column("bad_key").is_null()
+    tries = _skip(tries, no_form, pl.col("outcome").fill_null("no-form"), skipped)
     if rates is not None:
         tries = _certain(tries, rates, pl.col("varied") == "controller", skipped)
     # §4.3: the bad form reads as another noun's (a noun between target and controller).
-    hosted = agrees_with_another_host(tries)
-    skipped.append(skipped_rows(tries.filter(hosted), "ambiguous-host"))
-    tries = tries.filter(~hosted).drop("between_feats")
+    tries = _skip(tries, agrees_with_another_host(tries), "ambiguous-host", skipped)
+    tries = tries.drop("between_feats")
     if frames.apocope:
         apocopated = tries.select(breaks_apocope(frames.apocope)).to_series()
-        skipped.append(skipped_rows(tries.filter(apocopated), "apocope"))
-        tries = tries.filter(~apocopated)
+        tries = _skip(tries, apocopated, "apocope", skipped)
     tries = tries.drop(*CONFIGURATION)
     if frames.endings:
         declension = tries.select(changes_declension(frames.endings)).to_series()
-        skipped.append(skipped_rows(tries.filter(declension), "declension-class"))
-        tries = tries.filter(~declension)
+        tries = _skip(tries, declension, "declension-class", skipped)
     if frames.declension:
         declension = tries.select(changes_declension_class(frames.declension)).to_series()
-        skipped.append(skipped_rows(tries.filter(declension), "declension-class"))
-        tries = tries.filter(~declension)
-    # §4.1: a bad form whose other FEATS another treebank contradicts changes more than f.
+        tries = _skip(tries, declension, "declension-class", skipped)
+    tries = _skip(tries, _contested(tries, frames), "contested-feats", skipped)
+    # What the word's cell and other FEATS decide is decided: later steps copy less.
+    tries = tries.drop("key", "feats", *(f"k_{n}" for n in LIST_COLUMNS))
+    if frames.prefixes:
+        prefixed = tries.select(changes_prefix(frames.prefixes)).to_series()
+        tries = _skip(tries, prefixed, "aspect-prefix", skipped)
+    return tries
+
+
+def _contested(tries: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
+    """§4.1: a bad form whose other FEATS another treebank contradicts changes more than f;
+    §4.3: or the layered features the treebanks give the two forms differ (the possessor's)."""
     # The question's columns are the word's and its bad form's: decided per (word, bad value),
     # each distinct question once, and joined back on those two keys (not the question's 13).
     bad = ["asked", "bad_value"]
@@ -267,39 +321,31 @@ def pairs_from_attempts(
     contested = tries.join(
         by_bad_form.select(*bad, "contested"), on=bad, how="left", maintain_order="left"
     ).get_column("contested")
-    # §4.3: the layered features the treebanks give the two forms differ (the possessor's).
-    contested = contested | changes_layered(tries, frames.layered)
-    skipped.append(skipped_rows(tries.filter(contested), "contested-feats"))
-    # What the word's cell and other FEATS decide is decided: later steps copy less.
-    tries = tries.filter(~contested).drop("key", "feats", *(f"k_{n}" for n in LIST_COLUMNS))
-    if frames.prefixes:
-        prefixed = tries.select(changes_prefix(frames.prefixes)).to_series()
-        skipped.append(skipped_rows(tries.filter(prefixed), "aspect-prefix"))
-        tries = tries.filter(~prefixed)
+    return contested | changes_layered(tries, frames.layered)
+
+
+def _other_member(
+    tries: pl.DataFrame, frames: ParadigmFrames, skipped: list[pl.DataFrame]
+) -> pl.DataFrame:
+    """The tries whose other member is not ambiguous with the bad form (§4), the bad form
+    capitalised as the word it replaces, less those that break an elision."""
     # Each distinct question is answered once, and its answer joined back on its number.
     tries = numbered(tries, "_question", _AMBIGUITY)
     tries = tries.join(_ambiguity(tries, frames), on="_question", how="left").drop(
         "_question", "o_key", "o_lemma", "o_upos", "k_o_values"
     )
     other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
-    skipped.append(
-        skipped_rows(
-            tries.filter(pl.col("ambiguous")),
-            pl.lit("ambiguous-") + other_role.otherwise(pl.lit("target")),
-        )
-    )
-    tries = tries.filter(~pl.col("ambiguous")).with_columns(
+    reason = pl.lit("ambiguous-") + other_role.otherwise(pl.lit("target"))
+    tries = _skip(tries, tries.get_column("ambiguous"), reason, skipped)
+    tries = tries.with_columns(
         capitalised_like(pl.col("bad_key"), pl.col("form")).alias("bad_form")
     )
-    broken = tries.select(breaks_elision()).to_series()
-    skipped.append(skipped_rows(tries.filter(broken), "elision"))
-    pairs = tries.filter(~broken).sort("rel", "role_rank", "feature", "bad_value")
-    pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
-    pairs, ambiguous, unattested, unelided = write_surface(pairs, surface or NO_SURFACE, tokens)
-    skipped.append(skipped_rows(ambiguous, "ambiguous-onset"))
-    skipped.append(skipped_rows(unattested, "unattested-token"))
-    skipped.append(skipped_rows(unelided, "elision"))
-    table = pairs.select(
+    return _skip(tries, tries.select(breaks_elision()).to_series(), "elision", skipped)
+
+
+def _pair_rows(pairs: pl.DataFrame) -> pl.DataFrame:
+    """The PAIRS columns of written pairs (`derived`: still bits)."""
+    return pairs.select(
         *("lang", "treebank", "sent_id", "type", "target_id", "controller_id", "varied"),
         "feature",
         pl.col("values").list.first().alias("good_value"),
@@ -331,16 +377,6 @@ def pairs_from_attempts(
         ).alias("derived"),
         pl.lit("original").alias("variant"),
     )
-    table = one_row_per_bad_sentence(table) if fold else table
-    bits = table.get_column("derived")
-    flags = Counter(
-        {
-            flag: int((bits & (1 << DERIVED.index(flag)) > 0).sum())
-            for flag in (BACKED_OFF, UNMEASURED)
-        }
-    )
-    table = table.with_columns(derived_names(table.get_column("derived")))
-    return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
 
 
 def _certain(
