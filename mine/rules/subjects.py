@@ -168,6 +168,27 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
     frame = _by_feats(
         frame, "target_feats", _finite_form=_finite_form(), _tensed_form=_tensed_form()
     )
+    frame = _agreement_then(_cells_taken(_values_taken(frame, pro_drop)), unagreement, pro_drop)
+    return (
+        frame.drop(
+            "clash",
+            "_finite",
+            "_value_person",
+            "_third_person_pronoun",
+            "_finite_form",
+            "_tensed_form",
+            *(f"_unmarked_{n}" for _, n in DERIVABLE),
+        )
+        # A file's relations are small: the streaming engine's batches and threads cost more.
+        .collect(engine="in-memory")
+    )
+
+
+def _values_taken(frame: pl.LazyFrame, pro_drop: bool) -> pl.LazyFrame:
+    """The controller's values as pairs read them (`c_<feature>`): a relative pronoun's from
+    its antecedent, a bare noun's Number from its dependents, a pronoun without FEATS the
+    target's; none where the target's own contradicts them."""
+    upos = pl.col("controller_upos")
     subject = pl.col("type").is_in(SUBJECT_TYPES)
     upos = pl.col("controller_upos")
     relative = (
@@ -230,6 +251,12 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
         .replace("", None)
         .alias("borrowed"),
     )
+    return _without_clash(frame, from_antecedent)
+
+
+def _without_clash(frame: pl.LazyFrame, from_antecedent: dict[str, pl.Expr]) -> pl.LazyFrame:
+    """No value taken where the target's own contradicts it; `lent`: the features whose value
+    the antecedent gave."""
     # A value taken from elsewhere that the target's own contradicts: none is taken.
     clash = pl.any_horizontal(
         ~_empty(f"target_{name}") & ~_empty(f"c_{name}") & ~meets(f"c_{name}", f"target_{name}")
@@ -259,6 +286,13 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
         .replace("", None)
         .alias("lent"),
     )
+    return frame
+
+
+def _cells_taken(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """`noun_like`, and the target's values (`t_<feature>`): an unmarked cell of a finite verb
+    takes the controller's (`unmarked`)."""
+    upos = pl.col("controller_upos")
     noun_like = (
         (pl.col("type") == "subject-verb")
         & _empty("c_person")
@@ -317,6 +351,13 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
         .replace("", None)
         .alias("unmarked"),
     )
+    return frame
+
+
+def _agreement_then(frame: pl.LazyFrame, unagreement: bool, pro_drop: bool) -> pl.LazyFrame:
+    """The agreeing features with §4.2's (`agreeing_eff`), and whether the relation is
+    `implicit`, `unagreeing` or `predicative`."""
+    upos = pl.col("controller_upos")
     # The agreeing features with §4.2's, in the relations' (alphabetical) order: one bit per
     # feature, its list looked up (lists built per row cost far more).
     agrees = {
@@ -344,23 +385,10 @@ def _subject_facts(relations: pl.DataFrame, unagreement: bool, pro_drop: bool) -
     predicative = (
         implicit & pl.lit(pro_drop) & pl.col("controller_nominal_predicate").fill_null(False)
     )
-    return (
-        frame.with_columns(
-            implicit.alias("implicit"),
-            unagreeing.alias("unagreeing"),
-            predicative.alias("predicative"),
-        )
-        .drop(
-            "clash",
-            "_finite",
-            "_value_person",
-            "_third_person_pronoun",
-            "_finite_form",
-            "_tensed_form",
-            *(f"_unmarked_{n}" for _, n in DERIVABLE),
-        )
-        # A file's relations are small: the streaming engine's batches and threads cost more.
-        .collect(engine="in-memory")
+    return frame.with_columns(
+        implicit.alias("implicit"),
+        unagreeing.alias("unagreeing"),
+        predicative.alias("predicative"),
     )
 
 
