@@ -35,6 +35,25 @@ def attempts_of(
     target of an implicit third person (`implicit_person`) has Person among its features."""
     sentence = _sentence_key(relations.columns)
     relations = relations.with_row_index("rel").join(sentences.keys, on=sentence, how="left")
+    relations = _with_declension(relations, sentence)
+    # §4's implicit third person and §4.2's subjects without features and unmarked cells,
+    # computed once per file (`implicit`, `unagreeing`, `agreeing_eff`, the `c_`/`t_` values).
+    relations = with_subject_facts(relations, unagreement, pro_drop).rechunk()
+    configured = configuration(relations).get_columns()
+    frame = pl.concat(
+        _role_rows(relations, role, rank, configured)
+        for rank, role in enumerate(VARY_CHOICES[vary])
+    )
+    # The implicit Person is one more feature tried. Attempts need no order: pairs and skips
+    # are sorted by relation, role, feature and bad value when written.
+    person = frame.filter(pl.col("implicit")).with_columns(pl.lit("Person").alias("feature"))
+    frame = pl.concat([frame.explode("feature").filter(pl.col("feature").is_not_null()), person])
+    return _placed(frame, sentences)
+
+
+def _with_declension(relations: pl.DataFrame, sentence: list[str]) -> pl.DataFrame:
+    """Each relation with whether its controller is `definite` and the `declension` its
+    determiners give its adjectives."""
     # §4.1: a noun with a definite or demonstrative determiner takes weak adjectives (German);
     # §4.3: the declension a noun's determiners give its adjectives (weak before mixed), strong
     # where it has none. Both from one pass over the determiner relations.
@@ -59,62 +78,61 @@ def attempts_of(
         .otherwise(pl.col("declension"))
         .alias("declension"),
     )
-    # §4's implicit third person and §4.2's subjects without features and unmarked cells,
-    # computed once per file (`implicit`, `unagreeing`, `agreeing_eff`, the `c_`/`t_` values).
-    relations = with_subject_facts(relations, unagreement, pro_drop).rechunk()
-    configured = configuration(relations).get_columns()
-    frames = []
-    for rank, role in enumerate(VARY_CHOICES[vary]):
-        other = "target" if role == "controller" else "controller"
-        # The features tried, and those a bad form must not meet (§4's A): with the implicit
-        # Person where the target is varied (the controller's Person is implicit), except
-        # where unagreement makes it no agreement (tried, to be skipped as `unagreement`).
-        target = role == "target"
-        frames.append(
-            relations.select(
-                "rel",
-                *("lang", "treebank", "sent_id", "type", "target_id", "controller_id"),
-                pl.lit(role).alias("varied"),
-                pl.lit(rank).alias("role_rank"),
-                pl.col(f"{role}_form").alias("form"),
-                pl.col(f"{role}_lemma").alias("lemma"),
-                pl.col(f"{role}_upos").alias("upos"),
-                # A varied target reads its values and the controller's as §4.2 gives them.
-                *(pl.col(_as_read(role, name)).alias(name) for name in LIST_COLUMNS),
-                pl.col(f"{role}_feats").fill_null("").alias("raw_feats"),
-                (pl.col("first_word") + pl.col(f"{role}_surface")).alias("word"),
-                pl.col(f"in_mwt_{role}").alias("in_mwt"),
-                pl.col(f"{role}_mwt_offset").alias("mwt_offset"),
-                pl.col(f"{other}_form").str.to_lowercase().alias("o_key"),
-                pl.col(f"{other}_lemma").alias("o_lemma"),
-                pl.col(f"{other}_upos").alias("o_upos"),
-                *(pl.col(_as_read(other, name, role)).alias(f"o_{name}") for name in LIST_COLUMNS),
-                pl.col("coordinated").fill_null(False),
-                pl.col("duplicate").fill_null(False),
-                "sentence",
-                "definite",
-                "declension",
-                (pl.col("between_feats") if target else pl.lit(None, pl.List(pl.String))).alias(
-                    "between_feats"
-                ),
-                *configured,
-                # A varied target's agreeing features are §4.2's (`agreeing_eff`).
-                agreeing_key(
-                    person_agrees() if target else pl.lit(False),
-                    "agreeing_eff" if target else "agreeing",
-                ).alias("k_agreeing"),
-                pl.col("agreeing_eff" if target else "agreeing").alias("feature"),
-                (pl.col("unagreeing") if target else pl.lit(False)).alias("unagreeing"),
-                (pl.col("predicative") if target else pl.lit(False)).alias("predicative"),
-                (pl.col("implicit") if target else pl.lit(False)).alias("implicit"),
-                *_target_only(role),
-            )
-        )
-    frame = pl.concat(frames)
-    # The implicit Person is one more feature tried. Attempts need no order: pairs and skips
-    # are sorted by relation, role, feature and bad value when written.
-    person = frame.filter(pl.col("implicit")).with_columns(pl.lit("Person").alias("feature"))
-    frame = pl.concat([frame.explode("feature").filter(pl.col("feature").is_not_null()), person])
+    return relations
+
+
+def _role_rows(
+    relations: pl.DataFrame, role: str, rank: int, configured: list[pl.Series]
+) -> pl.DataFrame:
+    """The attempts of one varied role, a row per relation (its agreeing features a list)."""
+    other = "target" if role == "controller" else "controller"
+    # The features tried, and those a bad form must not meet (§4's A): with the implicit
+    # Person where the target is varied (the controller's Person is implicit), except
+    # where unagreement makes it no agreement (tried, to be skipped as `unagreement`).
+    target = role == "target"
+    return relations.select(
+        "rel",
+        *("lang", "treebank", "sent_id", "type", "target_id", "controller_id"),
+        pl.lit(role).alias("varied"),
+        pl.lit(rank).alias("role_rank"),
+        pl.col(f"{role}_form").alias("form"),
+        pl.col(f"{role}_lemma").alias("lemma"),
+        pl.col(f"{role}_upos").alias("upos"),
+        # A varied target reads its values and the controller's as §4.2 gives them.
+        *(pl.col(_as_read(role, name)).alias(name) for name in LIST_COLUMNS),
+        pl.col(f"{role}_feats").fill_null("").alias("raw_feats"),
+        (pl.col("first_word") + pl.col(f"{role}_surface")).alias("word"),
+        pl.col(f"in_mwt_{role}").alias("in_mwt"),
+        pl.col(f"{role}_mwt_offset").alias("mwt_offset"),
+        pl.col(f"{other}_form").str.to_lowercase().alias("o_key"),
+        pl.col(f"{other}_lemma").alias("o_lemma"),
+        pl.col(f"{other}_upos").alias("o_upos"),
+        *(pl.col(_as_read(other, name, role)).alias(f"o_{name}") for name in LIST_COLUMNS),
+        pl.col("coordinated").fill_null(False),
+        pl.col("duplicate").fill_null(False),
+        "sentence",
+        "definite",
+        "declension",
+        (pl.col("between_feats") if target else pl.lit(None, pl.List(pl.String))).alias(
+            "between_feats"
+        ),
+        *configured,
+        # A varied target's agreeing features are §4.2's (`agreeing_eff`).
+        agreeing_key(
+            person_agrees() if target else pl.lit(False),
+            "agreeing_eff" if target else "agreeing",
+        ).alias("k_agreeing"),
+        pl.col("agreeing_eff" if target else "agreeing").alias("feature"),
+        (pl.col("unagreeing") if target else pl.lit(False)).alias("unagreeing"),
+        (pl.col("predicative") if target else pl.lit(False)).alias("predicative"),
+        (pl.col("implicit") if target else pl.lit(False)).alias("implicit"),
+        *_target_only(role),
+    )
+
+
+def _placed(frame: pl.DataFrame, sentences: SentenceFacts) -> pl.DataFrame:
+    """The attempts' columns (ATTEMPT_COLUMNS and what the rules read), each word placed in
+    its sentence's text."""
     feats = {raw: other_feats(raw) for raw in frame["raw_feats"].unique().to_list()}
     # A word's offset and elision, looked up by its index among the file's words.
     word = frame.get_column("word").fill_null(0).to_numpy()
