@@ -45,8 +45,39 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     cell; among the cell's spellings, none that also has a bundle agreeing on every agreeing
     feature (it could be correct); the highest count, then the first alphabetically. Per
     question whose cell holds a form, `bad_key`, `bad_count`, `bad_source`, or `outcome`
-    'syncretic'; the others (`no-form`) are left out. §4.1: a spelling in the word's own script only, and the cell's spellings of the
-    sentence's own `treebank` where it has some."""
+    'syncretic'; the others (`no-form`) are left out. §4.1: a spelling in the word's own script
+    only, and the cell's spellings of the sentence's own `treebank` where it has some."""
+    spellings = _spellings(questions, frames)
+    could_agree, elsewhere = _readings(frames)
+    readings = spellings.join(_word(questions, frames), on="qid").join(
+        frames.bundles,
+        left_on=["bad_key", "lemma", "form_upos"],
+        right_on=["form_key", "lemma", "upos"],
+        how="left",
+    )
+    # Decided once per distinct set of what it reads (some hundreds among tens of thousands of
+    # a spelling's bundles beside its word: list and regex steps cost per row), joined back.
+    read = sorted(set(could_agree.meta.root_names()) | set(elsewhere.meta.root_names()))
+    readings = numbered(readings, "_reading", read)
+    decided = readings.filter(first_asking("_reading")).select(
+        "_reading",
+        could_agree.fill_null(False).alias("could_agree"),
+        elsewhere.fill_null(False).alias("elsewhere"),
+    )
+    checked = (
+        readings.join(decided, on="_reading")
+        .group_by("qid", "bad_key")
+        .agg(
+            pl.col("bad_count", "bad_source", "key").first(),
+            pl.col("could_agree", "elsewhere").any(),
+        )
+    )
+    return _chosen(checked)
+
+
+def _spellings(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
+    """Per question, the spellings of its wanted cell (`bad_key`) with their count, source and
+    the UPOS their bundles are read under."""
     found = (
         questions.select("qid", *CELL_COLUMNS, "treebank", script_of(questions["key"]))
         .join(frames.forms, on=[*CELL_COLUMNS, "script"])
@@ -75,7 +106,12 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         .otherwise(sources.first())
         .alias("bad_source"),
     )
-    word = questions.select(
+    return spellings
+
+
+def _word(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
+    """Per question, the word's values (`w_<feature>`), other FEATS and agreeing features."""
+    return questions.select(
         "qid",
         "key",
         "lemma",
@@ -88,6 +124,12 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
             for feature, name in zip(FEATURES, LIST_COLUMNS, strict=True)
         ),
     )
+
+
+def _readings(frames: ParadigmFrames) -> tuple[pl.Expr, pl.Expr]:
+    """Over a spelling's bundles beside its word: whether the bundle could be correct
+    (`could_agree`: §4's syncretism) and whether it is another cell's agreeing reading
+    (`elsewhere`: §4.3)."""
     # A spelling with a bundle that meets the word's values on every agreeing feature could be
     # correct (syncretism), and so could the word's own spelling; only its rows with the word's
     # own other FEATS (or unknown ones) are read: a subjunctive *remain* tagged 3sg does not make
@@ -108,12 +150,6 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     )
     could_agree = same_feats & agreeing_bundle
     could_agree = could_agree | agrees_in_another_tense(frames.marked, frames.reported_speech)
-    readings = spellings.join(word, on="qid").join(
-        frames.bundles,
-        left_on=["bad_key", "lemma", "form_upos"],
-        right_on=["form_key", "lemma", "upos"],
-        how="left",
-    )
     # §4.3: a spelling attested (any mood, tense, VerbForm or other FEATS) in a cell of the
     # lemma that agrees with the controller in the feature varied, and in every other feature
     # the word agrees in, has a grammatical reading: Italian *entra* → *entri* (also the
@@ -130,23 +166,12 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
     )
     # Another cell: the word's own is §4's syncretism (`could_agree`).
     elsewhere = pl.col("b_attested") & another_cell() & person & agreeing_bundle
-    # Decided once per distinct set of what it reads (some hundreds among tens of thousands of
-    # a spelling's bundles beside its word: list and regex steps cost per row), joined back.
-    read = sorted(set(could_agree.meta.root_names()) | set(elsewhere.meta.root_names()))
-    readings = numbered(readings, "_reading", read)
-    decided = readings.filter(first_asking("_reading")).select(
-        "_reading",
-        could_agree.fill_null(False).alias("could_agree"),
-        elsewhere.fill_null(False).alias("elsewhere"),
-    )
-    checked = (
-        readings.join(decided, on="_reading")
-        .group_by("qid", "bad_key")
-        .agg(
-            pl.col("bad_count", "bad_source", "key").first(),
-            pl.col("could_agree", "elsewhere").any(),
-        )
-    )
+    return could_agree, elsewhere
+
+
+def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
+    """Per question, the usable spelling of the highest count (then the first alphabetically),
+    or why there is none (`outcome`)."""
     # Where the word's own spelling fills the wanted cell too (*you do* → 1sg *do*, German
     # *dem Ersten* → fem. dat. *ersten*), the cell's other spellings are variants of it, not a
     # violation (*du*, *Erster*): the contrast is syncretic.
