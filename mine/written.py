@@ -128,6 +128,29 @@ def write_surface(
         pl.col("start").alias("cut_start"),
         word_end.alias("cut_end"),
     )
+    tries, ambiguous = _allomorphs(tries, surface, own_word)
+    if surface.contractions.height:
+        tries = _contracted(tries, surface, own_word, before)
+    unelided = _unelided(surface, own_word, after)
+    unwritten = tries.filter(unelided)
+    tries = tries.filter(~unelided)
+    unattested = _unattested(tokens, own_word) if tokens is not None else pl.lit(False)
+    missing = tries.filter(unattested)
+    tries = tries.filter(~unattested)
+    helpers = ["_key", "onset", "_before", "_member", "_in_set", "_elided"]
+    return (
+        tries.drop(helpers),
+        ambiguous.drop(helpers, strict=False),
+        missing.drop(helpers),
+        unwritten.drop(helpers, strict=False),
+    )
+
+
+def _allomorphs(
+    tries: pl.DataFrame, surface: WrittenSurface, own_word: pl.Expr
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The tries with the member of the bad form's allomorph set that the next word's onset
+    picks (an elided one glued to it), and those whose onset picks none (`ambiguous-onset`)."""
     # The next word's onset picks the member of the bad form's set (the word's own, not a part).
     tries = tries.join(
         surface.allomorphs.rename({"key": "_key", "written": "_member"}).with_columns(
@@ -156,27 +179,38 @@ def write_surface(
         pl.when(elided).then(pl.col("after_start")).otherwise(pl.col("cut_end")).alias("cut_end"),
         elided.alias("_elided"),
     )
-    # Two words → one written form (*de* + *le* → *du*): the word before, if written apart.
-    if surface.contractions.height:
-        tries = tries.join(
-            surface.contractions.rename(
-                {"first": "_before", "second": "_key", "written": "_contracted"}
-            ),
-            on=["_before", "_key"],
-            how="left",
-        )
-        apart = pl.col("before_end") < pl.col("start")
-        contract = pl.col("_contracted").is_not_null() & own_word & apart & ~pl.col("_elided")
-        tries = tries.with_columns(
-            pl.when(contract)
-            .then(capitalised_like(pl.col("_contracted"), before))
-            .otherwise(pl.col("bad_form"))
-            .alias("bad_form"),
-            pl.when(contract)
-            .then(pl.col("before_start"))
-            .otherwise(pl.col("cut_start"))
-            .alias("cut_start"),
-        ).drop("_contracted")
+    return tries, ambiguous
+
+
+def _contracted(
+    tries: pl.DataFrame, surface: WrittenSurface, own_word: pl.Expr, before: pl.Expr
+) -> pl.DataFrame:
+    """Two words → one written form (*de* + *le* → *du*): the word before, if written apart."""
+    tries = tries.join(
+        surface.contractions.rename(
+            {"first": "_before", "second": "_key", "written": "_contracted"}
+        ),
+        on=["_before", "_key"],
+        how="left",
+    )
+    apart = pl.col("before_end") < pl.col("start")
+    contract = pl.col("_contracted").is_not_null() & own_word & apart & ~pl.col("_elided")
+    tries = tries.with_columns(
+        pl.when(contract)
+        .then(capitalised_like(pl.col("_contracted"), before))
+        .otherwise(pl.col("bad_form"))
+        .alias("bad_form"),
+        pl.when(contract)
+        .then(pl.col("before_start"))
+        .otherwise(pl.col("cut_start"))
+        .alias("cut_start"),
+    ).drop("_contracted")
+    return tries
+
+
+def _unelided(surface: WrittenSurface, own_word: pl.Expr, after: pl.Expr) -> pl.Expr:
+    """Whether the bad form would rewrite a word around it: elide the word before, or switch
+    the clitic after (`elision`)."""
     # A word written whole before the varied one that the bad form's onset would elide (*je
     # vais* → *je allons*, which French writes *j'allons*): rewriting the word before is no
     # re-inflection, so no pair (an onset the table cannot class, *h*, neither).
@@ -195,32 +229,26 @@ def write_surface(
             "bad_form"
         ).str.to_lowercase().str.contains(final)
         unelided = unelided | (next_word & own_word & switches)
-    unwritten = tries.filter(unelided)
-    tries = tries.filter(~unelided)
+    return unelided
+
+
+def _unattested(tokens: pl.Series, own_word: pl.Expr) -> pl.Expr:
+    """Whether a multiword token rebuilt with the bad form is one the language never writes."""
+    text = pl.col("text")
     # A part of a multiword token rebuilt: the token must be one the language writes.
-    unattested = pl.lit(False)
-    if tokens is not None:
-        token = text.str.slice(pl.col("token_start"), pl.col("token_end") - pl.col("token_start"))
-        offset = pl.col("start") - pl.col("token_start")
-        rebuilt = (
-            token.str.slice(0, offset)
-            + pl.col("bad_form")
-            + token.str.slice(offset + pl.col("form").str.len_chars())
-        )
-        # A token glued to another word with no whitespace between (*isn'ta*, a space missing;
-        # *viva,ao*) is written inside a longer word: the token's attestation does not vouch for
-        # that word (*aren'ta*), so it is no written word the language is known to have.
-        glued = text.str.slice(0, pl.col("token_start")).str.contains(
-            rf"{WORD_CHARACTER}\S*$"
-        ) | text.str.slice(pl.col("token_end")).str.contains(rf"^\S*{WORD_CHARACTER}")
-        attested = rebuilt.str.to_lowercase().is_in(tokens.implode()) & ~glued
-        unattested = ~own_word & ~attested
-    missing = tries.filter(unattested)
-    tries = tries.filter(~unattested)
-    helpers = ["_key", "onset", "_before", "_member", "_in_set", "_elided"]
-    return (
-        tries.drop(helpers),
-        ambiguous.drop(helpers, strict=False),
-        missing.drop(helpers),
-        unwritten.drop(helpers, strict=False),
+    token = text.str.slice(pl.col("token_start"), pl.col("token_end") - pl.col("token_start"))
+    offset = pl.col("start") - pl.col("token_start")
+    rebuilt = (
+        token.str.slice(0, offset)
+        + pl.col("bad_form")
+        + token.str.slice(offset + pl.col("form").str.len_chars())
     )
+    # A token glued to another word with no whitespace between (*isn'ta*, a space missing;
+    # *viva,ao*) is written inside a longer word: the token's attestation does not vouch for
+    # that word (*aren'ta*), so it is no written word the language is known to have.
+    glued = text.str.slice(0, pl.col("token_start")).str.contains(
+        rf"{WORD_CHARACTER}\S*$"
+    ) | text.str.slice(pl.col("token_end")).str.contains(rf"^\S*{WORD_CHARACTER}")
+    attested = rebuilt.str.to_lowercase().is_in(tokens.implode()) & ~glued
+    unattested = ~own_word & ~attested
+    return unattested
