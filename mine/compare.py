@@ -37,9 +37,9 @@ from ud_agree.formats.multiblimp import FEATURE_MARK
 from ud_agree.names import path_name
 from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
 
+from .fold import every_contrast
 from .languages import load_languages
 from .lexicon import other_feats
-from .pairs import every_contrast
 from .paradigms import LIST_COLUMNS
 from .read import Sentence, read_bytes
 from .reread import mined_from, sentences_at

@@ -133,6 +133,23 @@ def tree_facts(
     at = np.full(len(c), -1, np.int64)
     at[found] = np.arange(len(found))
     upos = upos_written.cast(pa.string()).take(pa.array(np.maximum(at, 0), mask=none))
+    return {
+        "antecedent_upos": upos,
+        "antecedent_number": features.lists[0].take(codes),
+        "antecedent_gender": features.lists[1].take(codes),
+        "antecedent_person": features.lists[3].take(codes),
+        "controller_det_number": _dependent_number(words, features, c),
+        "controller_determined": pa.array(
+            definite[words.feats[c]] | _determined(table, words, strings, definite)[c]
+        ),
+        "controller_nominal_predicate": pa.array(
+            _nominal_predicate(words, strings, c, clause, has_clause)
+        ),
+    }
+
+
+def _dependent_number(words: Words, features: Features, c: np.ndarray) -> pa.Array:
+    """Per controller, the one Number its det/amod dependents give it (empty: none or two)."""
     # A det/amod dependent's Number counts where it has one value and no Gender or Case of its
     # own disagrees with its head's; a head with two such Numbers takes none.
     numbers = features.lists[0].to_pylist()
@@ -156,6 +173,11 @@ def tree_facts(
     offsets = pa.array(np.concatenate([[0], np.cumsum(one)]).astype(np.int32))
     numbers_taken = pa.array(names, pa.string()).take(pa.array(low[c][one]))
     det_number = pa.ListArray.from_arrays(offsets, numbers_taken)
+    return det_number
+
+
+def _determined(table: Table, words: Words, strings: pa.Array, definite: np.ndarray) -> np.ndarray:
+    """Per word, whether a determiner or numeral dependent makes it definite or quantified."""
     # A determiner that makes the noun phrase definite or quantified (an article with
     # Definite=Def, a possessive, a demonstrative, a quantifier), or a numeral: the plural is
     # not bare (unagreement may be licit, §4.2).
@@ -165,6 +187,13 @@ def tree_facts(
     definite_det[words.head[det]] = True
     numeral = table.rows.field(7, table.word_rows).base_is(b"nummod") & (words.head >= 0)
     definite_det[words.head[numeral]] = True
+    return definite_det
+
+
+def _nominal_predicate(
+    words: Words, strings: pa.Array, c: np.ndarray, clause: np.ndarray, has_clause: np.ndarray
+) -> np.ndarray:
+    """Per controller, whether it reads as the predicate of a dropped subject (§4.2)."""
     # A nominative noun subject of a copular clause whose predicate is a noun in an oblique
     # case (not Nom, nor the predicative Ins): the subject is the clause's only nominative, and
     # where the language drops subjects it reads as the predicate of a dropped first or second
@@ -182,15 +211,7 @@ def tree_facts(
         & with_cop[at_clause]
         & oblique[words.feats[at_clause]]
     )
-    return {
-        "antecedent_upos": upos,
-        "antecedent_number": features.lists[0].take(codes),
-        "antecedent_gender": features.lists[1].take(codes),
-        "antecedent_person": features.lists[3].take(codes),
-        "controller_det_number": det_number,
-        "controller_determined": pa.array(definite[words.feats[c]] | definite_det[c]),
-        "controller_nominal_predicate": pa.array(nominal_predicate),
-    }
+    return nominal_predicate
 
 
 def count_lent(
