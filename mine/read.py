@@ -125,6 +125,54 @@ def parse(data: bytes, file_stem: str) -> Iterator[Sentence | Malformed]:
 
 def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Sentence | Malformed:
     """One sentence's lines (comments and tokens) → `Sentence`, or `Malformed` naming the fault."""
+    sent_id = _sent_id(lines, default_id)
+    rows = [line.split("\t") for line in lines if line[0] != "#"]
+    if set(map(len, rows)) != {10}:
+        bad = next(i for i, row in enumerate(rows) if len(row) != 10)
+        return Malformed(
+            first_line,
+            f"line {_line_of(lines, bad, first_line)} has {len(rows[bad])} fields, not 10",
+        )
+    surfaced = _surface_words(rows, lines, first_line)
+    if isinstance(surfaced, Malformed):
+        return surfaced
+    word_rows, words, spacing, surface, in_mwt = surfaced
+    if not word_rows:
+        return Malformed(first_line, "sentence has no words")
+    id_col, forms, lemmas, upos, _, feats, head_col, deprels, _, _ = zip(*word_rows, strict=True)
+    ids = list(map(int, id_col))
+    if max(ids) >= MAX_ID:
+        index = next(i for i, word_id in enumerate(ids) if word_id >= MAX_ID)
+        at = _line_of(lines, rows.index(word_rows[index]), first_line)
+        return Malformed(first_line, f"line {at}: ID {id_col[index]!r} is 2^31 or more")
+    if not (all(head_col) and is_integer("".join(head_col))):
+        index = next(i for i, head in enumerate(head_col) if not is_integer(head))
+        at = _line_of(lines, rows.index(word_rows[index]), first_line)
+        return Malformed(first_line, f"line {at}: HEAD {head_col[index]!r} is not an integer")
+    heads = list(map(int, head_col))
+    fault = tree_fault(ids, heads)
+    if fault:
+        return Malformed(first_line, fault)
+    return Sentence(
+        sent_id,
+        first_line,
+        ids,
+        list(forms),
+        list(lemmas),
+        list(upos),
+        list(feats),
+        heads,
+        list(deprels),
+        surface,
+        in_mwt,
+        words,
+        [space for space, _ in spacing],
+        [spaces for _, spaces in spacing],
+    )
+
+
+def _sent_id(lines: list[str], default_id: str) -> str:
+    """The last non-empty `# sent_id` before the sentence's first token line, else default_id."""
     sent_id = default_id
     for line in lines:
         if line[0] != "#":
@@ -133,13 +181,14 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
             value = line[9:].strip().removeprefix("=").strip()
             if value:
                 sent_id = value
-    rows = [line.split("\t") for line in lines if line[0] != "#"]
-    if set(map(len, rows)) != {10}:
-        bad = next(i for i, row in enumerate(rows) if len(row) != 10)
-        return Malformed(
-            first_line,
-            f"line {_line_of(lines, bad, first_line)} has {len(rows[bad])} fields, not 10",
-        )
+    return sent_id
+
+
+def _surface_words(
+    rows: list[list[str]], lines: list[str], first_line: int
+) -> tuple[list[list[str]], list[str], list, list[int], list[bool]] | Malformed:
+    """The word rows, the surface words (§1.4) with their spacing, each word's surface word and
+    whether it is inside a multiword token; or the malformed ID."""
     token_ids = [row[0] for row in rows]
     if all(token_ids) and is_integer("".join(token_ids)):
         # Common case: no multiword tokens or empty nodes, every token is one surface word.
@@ -175,38 +224,7 @@ def parse_sentence(lines: list[str], first_line: int, default_id: str) -> Senten
                 return Malformed(
                     first_line, f"line {at}: ID {token_id!r} is not an integer, range or decimal"
                 )
-    if not word_rows:
-        return Malformed(first_line, "sentence has no words")
-    id_col, forms, lemmas, upos, _, feats, head_col, deprels, _, _ = zip(*word_rows, strict=True)
-    ids = list(map(int, id_col))
-    if max(ids) >= MAX_ID:
-        index = next(i for i, word_id in enumerate(ids) if word_id >= MAX_ID)
-        at = _line_of(lines, rows.index(word_rows[index]), first_line)
-        return Malformed(first_line, f"line {at}: ID {id_col[index]!r} is 2^31 or more")
-    if not (all(head_col) and is_integer("".join(head_col))):
-        index = next(i for i, head in enumerate(head_col) if not is_integer(head))
-        at = _line_of(lines, rows.index(word_rows[index]), first_line)
-        return Malformed(first_line, f"line {at}: HEAD {head_col[index]!r} is not an integer")
-    heads = list(map(int, head_col))
-    fault = tree_fault(ids, heads)
-    if fault:
-        return Malformed(first_line, fault)
-    return Sentence(
-        sent_id,
-        first_line,
-        ids,
-        list(forms),
-        list(lemmas),
-        list(upos),
-        list(feats),
-        heads,
-        list(deprels),
-        surface,
-        in_mwt,
-        words,
-        [space for space, _ in spacing],
-        [spaces for _, spaces in spacing],
-    )
+    return word_rows, words, spacing, surface, in_mwt
 
 
 def is_integer(field: str) -> bool:
