@@ -66,7 +66,7 @@ def with_frequency(frame: pl.DataFrame, congruent_lang: str) -> pl.DataFrame:
 def test_cells_where_frequency_alone_decides_are_hatched_and_listed():
     from matplotlib.patches import Rectangle
     from ud_agree.evaluate.report.heatmaps import frequency_flags
-    from ud_agree.evaluate.report.html import frequency_sentence
+    from ud_agree.evaluate.report.sections import frequency_sentence
 
     frame = with_frequency(
         pl.concat(
