@@ -60,19 +60,19 @@ def heat_table(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 
 
 def frequency_flags(table: pl.DataFrame) -> pl.DataFrame:
-    """The (lang, reading, type) cells where frequency alone decides (§10), with the highest
-    share of items it gets right, the fewest incongruent items and the systems concerned."""
+    """The (lang, reading, type) cells where frequency alone decides (§10), one row per set of
+    systems whose cells have the same figures: items, the share of them the frequency heuristic
+    gets right, and its incongruent items; `systems` joined by "; "."""
     if "frequency_decides" not in table.columns:
         return pl.DataFrame(schema={"lang": pl.String, "reading": pl.String, "type": pl.String})
+    order = {s: i for i, s in enumerate(system_order(table["system"].unique().to_list()))}
+    figures = ["lang", "reading", "type", "n", "frequency_congruent", "incongruent_n"]
     return (
         table.filter(pl.col("frequency_decides"))
-        .group_by("lang", "reading", "type")
-        .agg(
-            pl.col("frequency_congruent").max(),
-            pl.col("incongruent_n").min(),
-            pl.col("system").sort().str.join(", ").alias("systems"),
-        )
-        .sort("lang", "reading", "type")
+        .sort(pl.col("system").replace_strict(order, return_dtype=pl.Int64))
+        .group_by(figures, maintain_order=True)
+        .agg(pl.col("system").str.join("; ").alias("systems"))
+        .sort("lang", "reading", "type", pl.col("n"), descending=[False, False, False, True])
     )
 
 

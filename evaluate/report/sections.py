@@ -148,9 +148,12 @@ def _summary(analysis: Analysis) -> list[str]:
     return out
 
 
-def frequency_sentence(share: float | None, incongruent: int | None = None) -> str:
+def frequency_sentence(
+    share: float | None, incongruent: int | None = None, reading: str = "class-average"
+) -> str:
     """§10's sentence for a cell where frequency alone decides, giving the reason it was flagged:
-    the heuristic's share of the items (≥ 0.90), too few incongruent items (< 30), or both."""
+    the heuristic's share of the items (≥ 0.90), too few incongruent items (< 30), or both; and
+    what to read instead (in the pair reading, not the pair reading)."""
     few = incongruent is not None and incongruent < MIN_INCONGRUENT
     reasons = []
     if share is not None and share >= CONGRUENT_SHARE:
@@ -168,30 +171,39 @@ def frequency_sentence(share: float | None, incongruent: int | None = None) -> s
     if not reasons:  # not flagged by either threshold: say what is known
         shown = "–" if share is None else f"{100 * share:.1f}%"
         reasons.append(f"the frequency heuristic alone is right on {shown} of these items")
-    advice = "the pair reading" if few else "the incongruent items or the pair reading"
+    if reading == "pair":
+        advice = "it needs more items" if few else "read the incongruent items"
+    else:
+        advice = (
+            "read the pair reading" if few else "read the incongruent items or the pair reading"
+        )
     return (
-        f"{' and '.join(reasons)}: accuracy here cannot separate agreement from frequency; "
-        f"read {advice}"
+        f"{' and '.join(reasons)}: accuracy here cannot separate agreement from frequency; {advice}"
     )
 
 
 def _frequency_flags(flags: pl.DataFrame | None) -> list[str]:
-    """Every (language, reading, type) cell where frequency alone decides (§10), with its sentence."""
+    """Every (language, reading, type) cell where frequency alone decides (§10): a bullet per set
+    of systems with the same figures, each with its items, incongruent items and sentence."""
     if flags is None or not flags.height:
         return []
     out = [
         "<h3>Where frequency alone decides</h3>",
         f"<p>In these cells the frequency heuristic is right on at least "
         f"{100 * CONGRUENT_SHARE:.0f}% of the items, or wrong on fewer than {MIN_INCONGRUENT}; "
-        "each says which; they are hatched in the heat maps.</p>",
+        "each says which, for the systems it names (runs score different items, so each "
+        "system's cell has its own figures); they are hatched in the heat maps.</p>",
         "<ul>",
     ]
     for row in flags.iter_rows(named=True):
-        sentence = frequency_sentence(row["frequency_congruent"], row["incongruent_n"])
+        sentence = frequency_sentence(
+            row["frequency_congruent"], row["incongruent_n"], row["reading"]
+        )
+        items = f"{row['n']:,} item{'s' if row['n'] != 1 else ''}"
         out.append(
             f"<li><b>{html.escape(row['lang'])}, {html.escape(row['reading'])}, "
-            f"{html.escape(row['type'])}</b> ({html.escape(row['systems'])}; "
-            f"{row['incongruent_n']} incongruent items): {html.escape(sentence)}.</li>"
+            f"{html.escape(row['type'])}</b>: {html.escape(row['systems'])} ({items}, "
+            f"{row['incongruent_n']:,} incongruent): {html.escape(sentence)}.</li>"
         )
     return [*out, "</ul>"]
 

@@ -1,0 +1,156 @@
+"""Every line of the report read against the results it was built from (issue 57): hand-built runs
+whose figures are known, the rendered page parsed, each claim checked against the rows."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pytest
+from ud_agree.evaluate.output.results import with_system
+from ud_agree.evaluate.report.html import build_report
+from ud_agree.evaluate.summary.stats import grouped_accuracy
+
+from tests.evaluate.report.test_synthetic import make_frame, write_run
+from ud_agree.schemas.results import RESULTS
+
+# One item: (sentence, agreement type, right, frequency congruence).
+Item = tuple[str, str, bool, str]
+
+
+def items_frame(model: str, method: str, reading: str, items: list[Item]) -> pl.DataFrame:
+    """A run's rows: `items` on a template row of the synthetic results."""
+    template = make_frame("fr", model, method, 1.0, n_sentences=1).row(0, named=True)
+    rows = [
+        template
+        | {
+            "sent_id": sent,
+            "type": type_,
+            "right": right,
+            "right_logit": right,
+            "frequency": frequency,
+            "reading": reading,
+            "target_id": i + 1,
+            "controller_id": i + 2,
+            "feature": "Number" if reading == "pair" else None,
+            "bad_value": "Plur" if reading == "pair" else None,
+        }
+        for i, (sent, type_, right, frequency) in enumerate(items)
+    ]
+    return pl.from_arrow(pa.Table.from_pylist(rows, schema=RESULTS))  # type: ignore[return-value]
+
+
+def spread(n: int, type_: str, right: int, incongruent: int, prefix: str) -> list[Item]:
+    """`n` items of `type_`, one sentence each: the first `right` right, the last `incongruent`
+    incongruent."""
+    return [
+        (f"{prefix}{i}", type_, i < right, "incongruent" if i >= n - incongruent else "congruent")
+        for i in range(n)
+    ]
+
+
+# The demo's shape: 3 models in 6 runs, runs scoring different item sets.
+RUNS: dict[str, tuple[str, str, str, list[Item]]] = {
+    # The baseline sees 14 subject-verb items, 6 of them incongruent (it gets those wrong).
+    "frequency-baseline": (
+        "frequency",
+        "class-average",
+        "frequency-baseline",
+        spread(14, "subject-verb", 8, 6, "sv") + spread(20, "determiner", 12, 8, "det"),
+    ),
+    # GPT-2 scores one subject-verb item (congruent): its cell's figures are not the baseline's.
+    "gpt2": ("context", "class-average", "gpt2", spread(1, "subject-verb", 1, 0, "sv")),
+    "bert": (
+        "context",
+        "class-average",
+        "bert",
+        spread(14, "subject-verb", 13, 6, "sv") + spread(20, "determiner", 19, 8, "det"),
+    ),
+    "frequency-baseline__pair": (
+        "frequency",
+        "pair",
+        "frequency-baseline",
+        spread(22, "determiner", 16, 6, "p"),
+    ),
+    "bert__pll-word": ("pll-word", "pair", "bert", spread(22, "determiner", 21, 6, "p")),
+    # Four items of one sentence, three right: a bootstrap over sentences cannot spread.
+    "gpt2__pair": (
+        "causal",
+        "pair",
+        "gpt2",
+        [("one", "determiner", i < 3, "congruent") for i in range(4)],
+    ),
+}
+
+
+def frames() -> dict[str, pl.DataFrame]:
+    return {
+        folder: items_frame(model, method, reading, items)
+        for folder, (method, reading, model, items) in RUNS.items()
+    }
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, pl.DataFrame, Path]:
+    """The page, every run's rows (with `system`) and the report folder."""
+    root = tmp_path_factory.mktemp("results")
+    runs = frames()
+    for folder, frame in runs.items():
+        write_run(root, frame, folder, chunks=1)
+    out = tmp_path_factory.mktemp("report")
+    page = build_report(root, out).read_text(encoding="utf-8")
+    rows = with_system(pl.concat(list(runs.values()))).collect()
+    return page, rows, out
+
+
+def section(page: str, heading: str) -> str:
+    """The page from `heading` to the next heading."""
+    return re.split(r"<h[1-4]>", page.split(heading, 1)[1], maxsplit=1)[0]
+
+
+def text(fragment: str) -> str:
+    """A fragment's text, tags dropped and entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def cell_figures(rows: pl.DataFrame, **where: Any) -> dict[str, Any]:
+    """n, the frequency heuristic's share and the incongruent items of one system's cell."""
+    cell = rows.filter(*(pl.col(k) == v for k, v in where.items()))
+    table = grouped_accuracy(cell, ["system"])
+    return table.select("n", "frequency_congruent", "incongruent_n").row(0, named=True)
+
+
+def test_each_frequency_bullet_gives_the_figures_of_every_system_it_names(
+    built: tuple[str, pl.DataFrame, Path],
+) -> None:
+    page, rows, _ = built
+    bullets = re.findall(r"<li>(.*?)</li>", section(page, "<h3>Where frequency alone decides"))
+    assert bullets
+    named = 0
+    for bullet in map(text, bullets):
+        where = re.match(
+            r"(\w+), ([\w-]+), ([\w-]+): (.+?) \((\d+) items?, (\d+) incongruent\)", bullet
+        )
+        assert where, bullet
+        lang, reading, type_, systems, n, incongruent = where.groups()
+        share = re.search(r"right on ([\d.]+)% of these items", bullet)
+        for system in systems.split("; "):
+            figures = cell_figures(rows, lang=lang, reading=reading, type=type_, system=system)
+            assert figures["n"] == int(n), bullet
+            assert figures["incongruent_n"] == int(incongruent), bullet
+            if share:
+                assert f"{100 * figures['frequency_congruent']:.1f}" == share.group(1), bullet
+            named += 1
+        # The pair reading is not sent to itself.
+        assert not (reading == "pair" and "read the pair reading" in bullet), bullet
+    # The baseline's subject-verb cell (14 items, 6 incongruent) is not GPT-2's (1 item, 0).
+    assert any("subject-verb: gpt2 (1 item, 0 incongruent)" in text(b) for b in bullets)
+    assert any(
+        "subject-verb: bert; frequency-baseline (14 items, 6 incongruent)" in text(b)
+        for b in bullets
+    )
+    assert named > len(bullets)  # some bullets name several systems with the same figures
