@@ -105,6 +105,16 @@ def compare(a: pl.DataFrame, b: pl.DataFrame, name_a: str, name_b: str) -> dict[
     }
 
 
+# What tells runs apart in their rows (a run's folder name says the same, and no more).
+RUN_KEY = ("lang", "model", "reading", "method", "match", "case")
+
+
+def runs_and_models(frame: pl.DataFrame) -> tuple[int, int]:
+    """How many runs the rows come from, and how many models (the frequency baseline one)."""
+    key = [c for c in RUN_KEY if c in frame.columns]
+    return frame.select(key).n_unique(), frame.select(SHORT_MODEL).n_unique()
+
+
 def systems_of(frame: pl.DataFrame) -> pl.DataFrame:
     """The frame with its `system` column (added when missing)."""
     return frame if "system" in frame.columns else with_system(frame).collect()

@@ -13,7 +13,7 @@ import polars as pl
 
 from ..output.store import LeftOut
 from ..summary.tables import COVERS_LITTLE, balanced_note, balanced_share, coverage_sentence
-from .analysis import Analysis, systems_of
+from .analysis import Analysis, runs_and_models
 from .figures import SPECS
 from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT
 from .manifests import manifests_section, pooled_runs
@@ -54,13 +54,14 @@ def _opening(frame: pl.DataFrame, source: str) -> list[str]:
     """The title, a short headline, and the definitions folded away."""
     langs = sorted(frame["lang"].unique().to_list())
     readings = sorted(frame["reading"].unique().to_list())
-    systems = systems_of(frame)["system"].n_unique()
+    runs, models = runs_and_models(frame)
     return [
         "<!doctype html><html><head><meta charset='utf-8'><title>ud-agree report</title>",
         f"<style>{CSS}</style></head><body>",
         "<h1>ud-agree report</h1>",
-        f"<p class='headline'>{frame.height:,} items scored by {systems} "
-        f"model{'s' if systems != 1 else ''} in {len(langs)} language"
+        f"<p class='headline'>{frame.height:,} items scored in {runs} run{'s' if runs != 1 else ''} "
+        f"of {models} model{'s' if models != 1 else ''} (an item counts once per run that scored "
+        f"it) in {len(langs)} language"
         f"{'s' if len(langs) != 1 else ''} ({html.escape(', '.join(langs))}), "
         f"{html.escape(' and '.join(readings))} reading{'s' if len(readings) != 1 else ''}. "
         "Accuracy is the share of items a model gets right, with its 95% interval "

@@ -154,3 +154,14 @@ def test_each_frequency_bullet_gives_the_figures_of_every_system_it_names(
         for b in bullets
     )
     assert named > len(bullets)  # some bullets name several systems with the same figures
+
+
+def test_the_headline_counts_runs_and_models_apart(built: tuple[str, pl.DataFrame, Path]) -> None:
+    page, rows, _ = built
+    headline = text(re.search(r"<p class='headline'>(.*?)</p>", page, re.S).group(1))  # type: ignore[union-attr]
+    found = re.match(r"([\d,]+) items scored in (\d+) runs of (\d+) models", headline)
+    assert found, headline
+    items, runs, models = (int(g.replace(",", "")) for g in found.groups())
+    assert items == rows.height
+    assert runs == len(RUNS) == 6
+    assert models == rows["model"].n_unique() == 3
