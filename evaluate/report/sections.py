@@ -296,23 +296,24 @@ def _controls(analysis: Analysis) -> list[str]:
     return out
 
 
-def _heat_maps(heat_maps: Sequence[str]) -> list[str]:
-    """Languages × types per system, one figure per reading."""
+def _heat_maps(heat_maps: Sequence[tuple[str, str]]) -> list[str]:
+    """Languages × types per system, one figure per reading, each with its title."""
     out: list[str] = []
     if heat_maps:
         out += [
             "<h3>Languages × types, per system</h3>",
             "<p>One heat map per reading: a panel per system, a row per language, a column per "
-            "agreement type; balanced accuracy in the cell (accuracy where it cannot be balanced), "
-            "n beneath. The same per system and language: "
-            "<a href='systems_by_language.csv'>systems_by_language.csv</a>.</p>",
+            "agreement type; n beneath each cell. Each map's title says what its cells show: "
+            "balanced accuracy, or accuracy where a cell cannot be balanced (marked ° where a map "
+            "shows both); the colour bar beside it gives the scale. The same per system and "
+            "language: <a href='systems_by_language.csv'>systems_by_language.csv</a>.</p>",
         ]
         out += [
-            f"<figure><div class='scroll'><img src='{name}.png' alt='{name}'></div>"
-            f"<figcaption>{name}: * balanced over less than half of the cell's items; hatched: "
-            f"frequency alone decides — data: <a href='{name}.csv'>{name}.csv</a>"
-            "</figcaption></figure>"
-            for name in heat_maps
+            f"<figure><div class='scroll'><img src='{name}.png' alt='{html.escape(title)}'></div>"
+            f"<figcaption>{html.escape(title)}: * balanced over less than half of the cell's "
+            "items; hatched: frequency alone decides — data: "
+            f"<a href='{name}.csv'>{name}.csv</a></figcaption></figure>"
+            for name, title in heat_maps
         ]
     return out
 
@@ -351,7 +352,7 @@ class Page:
     analysis: Analysis | None = None  # None where `frame` is empty
     manifests: list[dict[str, Any]] = field(default_factory=list)
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)  # the figures drawn
-    heat_maps: Sequence[str] = ()
+    heat_maps: Sequence[tuple[str, str]] = ()  # (name, title)
     flags: pl.DataFrame | None = None
     left_out: Sequence[LeftOut] = ()
     suites: Sequence[dict[str, Any]] = ()

@@ -165,3 +165,52 @@ def test_the_headline_counts_runs_and_models_apart(built: tuple[str, pl.DataFram
     assert items == rows.height
     assert runs == len(RUNS) == 6
     assert models == rows["model"].n_unique() == 3
+
+
+def test_each_heat_map_says_what_its_cells_show_and_has_a_colour_bar(
+    built: tuple[str, pl.DataFrame, Path],
+) -> None:
+    from ud_agree.evaluate.report.heatmaps import heat_table
+    from ud_agree.evaluate.report.legibility import png_text
+
+    page, rows, out = built
+    table = heat_table(rows)
+    maps = re.findall(r"<img src='(heatmap_\w+)\.png' alt='([^']*)'>", page)
+    assert len(maps) == 2
+    for name, alt in maps:
+        reading = name.removeprefix("heatmap_").replace("_", "-")
+        cells = table.filter(pl.col("reading") == reading)["balanced_accuracy"]
+        # No cell here has 20 items a value: every cell shows accuracy, none balanced accuracy.
+        assert cells.is_nan().all()
+        title = html.unescape(alt)
+        assert title == f"Accuracy (%), {reading} reading"
+        chunks = png_text(out / f"{name}.png")
+        assert chunks["Title"] == title
+        assert chunks["Colour bar"].startswith("accuracy")
+        caption = text(page.split(f"src='{name}.png'", 1)[1].split("</figcaption>", 1)[0])
+        assert title in caption and "Balanced" not in caption
+
+
+def test_a_heat_map_with_balanced_and_plain_cells_marks_the_plain_ones() -> None:
+    from ud_agree.evaluate.report.heatmaps import colour_bar_label, heat_figure
+
+    nan = float("nan")
+    table = pl.DataFrame(
+        {
+            "reading": ["pair"] * 2,
+            "system": ["m"] * 2,
+            "lang": ["fr"] * 2,
+            "type": ["determiner", "subject-verb"],
+            "n": [50, 8],
+            "accuracy": [0.9, 0.75],
+            "balanced_accuracy": [0.8, nan],
+        }
+    )
+    fig = heat_figure(table, "pair")
+    assert fig.get_suptitle().startswith("Balanced accuracy (%; ° accuracy, where it cannot")
+    cells = sorted(t.get_text() for t in fig.axes[0].texts)
+    assert cells == ["75°\nn 8", "80\nn 50"]
+    assert colour_bar_label(fig).startswith("balanced accuracy or accuracy (%)")
+    balanced = heat_figure(table.head(1), "pair")
+    assert balanced.get_suptitle() == "Balanced accuracy (%), pair reading"
+    assert [t.get_text() for t in balanced.axes[0].texts] == ["80\nn 50"]
