@@ -321,7 +321,11 @@ def _heat_maps(heat_maps: Sequence[tuple[str, str]]) -> list[str]:
 def _figures(tables: dict[str, pl.DataFrame]) -> list[str]:
     """The breakdown figures with their data."""
     out: list[str] = []
-    out += ["<h2>Figures</h2>"]
+    out += [
+        "<h2>Figures</h2>",
+        "<p>Where runs scored different items in a group, each bar (each point, at the foot of "
+        "its bin) gives its own n; where they scored the same, the axis gives it once.</p>",
+    ]
     for spec in SPECS:
         if spec.name in tables:
             out.append(

@@ -214,3 +214,32 @@ def test_a_heat_map_with_balanced_and_plain_cells_marks_the_plain_ones() -> None
     balanced = heat_figure(table.head(1), "pair")
     assert balanced.get_suptitle() == "Balanced accuracy (%), pair reading"
     assert [t.get_text() for t in balanced.axes[0].texts] == ["80\nn 50"]
+
+
+@pytest.mark.parametrize("name", ["by_type", "by_lang", "by_distance"])
+def test_each_bar_or_point_carries_its_own_n_where_runs_differ(
+    built: tuple[str, pl.DataFrame, Path], name: str
+) -> None:
+    from ud_agree.evaluate.report.figures import draw, get_spec, prepare
+
+    page, rows, out = built
+    assert f"<img src='{name}.png'" in page
+    spec = get_spec(name)
+    # The counts from the rows themselves: items with a decision, per system and group.
+    frame = prepare(rows).collect()
+    if spec.edges:
+        from ud_agree.evaluate.summary.bins import bin_edge
+
+        frame = frame.filter(pl.col(spec.column).is_not_null()).with_columns(
+            bin_edge(spec.column, spec.edges)
+        )
+    counts = frame.group_by("system", spec.column).agg(pl.col("right").is_not_null().sum())
+    assert counts["right"].n_unique() > 1  # the runs differ: one n per group would be wrong
+    table = pl.read_csv(
+        out / f"{name}.csv", schema_overrides={spec.column: frame.schema[spec.column]}
+    )
+    fig = draw(table, spec)
+    ax = fig.axes[0]
+    labels = sorted(t.get_text() for t in ax.texts if t.get_text().startswith("n="))
+    assert labels == sorted(f"n={n:,}" for n in counts["right"])
+    assert not any("n=" in t.get_text() for t in ax.get_xticklabels())
