@@ -85,7 +85,9 @@ def _opening(frame: pl.DataFrame, source: str) -> list[str]:
         "group had two values with 20 items or more. See "
         f"{docs_link('balanced')}.</p>",
         "<p><b>Intervals</b> are 95% bootstrap intervals resampling sentences; differences are "
-        "in percentage points. Where frequency alone decides a cell, and the controls: "
+        "in percentage points. An interval marked <i>(degenerate)</i> has no width: every "
+        "resample gave the same value (the items come from one sentence, or are all right or "
+        "all wrong), so it shows no spread, not certainty. Where frequency alone decides a cell, and the controls: "
         f"{docs_link('frequency')}, {docs_link('controls')}; the scoring rules: "
         f"{docs_link('rules')}; the results' columns: {docs_link('reports')}.</p>",
         "</details>",

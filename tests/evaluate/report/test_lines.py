@@ -243,3 +243,22 @@ def test_each_bar_or_point_carries_its_own_n_where_runs_differ(
     labels = sorted(t.get_text() for t in ax.texts if t.get_text().startswith("n="))
     assert labels == sorted(f"n={n:,}" for n in counts["right"])
     assert not any("n=" in t.get_text() for t in ax.get_xticklabels())
+
+
+def test_an_interval_of_no_width_is_called_degenerate(
+    built: tuple[str, pl.DataFrame, Path],
+) -> None:
+    page, rows, _ = built
+    one = rows.filter(pl.col("system") == "gpt2 (pair)")
+    assert one["sent_id"].n_unique() == 1 and one.height == 4
+    share = f"{100 * one['right'].mean():.1f}%"
+    summary = section(page, "<h2>Summary</h2>")
+    row = next(r for r in re.findall(r"<tr>(.*?)</tr>", summary) if ">gpt2 (pair)<" in r)
+    assert f"{share} [75, 75] (degenerate)" in text(row)
+    # Every interval on the page: called degenerate exactly where its ends meet.
+    cells = re.findall(r"<td class='num'>([^<]*\[[^<]*\][^<]*)</td>", page)
+    assert cells
+    for cell in map(html.unescape, cells):
+        low, high = re.search(r"\[([^,]+), ([^\]]+)\]", cell).groups()  # type: ignore[union-attr]
+        assert cell.endswith("(degenerate)") == (low == high != "–"), cell
+    assert "(degenerate)" in section(page, "<details><summary>Definitions")
