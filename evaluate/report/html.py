@@ -22,9 +22,10 @@ from ..output.store import check_runs, load_manifests
 from .analysis import analyse
 from .figures import all_figures, prepare
 from .heatmaps import write_heat_maps
+from .judged import judged_rows
 from .sections import Page, render
 from .suites import suite_rows
-from .validity import read_validity, with_validity
+from .validity import read_validity
 
 
 def build_report(
@@ -64,10 +65,15 @@ def build_report(
     heat_maps, flags = write_heat_maps(frame, out)
     analysis = analyse(frame, tables)
     summaries = analysis.summaries
-    if judged is not None:
-        summaries["lang_type"] = with_validity(summaries["lang_type"], judged)
-    write_csv(summaries["lang_type"], out / "summary.csv")
     manifests = load_manifests(results, {f.parent for f in checked.files})
+    shown = None
+    if judged is not None:
+        shown = judged_rows(summaries["lang_type"], judged, frame, manifests)
+        summaries["lang_type"] = shown.table
+        if warn is not None:
+            for line in shown.mismatches:
+                warn(f"validity: {line}")
+    write_csv(summaries["lang_type"], out / "summary.csv")
     page = Page(
         str(results),
         frame,
@@ -79,6 +85,7 @@ def build_report(
         left_out=checked.left_out,
         suites=suites,
         defaults=defaults,
+        judged=shown,
     )
     return write_text(render(page), out / "index.html")
 

@@ -16,6 +16,7 @@ from ..summary.tables import COVERS_LITTLE, balanced_note, balanced_share, cover
 from .analysis import Analysis, runs_and_models
 from .figures import SPECS
 from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT
+from .judged import Judged
 from .manifests import manifests_section, pooled_runs
 from .markup import CSS, docs_link, html_rows, html_table
 from .suites import suite_note
@@ -339,14 +340,26 @@ def _figures(tables: dict[str, pl.DataFrame]) -> list[str]:
     return out
 
 
-def _validity_note(table: pl.DataFrame) -> list[str]:
-    if "validity" not in table.columns:
+def _validity_note(judged: Judged | None) -> list[str]:
+    """What the validity columns hold, on which rows and corpus, and what did not match."""
+    if judged is None:
         return []
-    return [
+    corpora = ", ".join(f"<code>{html.escape(c)}</code>" for c in judged.corpora) or "none"
+    out = [
         "<p><code>validity</code>: the share of the cell's pairs that people judged valid, with "
         "its Wilson 95% interval and the number judged (<code>python -m mine.validate score</code>,"
-        " docs/validity.md); – where none was judged.</p>"
+        " docs/validity.md); – where none was judged. People judged minimal pairs, so it is shown "
+        "on the pair reading's rows only. The validity table does not record the corpus its pairs "
+        f"were drawn from; the pair runs here scored {corpora}: read it only if that is the "
+        "corpus that was sampled.</p>"
     ]
+    if judged.mismatches:
+        out += [
+            "<div class='warning'><p><b>Validity that does not match these runs</b>:</p><ul>",
+            *(f"<li>{html.escape(line)}</li>" for line in judged.mismatches),
+            "</ul></div>",
+        ]
+    return out
 
 
 @dataclass(frozen=True)
@@ -363,6 +376,7 @@ class Page:
     left_out: Sequence[LeftOut] = ()
     suites: Sequence[dict[str, Any]] = ()
     defaults: Mapping[str, Any] | None = None  # the evaluator's option defaults
+    judged: Judged | None = None  # validity beside the language × type rows, with its checks
 
 
 def render(page: Page) -> str:
@@ -388,7 +402,7 @@ def render(page: Page) -> str:
         *_rules(analysis.rules),
         *_controls(analysis),
         "<h3>Per language and agreement type</h3>",
-        *_validity_note(summaries["lang_type"]),
+        *_validity_note(page.judged),
         html_table(summaries["lang_type"]),
         *_heat_maps(page.heat_maps),
         *_figures(page.tables),

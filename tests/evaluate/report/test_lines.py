@@ -262,3 +262,52 @@ def test_an_interval_of_no_width_is_called_degenerate(
         low, high = re.search(r"\[([^,]+), ([^\]]+)\]", cell).groups()  # type: ignore[union-attr]
         assert cell.endswith("(degenerate)") == (low == high != "–"), cell
     assert "(degenerate)" in section(page, "<details><summary>Definitions")
+
+
+def test_validity_only_on_the_pair_rows_it_judged_and_a_mismatch_warns(tmp_path: Path) -> None:
+    import json
+
+    from ud_agree.mine.validate import Judgment, validity
+
+    root = tmp_path / "results"
+    runs = frames()
+    for folder, frame in runs.items():
+        run = write_run(root, frame, folder, chunks=1)
+        if frame["reading"][0] == "pair":  # two pair runs over another corpus than the third
+            manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+            other = folder == "gpt2__pair"
+            manifest |= {"corpus": "corpus-b/fr" if other else "corpus/fr"}
+            (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    verdicts = [("determiner", "valid")] * 8 + [("determiner", "wrong-feature")] * 2
+    verdicts += [("subject-verb", "valid")] * 3  # no pair run scored subject-verb
+    judged = [
+        Judgment(f"i{i}", f"x.csv:{i + 2}", "fr", t, ("plain",), v)
+        for i, (t, v) in enumerate(verdicts)
+    ]
+    path = tmp_path / "validity.parquet"
+    validity(judged, "maintainers").write_parquet(path)
+    warnings: list[str] = []
+    page = build_report(root, tmp_path / "out", warnings.append, path).read_text(encoding="utf-8")
+    rows = with_system(pl.concat(list(runs.values()))).collect()
+    pair_systems = set(rows.filter(pl.col("reading") == "pair")["system"])
+    table = page.split("<h3>Per language and agreement type</h3>", 1)[1].split("</table>", 1)[0]
+    head = [text(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", table)]
+    at = {name: head.index(name) for name in ("model", "language", "agreement type")}
+    judged_at = head.index("judged valid [95% CI]")
+    seen = 0
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.split("<tbody>", 1)[1]):
+        cells = [text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        system, type_ = cells[at["model"]], cells[at["agreement type"]]
+        shown = cells[judged_at]
+        if system in pair_systems and type_ == "determiner":
+            assert shown.startswith("80.0% ["), (system, shown)
+            seen += 1
+        else:
+            assert shown == "–", (system, type_, shown)
+    assert seen == len(pair_systems) == 3
+    note = section(page, "<h3>Per language and agreement type</h3>")
+    assert "pair reading's rows only" in note
+    assert "corpus/fr" in note and "corpus-b/fr" in note
+    assert any("fr subject-verb" in w for w in warnings)
+    assert any("2 corpora" in w for w in warnings)
+    assert all(html.escape(w.removeprefix("validity: ")) in note for w in warnings)
