@@ -23,6 +23,7 @@ from .analysis import analyse
 from .figures import all_figures, prepare
 from .heatmaps import write_heat_maps
 from .judged import judged_rows
+from .markup import docs_href
 from .sections import Page, render
 from .suites import suite_rows
 from .validity import read_validity
@@ -86,6 +87,7 @@ def build_report(
         suites=suites,
         defaults=defaults,
         judged=shown,
+        docs=docs_href(out),
     )
     return write_text(render(page), out / "index.html")
 

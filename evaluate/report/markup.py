@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,10 @@ from .cells import display_columns
 from .figures import BASELINE
 
 CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2em auto; padding: 0 1em; max-width: 1200px;
+       color: #222; }
+/* A wide table scrolls sideways inside its own box (a phone), not the whole page. */
+.table-scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -48,7 +52,8 @@ def html_rows(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
             for c in shown
         )
         body.append(f"<tr{css}>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f"<div class='table-scroll'>{table}</div>"
 
 
 # The docs pages the report points to, by what they explain.
@@ -62,10 +67,28 @@ DOCS_PAGES = {
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 
 
-def docs_link(page: str) -> str:
-    """A link to a docs page: to the checkout's docs/ file where it lies beside the code, else the
-    page's name and path only."""
+# The page's head: a phone lays it out at its own width, not a desktop's shrunk.
+HEAD = (
+    "<!doctype html><html><head><meta charset='utf-8'>"
+    "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+    "<title>ud-agree report</title>"
+)
+
+
+def docs_href(out: Path) -> str | None:
+    """The checkout's docs/ folder relative to the report's folder `out` (the page then links it
+    wherever the checkout lies); None where no docs lie beside the code or no relative path
+    reaches them."""
+    if not DOCS_DIR.is_dir():
+        return None
+    try:
+        return Path(os.path.relpath(DOCS_DIR, out.resolve())).as_posix()
+    except ValueError:  # another drive (Windows)
+        return None
+
+
+def docs_link(page: str, docs: str | None) -> str:
+    """A link to a docs page under `docs` (relative to the report), else its name and path only."""
     title, path = DOCS_PAGES[page]
     name = f"{html.escape(title)} (<code>docs/{path}</code>)"
-    target = DOCS_DIR / path
-    return f"<a href='{target.as_uri()}'>{name}</a>" if target.exists() else name
+    return name if docs is None else f"<a href='{html.escape(f'{docs}/{path}')}'>{name}</a>"

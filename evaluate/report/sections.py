@@ -18,7 +18,7 @@ from .figures import SPECS
 from .heatmaps import CONGRUENT_SHARE, MIN_INCONGRUENT
 from .judged import Judged
 from .manifests import manifests_section, pooled_runs
-from .markup import CSS, docs_link, html_rows, html_table
+from .markup import CSS, HEAD, docs_link, html_rows, html_table
 from .suites import suite_note
 
 
@@ -51,13 +51,13 @@ def _small_coverage(summaries: dict[str, pl.DataFrame]) -> list[str]:
     ]
 
 
-def _opening(frame: pl.DataFrame, source: str) -> list[str]:
+def _opening(frame: pl.DataFrame, source: str, docs: str | None) -> list[str]:
     """The title, a short headline, and the definitions folded away."""
     langs = sorted(frame["lang"].unique().to_list())
     readings = sorted(frame["reading"].unique().to_list())
     runs, models = runs_and_models(frame)
     return [
-        "<!doctype html><html><head><meta charset='utf-8'><title>ud-agree report</title>",
+        HEAD,
         f"<style>{CSS}</style></head><body>",
         "<h1>ud-agree report</h1>",
         f"<p class='headline'>{frame.height:,} items scored in {runs} run{'s' if runs != 1 else ''} "
@@ -84,13 +84,13 @@ def _opening(frame: pl.DataFrame, source: str) -> list[str]:
         "Where more than half of a row's items could not be balanced, the note gives the figure "
         'with the share it covers ("100.0% on 17% of items"); where balanced accuracy is "–", no '
         "group had two values with 20 items or more. See "
-        f"{docs_link('balanced')}.</p>",
+        f"{docs_link('balanced', docs)}.</p>",
         "<p><b>Intervals</b> are 95% bootstrap intervals resampling sentences; differences are "
         "in percentage points. An interval marked <i>(degenerate)</i> has no width: every "
         "resample gave the same value (the items come from one sentence, or are all right or "
         "all wrong), so it shows no spread, not certainty. Where frequency alone decides a cell, and the controls: "
-        f"{docs_link('frequency')}, {docs_link('controls')}; the scoring rules: "
-        f"{docs_link('rules')}; the results' columns: {docs_link('reports')}.</p>",
+        f"{docs_link('frequency', docs)}, {docs_link('controls', docs)}; the scoring rules: "
+        f"{docs_link('rules', docs)}; the results' columns: {docs_link('reports', docs)}.</p>",
         "</details>",
     ]
 
@@ -377,6 +377,7 @@ class Page:
     suites: Sequence[dict[str, Any]] = ()
     defaults: Mapping[str, Any] | None = None  # the evaluator's option defaults
     judged: Judged | None = None  # validity beside the language × type rows, with its checks
+    docs: str | None = None  # the docs folder relative to the page (None: pages named, not linked)
 
 
 def render(page: Page) -> str:
@@ -393,7 +394,7 @@ def render(page: Page) -> str:
         )
     summaries = analysis.summaries
     out = [
-        *_opening(page.frame, page.source),
+        *_opening(page.frame, page.source, page.docs),
         *_left_out(page.left_out),
         *_warnings(page.frame, page.manifests),
         *_summary(analysis),
@@ -427,7 +428,7 @@ def _suites(rows: Sequence[dict[str, Any]]) -> list[str]:
 def _suites_opening(rows: Sequence[dict[str, Any]], source: str) -> list[str]:
     """The page's top where the results hold suite runs only."""
     return [
-        "<!doctype html><html><head><meta charset='utf-8'><title>ud-agree report</title>",
+        HEAD,
         f"<style>{CSS}</style></head><body>",
         "<h1>ud-agree report</h1>",
         f"<p class='headline'>{len(rows)} suite run{'s' if len(rows) != 1 else ''} from "

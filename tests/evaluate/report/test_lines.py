@@ -311,3 +311,24 @@ def test_validity_only_on_the_pair_rows_it_judged_and_a_mismatch_warns(tmp_path:
     assert any("fr subject-verb" in w for w in warnings)
     assert any("2 corpora" in w for w in warnings)
     assert all(html.escape(w.removeprefix("validity: ")) in note for w in warnings)
+
+
+def test_the_page_reads_on_a_phone_and_links_the_docs_relatively(
+    built: tuple[str, pl.DataFrame, Path],
+) -> None:
+    from ud_agree.evaluate.report.sections import Page, render
+
+    page, _, out = built
+    suites_only = render(Page("results", pl.DataFrame(), suites=[{"suite": "s", "n": 1}]))
+    for shown in (page, suites_only):
+        head = shown.split("</head>", 1)[0]
+        assert "<meta name='viewport' content='width=device-width, initial-scale=1'>" in head
+        # Every table scrolls sideways inside its own box, not the page.
+        assert shown.count("<table>") == shown.count("<div class='table-scroll'><table>") > 0
+    assert re.search(r"\.table-scroll \{[^}]*overflow-x: auto", page)
+    assert "file://" not in page
+    links = re.findall(r"href='([^']+\.md)'", page)
+    assert len(links) >= 4
+    for link in links:
+        assert not Path(link).is_absolute() and "://" not in link, link
+        assert (out / link).resolve().is_file(), link
