@@ -125,6 +125,19 @@ def test_report_shows_runs_options_and_skips(report: tuple[Path, Path, str]) -> 
     assert "No frequency baseline" not in page
 
 
+def test_without_the_defaults_the_runs_table_lists_every_option_that_measures(
+    tmp_path: Path,
+) -> None:
+    from ud_agree.evaluate.report.manifests import manifests_section
+
+    manifest = {"run_dir": "fr/m", "model": "m", "options": {"min_candidates": 10, "device": "cpu"}}
+    given = manifests_section([manifest], option_defaults())
+    assert "options not at their default" in given and "min_candidates=10" not in given
+    unknown = manifests_section([manifest])
+    assert ">options</th>" in unknown and "min_candidates=10" in unknown
+    assert "device=" not in unknown  # where a run went says nothing of what it measured
+
+
 def test_paired_difference_on_known_data() -> None:
     a = make_frame("fr", "a", "context", 0.9, seed=1)
     b = a.with_columns(pl.lit(False).alias("right"))
