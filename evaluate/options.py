@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import Literal, cast, get_args
 
@@ -244,6 +244,18 @@ RESUME_OPTIONS = (
     "rules",
     "leading_space",
 )
+
+
+def option_defaults() -> dict[str, object]:
+    """Each option's default, as a manifest's `options` would record it (the report lists what
+    differs from them)."""
+    defaults: dict[str, object] = {}
+    for field in fields(Options):
+        if field.default is not MISSING:
+            defaults[field.name] = field.default
+        elif field.default_factory is not MISSING:
+            defaults[field.name] = field.default_factory()
+    return defaults
 
 
 def model_label(options: Options) -> str:

@@ -89,3 +89,32 @@ def shown_figures(index: Path, width: int = PAGE_WIDTH) -> list[ShownFigure]:
             )
         )
     return shown
+
+
+PHONE_WIDTH = 390  # CSS px: a phone held upright
+
+
+def page_width(index: Path, width: int = PHONE_WIDTH) -> tuple[int, list[str]]:
+    """Open `index` at `width` px: the page's laid-out width (more than `width`: the whole page
+    scrolls sideways) and the tags of the elements that reach past it."""
+    from playwright.sync_api import sync_playwright
+
+    browser_path = chromium()
+    if browser_path is None:
+        raise FileNotFoundError("no Chromium installed (apt-get install chromium)")
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=browser_path, args=list(LAUNCH_ARGS))
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 800})
+            page.goto(index.resolve().as_uri())
+            page.wait_for_load_state("load")
+            scroll = int(page.evaluate("document.documentElement.scrollWidth"))
+            wide = page.eval_on_selector_all(
+                "body *",
+                f"els => els.filter(e => e.getBoundingClientRect().right > {width} + 1"
+                " && !e.closest('.scroll, .table-scroll, pre, details:not([open])'))"
+                ".map(e => e.tagName + ': ' + e.textContent.slice(0, 40))",
+            )
+        finally:
+            browser.close()
+    return scroll, list(wide)

@@ -94,11 +94,23 @@ def points_text(value: float | None) -> str:
 def interval_text(
     value: float | None, low: float | None, high: float | None, points: bool = False
 ) -> str:
-    """A value with its 95% interval: `93.8% [87.5, 100]` (`+12.5 [3.1, 20]` for a difference)."""
+    """A value with its 95% interval: `93.8% [87.5, 100]` (`+12.5 [3.1, 20]` for a difference);
+    `75.0% [75, 75] (degenerate)` where the interval has no width."""
     shown = points_text(value) if points else share_text(value)
     if shown == "–":
         return shown
-    return f"{shown} [{bound(low)}, {bound(high)}]".replace("-", "−")
+    text = f"{shown} [{bound(low)}, {bound(high)}]".replace("-", "−")
+    return f"{text} {DEGENERATE}" if degenerate(low, high) else text
+
+
+# An interval of no width: every resample gave the same value (one sentence, or items all alike).
+DEGENERATE = "(degenerate)"
+
+
+def degenerate(low: float | None, high: float | None) -> bool:
+    """Whether an interval's ends are known and meet."""
+    known = low is not None and high is not None and not (math.isnan(low) or math.isnan(high))
+    return known and low == high
 
 
 def plain_text(value: Any, points: bool = False) -> str:

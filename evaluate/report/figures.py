@@ -157,6 +157,17 @@ def _errors(
     return np.vstack([np.clip(low, 0, None), np.clip(high, 0, None)])
 
 
+def same_n(table: pl.DataFrame, column: str) -> bool:
+    """Whether every system has the same n in each group: then the axis gives it once a group."""
+    return bool(table.group_by(column).agg(pl.col("n").n_unique() == 1)["n"].all())
+
+
+def _n_label(ax: Axes, x: float, y: float, n: int, **style: object) -> None:
+    """A bar's or point's own n, readable over any colour."""
+    box = {"boxstyle": "round,pad=0.1", "facecolor": "white", "alpha": 0.75, "linewidth": 0}
+    ax.text(x, y, f"n={n:,}", fontsize=MIN_LABEL_PT, bbox=box, **style)  # type: ignore[arg-type]
+
+
 def _new_figure(width: float) -> tuple[Figure, Axes]:
     fig = Figure(figsize=(min(max(width, 6.0), 24.0), 4.4), dpi=DPI)
     FigureCanvasAgg(fig)  # Agg canvas: rendering needs no display
@@ -171,6 +182,8 @@ def bar_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
     width = 0.8 / max(len(systems), 1)
     fig, ax = _new_figure(3.5 + 0.35 * len(categories) * max(len(systems), 2))
     x = np.arange(len(categories))
+    # Runs score different items: where they differ, each bar carries its own n.
+    per_bar, bottom = not same_n(table, spec.column), y_floor(table)
     for i, system in enumerate(systems):
         rows = (
             pl.DataFrame({spec.column: categories}, schema={spec.column: table.schema[spec.column]})
@@ -187,6 +200,9 @@ def bar_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
             color=colors[system],
             label=system,
         )
+        for at, n in zip(x + (i - (len(systems) - 1) / 2) * width, rows["n"], strict=True):
+            if per_bar and n is not None and not np.isnan(n):
+                _n_label(ax, at, bottom + 0.02, int(n), rotation=90, ha="center", va="bottom")
         if _shows_balanced(table, spec):
             ax.errorbar(
                 x + (i - (len(systems) - 1) / 2) * width,
@@ -203,7 +219,7 @@ def bar_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
     if _shows_balanced(table, spec):
         _balanced_legend(ax)
     counts = table.group_by(spec.column).agg(pl.col("n").max()).sort(spec.column)
-    ticks = [f"{c}\nn={n:,}" for c, n in counts.iter_rows()]
+    ticks = [str(c) if per_bar else f"{c}\nn={n:,}" for c, n in counts.iter_rows()]
     # Long names (feature sets, many languages) would overlap their neighbours unless slanted.
     slant = (
         max(len(str(c)) for c in categories) * max(len(systems), 2) > 24 if categories else False
@@ -230,7 +246,9 @@ def line_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
     labels = bin_labels(spec.edges)[: len(edges)]
     fig, ax = _new_figure(3.5 + 0.7 * len(labels))
     offsets = np.linspace(-0.12, 0.12, len(systems)) if len(systems) > 1 else [0.0]
-    for offset, system in zip(offsets, systems, strict=True):
+    # Runs differ: each point's n, stacked at the foot of its bin in the legend's order and colours.
+    per_point, bottom = not same_n(table, spec.column), y_floor(table)
+    for k, (offset, system) in enumerate(zip(offsets, systems, strict=True)):
         rows = table.filter(pl.col("system") == system).sort(spec.column)
         x = np.array([spec.edges.index(v) for v in rows[spec.column]]) + offset
         ax.errorbar(
@@ -243,6 +261,10 @@ def line_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
             color=colors[system],
             label=system,
         )
+        for at, n in zip(x - offset, rows["n"], strict=True):
+            if per_point:
+                y = bottom + 0.02 + 0.05 * (len(systems) - 1 - k)
+                _n_label(ax, at, y, n, ha="center", va="bottom", color=colors[system])
         if _shows_balanced(table, spec):
             ax.plot(
                 x,
@@ -257,7 +279,8 @@ def line_figure(table: pl.DataFrame, spec: FigureSpec) -> Figure:
         _balanced_legend(ax)
     counts = dict(table.group_by(spec.column).agg(pl.col("n").max()).iter_rows())
     ticks = [
-        f"{label}\nn={counts.get(edge, 0):,}" for edge, label in zip(edges, labels, strict=True)
+        label if per_point else f"{label}\nn={counts.get(edge, 0):,}"
+        for edge, label in zip(edges, labels, strict=True)
     ]
     ax.set_xticks(np.arange(len(labels)), ticks, fontsize=MIN_LABEL_PT)
     _finish(fig, ax, spec, table)

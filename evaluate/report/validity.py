@@ -3,7 +3,7 @@ written by `python -m mine.validate score`, each cell judged in one of them only
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -78,15 +78,9 @@ def _cells(table: pl.DataFrame, most: int = 3) -> str:
     return ", ".join(names[:most]) + (", …" if len(names) > most else "")
 
 
-def with_validity(
-    table: pl.DataFrame, validity: pl.DataFrame, warn: Callable[[str], None] | None = None
-) -> pl.DataFrame:
+def with_validity(table: pl.DataFrame, validity: pl.DataFrame) -> pl.DataFrame:
     """Per language × type rows with the judged validity of their pairs (null where unjudged);
-    judged cells no row shows are named to `warn`."""
-    unshown = validity.join(table.select("lang", "type").unique(), on=["lang", "type"], how="anti")
-    for (source,), cells in unshown.group_by("source", maintain_order=True):
-        if warn is not None:
-            warn(f"{source}: validity for {_cells(cells)}, which no run of the results has")
+    `report.judged` names the judged cells no pair row shows."""
     return table.join(
         validity.drop("source"), on=["lang", "type"], how="left", maintain_order="left"
     )

@@ -7,7 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ud_agree.evaluate.report.browser import PAGE_WIDTH, chromium, shown_figures
+from ud_agree.evaluate.report.browser import (
+    PAGE_WIDTH,
+    PHONE_WIDTH,
+    chromium,
+    page_width,
+    shown_figures,
+)
 from ud_agree.evaluate.report.html import build_report
 from ud_agree.evaluate.report.legibility import MIN_LABEL_PX
 
@@ -27,3 +33,9 @@ def test_figures_read_in_chromium(tmp_path: Path) -> None:
         assert figure.rendered_width == pytest.approx(figure.natural_width, abs=1), figure
         assert figure.smallest_label_px is not None and figure.smallest_label_px >= MIN_LABEL_PX
         assert figure.clipped == (), figure
+
+
+def test_the_page_fits_a_phone_with_wide_tables_scrolling_in_their_box(tmp_path: Path) -> None:
+    index = build_report(build_results(tmp_path / "results"), tmp_path / "report")
+    width, wide = page_width(index, PHONE_WIDTH)
+    assert wide == [] and width <= PHONE_WIDTH, (width, wide[:5])

@@ -6,12 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-from ud_agree.evaluate.report.html import (
-    build_report,
-    controls_table,
-    incongruent_table,
-    nonce_table,
-)
+from ud_agree.evaluate.report.analysis import controls_table, incongruent_table, nonce_table
+from ud_agree.evaluate.report.html import build_report
 
 from tests.evaluate.report.test_synthetic import make_frame, write_run
 

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import polars as pl
-from ud_agree.evaluate.report.heatmaps import heat_figure, heat_table, system_language_table
+from ud_agree.evaluate.report.heatmaps import (
+    COLOUR_BAR,
+    heat_figure,
+    heat_table,
+    system_language_table,
+)
 
 from tests.evaluate.report.test_synthetic import make_frame
 
@@ -27,8 +32,8 @@ def test_a_heat_map_of_30_languages_and_6_systems_draws_every_label_at_a_readabl
     table = heat_table(frame)
     fig = heat_figure(table, "class-average")
     fig.canvas.draw()
-    axes = fig.axes
-    assert len(axes) == 6
+    axes = [ax for ax in fig.axes if ax.get_label() != COLOUR_BAR]
+    assert len(axes) == 6 and len(fig.axes) == 7  # six panels and their colour bar
     assert [ax.get_title() for ax in axes][-1] == "frequency-baseline"  # the baseline last
     for ax in axes:
         assert [t.get_text() for t in ax.get_yticklabels()] == LANGS
@@ -66,7 +71,7 @@ def with_frequency(frame: pl.DataFrame, congruent_lang: str) -> pl.DataFrame:
 def test_cells_where_frequency_alone_decides_are_hatched_and_listed():
     from matplotlib.patches import Rectangle
     from ud_agree.evaluate.report.heatmaps import frequency_flags
-    from ud_agree.evaluate.report.html import frequency_sentence
+    from ud_agree.evaluate.report.sections import frequency_sentence
 
     frame = with_frequency(
         pl.concat(

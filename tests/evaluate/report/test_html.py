@@ -10,14 +10,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 from ud_agree.evaluate import load_results
-from ud_agree.evaluate.report.figures import SPECS
-from ud_agree.evaluate.report.html import (
+from ud_agree.evaluate.options import option_defaults
+from ud_agree.evaluate.report.analysis import (
     baseline_gap_table,
-    build_report,
     context_control_table,
-    main,
     paired_difference,
 )
+from ud_agree.evaluate.report.figures import SPECS
+from ud_agree.evaluate.report.html import build_report, main
 
 from tests.evaluate.report.test_synthetic import build_results, make_frame, write_run
 
@@ -25,7 +25,7 @@ from tests.evaluate.report.test_synthetic import build_results, make_frame, writ
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     results = build_results(tmp_path_factory.mktemp("results"))
-    index = build_report(results, tmp_path_factory.mktemp("report"))
+    index = build_report(results, tmp_path_factory.mktemp("report"), defaults=option_defaults())
     return results, index, index.read_text(encoding="utf-8")
 
 
@@ -125,6 +125,19 @@ def test_report_shows_runs_options_and_skips(report: tuple[Path, Path, str]) -> 
     assert "No frequency baseline" not in page
 
 
+def test_without_the_defaults_the_runs_table_lists_every_option_that_measures(
+    tmp_path: Path,
+) -> None:
+    from ud_agree.evaluate.report.manifests import manifests_section
+
+    manifest = {"run_dir": "fr/m", "model": "m", "options": {"min_candidates": 10, "device": "cpu"}}
+    given = manifests_section([manifest], option_defaults())
+    assert "options not at their default" in given and "min_candidates=10" not in given
+    unknown = manifests_section([manifest])
+    assert ">options</th>" in unknown and "min_candidates=10" in unknown
+    assert "device=" not in unknown  # where a run went says nothing of what it measured
+
+
 def test_paired_difference_on_known_data() -> None:
     a = make_frame("fr", "a", "context", 0.9, seed=1)
     b = a.with_columns(pl.lit(False).alias("right"))
@@ -188,7 +201,7 @@ def test_one_model_in_both_readings_is_not_pooled(tmp_path: Path) -> None:
 
 
 def test_readings_are_compared_on_the_relations_both_scored() -> None:
-    from ud_agree.evaluate.report.html import model_differences_table, readings_table
+    from ud_agree.evaluate.report.analysis import model_differences_table, readings_table
 
     average = make_frame("fr", "m", "context", 0.9, seed=5)
     # The pair reading scored the first 40 relations, two pairs each, all right.

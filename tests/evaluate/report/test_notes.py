@@ -10,8 +10,9 @@ import polars as pl
 import pyarrow as pa
 import pytest
 from ud_agree.evaluate.report.heatmaps import heat_figure, heat_table
-from ud_agree.evaluate.report.html import build_report, frequency_sentence
+from ud_agree.evaluate.report.html import build_report
 from ud_agree.evaluate.report.runs import overall, run_line, runs_table
+from ud_agree.evaluate.report.sections import frequency_sentence
 from ud_agree.evaluate.summary.tables import markdown_table, summarize
 
 from tests.evaluate.report.test_synthetic import write_run

@@ -9,7 +9,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 from ud_agree.evaluate.readings.scoring_rules import RULES
-from ud_agree.evaluate.report.html import paired_difference, rules_table, systems_of
+from ud_agree.evaluate.report.analysis import paired_difference, rules_table, systems_of
 from ud_agree.evaluate.summary.stats import accuracy_table
 from ud_agree.evaluate.summary.tables import format_table, markdown_table, summarize
 

@@ -10,7 +10,7 @@ import pytest
 from ud_agree.evaluate.report.html import build_report, main
 from ud_agree.mine.validate import Judgment, validity, wilson
 
-from tests.evaluate.report.test_synthetic import TYPES, build_results
+from tests.evaluate.report.test_synthetic import TYPES, build_results, make_frame, write_run
 
 
 def judged(lang: str, type_: str, valid: int, invalid: int) -> list[Judgment]:
@@ -24,6 +24,9 @@ def judged(lang: str, type_: str, valid: int, invalid: int) -> list[Judgment]:
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     results = build_results(tmp_path_factory.mktemp("results"))
+    # Judged pairs describe the pair reading: a French pair run beside the class-average ones.
+    pairs = make_frame("fr", "tiny-bert", "pll-word", 0.9).with_columns(reading=pl.lit("pair"))
+    write_run(results, pairs, "tiny-bert__pll-word")
     path = tmp_path_factory.mktemp("validity") / "validity.parquet"
     # fr × the first type judged 8 of 10 valid; no other cell judged.
     table = validity(judged("fr", TYPES[0], 8, 2), "maintainers")
@@ -37,14 +40,23 @@ def test_each_language_type_row_shows_its_judged_validity(
     results, path = written
     build_report(results, tmp_path, validity=path)
     summary = pl.read_csv(tmp_path / "summary.csv")
-    fr = summary.filter((pl.col("lang") == "fr") & (pl.col("type") == TYPES[0]))
+    # The pair run's row only: the class-average rows of the same cell show none.
+    fr = summary.filter(
+        (pl.col("lang") == "fr")
+        & (pl.col("type") == TYPES[0])
+        & (pl.col("system") == "tiny-bert (pair)")
+    )
     assert fr.height > 0
     low, high = wilson(8, 10)
     assert fr.get_column("validity").to_list() == pytest.approx([0.8] * fr.height)
     assert fr.get_column("validity_low").to_list() == pytest.approx([low] * fr.height)
     assert fr.get_column("validity_high").to_list() == pytest.approx([high] * fr.height)
     assert set(fr.get_column("validity_n")) == {10}
-    others = summary.filter((pl.col("lang") != "fr") | (pl.col("type") != TYPES[0]))
+    others = summary.filter(
+        (pl.col("lang") != "fr")
+        | (pl.col("type") != TYPES[0])
+        | (pl.col("system") != "tiny-bert (pair)")
+    )
     assert others.get_column("validity").null_count() == others.height
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     table = page.split("Per language and agreement type", 1)[1].split("</table>", 1)[0]
@@ -101,11 +113,11 @@ def test_validity_given_twice_shows_both_and_a_cell_in_both_is_refused(
 ) -> None:
     results, _ = written
     fr = validity(judged("fr", TYPES[0], 8, 2), "A")
-    de = validity(judged("de", TYPES[1], 3, 1), "B")
-    assert report(results, tmp_path / "r", fr, de, tmp_path=tmp_path) == 0
+    fr_other = validity(judged("fr", TYPES[1], 3, 1), "B")
+    assert report(results, tmp_path / "r", fr, fr_other, tmp_path=tmp_path) == 0
     summary = pl.read_csv(tmp_path / "r" / "summary.csv")
     shown = summary.filter(pl.col("validity").is_not_null()).select("lang", "type", "validity")
-    assert set(shown.unique().iter_rows()) == {("fr", TYPES[0], 0.8), ("de", TYPES[1], 0.75)}
+    assert set(shown.unique().iter_rows()) == {("fr", TYPES[0], 0.8), ("fr", TYPES[1], 0.75)}
     capsys.readouterr()
     code = report(
         results, tmp_path / "r2", fr, fr.with_columns(judges=pl.lit("C")), tmp_path=tmp_path
@@ -122,8 +134,8 @@ def test_validity_of_a_language_the_results_lack_is_named(
     table = validity(judged("fr", TYPES[0], 8, 2) + judged("xx", TYPES[0], 5, 0), "A")
     assert report(results, tmp_path / "r", table, tmp_path=tmp_path) == 0
     err = capsys.readouterr().err
-    assert f"warning: {tmp_path / 'validity-0.parquet'}: validity for xx × {TYPES[0]}" in err
-    assert "fr ×" not in err
+    assert f"validity judged for xx {TYPES[0]} (5 pairs), which no pair run here scored" in err
+    assert "for fr " not in err
 
 
 @pytest.mark.parametrize(
