@@ -247,3 +247,43 @@ def test_the_evaluators_usage_error_lives_with_the_other_errors():
     from ud_agree.errors import UsageError, UserError
 
     assert options.UsageError is UsageError and issubclass(UsageError, UserError)
+
+
+M = "ud_agree.mine"
+# What the miner's rules may import: plain data and the lexicon's tables, never the reader,
+# the file tables, the pair stream or the run (a rule is a function over arrays or columns).
+RULES_READ = (f"{M}.rules", f"{M}.paradigms", f"{M}.questions", f"{M}.languages",
+              f"{M}.features", f"{M}.extract")  # fmt: skip
+# The reader turns bytes into arrays: it imports no rule of the pairs.
+READER = (f"{M}.columnar", f"{M}.arrays", f"{M}.trees", f"{M}.utf8", f"{M}.read")
+
+
+def rule_breaches() -> list[tuple[str, str]]:
+    """(module, imported) where a module of `mine/rules/` imports beyond RULES_READ, or the
+    reader imports a pair rule (run-time imports)."""
+    found = modules()
+    breaches = []
+    for name, path in found.items():
+        targets = {t for t in imports_of(name, path, set(found)) if t.startswith(M + ".")}
+        if name.startswith(f"{M}.rules."):
+            allowed = RULES_READ
+            breaches += [(name, t) for t in targets if not t.startswith(allowed)]
+        elif name in READER:
+            pair_rules = {t for t in targets if t.startswith(f"{M}.rules.")}
+            breaches += [(name, t) for t in pair_rules if t != f"{M}.rules.relations"]
+    return sorted(breaches)
+
+
+def test_the_miners_rules_read_plain_data_and_the_reader_no_pair_rule():
+    assert rule_breaches() == []
+
+
+def test_a_rule_that_imports_the_run_is_found(monkeypatch):
+    original = imports_of
+
+    def planted(name: str, path: Path, known: set[str], type_checking: bool = False) -> set[str]:
+        found = original(name, path, known, type_checking)
+        return found | {f"{M}.run"} if name == f"{M}.rules.hosts" else found
+
+    monkeypatch.setattr(__import__(__name__, fromlist=["x"]), "imports_of", planted)
+    assert (f"{M}.rules.hosts", f"{M}.run") in rule_breaches()
