@@ -31,7 +31,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ud_agree.atomic import write_bytes, write_parquet
+from ud_agree.atomic import edited_since_written, write_bytes, write_parquet
 from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 from ud_agree.formats.multiblimp import FEATURE_MARK
 from ud_agree.names import path_name
@@ -169,6 +169,14 @@ class ComparedLanguage:
             self.manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             raise CompareError(f"{folder}: no readable manifest.json ({error})") from None
+        names = [f"{t}.parquet" for t in ("sentences", "relations", "pairs", "pair_skips", "drops")]
+        # A missing table is named by `_read`, with what to do.
+        edited = edited_since_written(folder, [n for n in names if (folder / n).is_file()])
+        if edited:
+            raise CompareError(
+                f"{folder}: {', '.join(edited)} changed since it was mined (its fingerprint in "
+                "manifest.json differs); mine the corpus again"
+            )
         options = self.manifest.get("options") or {}
         self.ud_dir = ud_dir or Path(options.get("ud_dir", "."))
         on = ["treebank", "sent_id"]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ud_agree.atomic import atomic_folder, write_text
+from ud_agree.atomic import atomic_folder, edited_since_written, write_text
 from ud_agree.errors import OneLineParser, run_main, tool_command
 from ud_agree.formats import blimp, clams, multiblimp
 from ud_agree.formats.pairs_table import ExportError, pairs_by_language, read_pairs
@@ -61,6 +61,18 @@ def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | 
     relation row or without."""
     if layout not in WRITERS:
         raise ExportError(f"unknown layout {layout!r} (one of {', '.join(LAYOUTS)})")
+    folder = Path(pairs_path).parent
+    beside = ["pairs.parquet"] + (
+        ["relations.parquet", "sentences.parquet"] if layout == "multiblimp" else []
+    )
+    edited = (
+        edited_since_written(folder, beside) if Path(pairs_path).name == "pairs.parquet" else []
+    )
+    if edited:
+        raise ExportError(
+            f"{folder}: {', '.join(edited)} changed since it was mined (its fingerprint in "
+            "manifest.json differs); mine the corpus again"
+        )
     pairs = read_pairs(pairs_path)
     if layout == "multiblimp":
         from .multiblimp import relation_facts

@@ -87,13 +87,17 @@ class PairStream:
     (polars releases the GIL) while the next is read, written in the batches' order so that
     the tables do not depend on the threads; at most PAIR_THREADS batches held."""
 
-    def __init__(self, out_dir: Path, decide: Decide, counts: PairCounts, keep_nonce: bool):
-        self.out_dir, self.decide, self.counts, self.keep_nonce = (
-            out_dir,
-            decide,
-            counts,
-            keep_nonce,
-        )
+    def __init__(
+        self,
+        out_dir: Path,
+        decide: Decide,
+        counts: PairCounts,
+        keep_nonce: bool,
+        fingerprints: dict[str, str],
+    ):
+        self.out_dir, self.decide, self.counts = out_dir, decide, counts
+        self.keep_nonce = keep_nonce
+        self.fingerprints = fingerprints  # the two tables', hashed as they are written
         self.n_relations = 0
         self.batch: list[pl.DataFrame] = []
         self.skipped: list[pl.DataFrame] = []  # the batch's files' skips (same `rel` as `batch`)
@@ -106,11 +110,15 @@ class PairStream:
 
     def __enter__(self) -> PairStream:
         stack = self.stack.__enter__()
-        pairs_file = stack.enter_context(atomic_file(self.out_dir / "pairs.parquet"))
+        pairs_file = stack.enter_context(
+            atomic_file(self.out_dir / "pairs.parquet", self.fingerprints)
+        )
         self.pairs_out = stack.enter_context(
             pq.ParquetWriter(pairs_file, PAIRS, compression="snappy")
         )
-        skips_file = stack.enter_context(atomic_file(self.out_dir / "pair_skips.parquet"))
+        skips_file = stack.enter_context(
+            atomic_file(self.out_dir / "pair_skips.parquet", self.fingerprints)
+        )
         self.skips_out = stack.enter_context(
             pq.ParquetWriter(skips_file, PAIR_SKIPS, compression="snappy")
         )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ud_agree import __version__
+from ud_agree.atomic import changed_tables
 from ud_agree.names import path_name
 from ud_agree.schemas.corpus import TYPES
 
@@ -61,8 +62,11 @@ def fingerprint(
     return digest.hexdigest()
 
 
-def is_current(out_dir: Path, print_: str) -> bool:
-    """Whether a complete earlier output with the same fingerprint is there (resumable runs)."""
+def is_current(
+    out_dir: Path, print_: str, warn: Callable[[str], None] = lambda message: None
+) -> bool:
+    """Whether a complete earlier output with the same fingerprint is there (resumable runs),
+    each table as it was written."""
     manifest = out_dir / "manifest.json"
     if not manifest.exists():
         return False
@@ -70,9 +74,19 @@ def is_current(out_dir: Path, print_: str) -> bool:
         earlier = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    tables = ("relations", "sentences", "lexicon", "pairs", "pair_skips", "agreement")
+    tables = ["relations", "sentences", "lexicon", "agreement"]
+    if earlier.get("options", {}).get("pairs", True):
+        tables += ["pairs", "pair_skips"]
     names = [f"{table}.parquet" for table in tables]
-    return earlier.get("fingerprint") == print_ and all((out_dir / n).exists() for n in names)
+    recorded = earlier.get("tables")
+    if earlier.get("fingerprint") != print_ or not isinstance(recorded, dict):
+        return False  # other inputs or options, or a manifest from before tables had prints
+    # A table edited, truncated or replaced since it was written is no current output.
+    changed = changed_tables(out_dir, {n: recorded.get(n, "") for n in names} | recorded)
+    if changed:
+        edited = ", ".join(changed)
+        warn(f"{out_dir.name}: {edited} in {out_dir} changed since it was written; mining it again")
+    return not changed
 
 
 @dataclass
@@ -129,7 +143,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 "incorrect for bundles it was never seen with; DESIGN §10)"
             )
         stamp = fingerprint(language, group, unimorph, options)
-        if not options.force and is_current(options.out / key, stamp):
+        if not options.force and is_current(options.out / key, stamp, warn):
             current.append(key)
             continue
         jobs = [

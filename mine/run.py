@@ -113,7 +113,8 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     with ThreadPoolExecutor(1, thread_name_prefix="tables") as beside:
         # Into the spill folder, moved into place once the lexicon and pairs are written (bad
         # UniMorph input fails there, and must leave no half-written language).
-        plain = beside.submit(write_plain_tables, parts, out_dir / SPILL)
+        plain_tables: dict[str, str] = {}
+        plain = beside.submit(write_plain_tables, parts, out_dir / SPILL, plain_tables)
         # Each file's counts know its treebank: §4.1 takes the sentence's own treebank's forms
         # first.
         counts = [
@@ -126,9 +127,10 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
         )
         written = write_tables(run, options, lexicon, out_dir, for_pairs)
         written.sentences, written.relations, written.by_type = plain.result()
+        written.tables.update(plain_tables)
     for name in ("relations", "sentences", "drops"):
         os.replace(out_dir / SPILL / f"{name}.parquet", out_dir / f"{name}.parquet")
-    write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON)
+    write_parquet(lexicon, out_dir / "lexicon.parquet", LEXICON, written.tables)
     if not options.pairs:  # a stale pairs.parquet would be read as this corpus's
         (out_dir / "pairs.parquet").unlink(missing_ok=True)
         (out_dir / "pair_skips.parquet").unlink(missing_ok=True)
@@ -138,15 +140,18 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     return manifest
 
 
-def write_plain_tables(parts: list[Path], out_dir: Path) -> tuple[int, int, Counter]:
-    """Stream the spilled files' relations, sentences and drops into the language's tables;
-    their counts of sentences, of relations and of relations by type."""
+def write_plain_tables(
+    parts: list[Path], out_dir: Path, fingerprints: dict[str, str]
+) -> tuple[int, int, Counter]:
+    """Stream the spilled files' relations, sentences and drops into the language's tables
+    (their fingerprints into `fingerprints`); their counts of sentences, of relations and of
+    relations by type."""
     by_type: Counter = Counter()
     n_sentences = n_relations = 0
     with (
-        atomic_file(out_dir / "relations.parquet") as relations_file,
-        atomic_file(out_dir / "sentences.parquet") as sentences_file,
-        atomic_file(out_dir / "drops.parquet") as drops_file,
+        atomic_file(out_dir / "relations.parquet", fingerprints) as relations_file,
+        atomic_file(out_dir / "sentences.parquet", fingerprints) as sentences_file,
+        atomic_file(out_dir / "drops.parquet", fingerprints) as drops_file,
         pq.ParquetWriter(relations_file, RELATIONS, compression="snappy") as relations_out,
         pq.ParquetWriter(sentences_file, SENTENCES, compression="snappy") as sentences_out,
         pq.ParquetWriter(drops_file, DROPS, compression="snappy") as drops_out,
@@ -185,6 +190,8 @@ class Written:
     agreement_flags: Counter  # pairs per `agreement_flag`
     duplicate_sent_ids: int = 0  # sentences whose (treebank, sent_id) an earlier one has
     lent: LentAgreement = field(default_factory=LentAgreement)  # §4.2's antecedent agreement
+    # Each table's fingerprint (`sha256:<hex>`) by file name, hashed as it was written.
+    tables: dict[str, str] = field(default_factory=dict)
 
 
 def language_rates(run: LanguageRun) -> pl.DataFrame:
@@ -229,7 +236,8 @@ def write_tables(
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     rates = language_rates(run)
     lent = lent_agreement(run)
-    write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT)
+    tables: dict[str, str] = {}
+    write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT, tables)
     repeated = repeats([unspill_columns(p, "sentences", ["treebank", "sent_id"]) for p in attempts])
     counts = PairCounts()
     if options.pairs:
@@ -245,7 +253,8 @@ def write_tables(
             tokens=tokens,
             lent=lent,
         )
-        with PairStream(out_dir, decide, counts, keep_nonce=bool(options.nonce)) as stream:
+        stream = PairStream(out_dir, decide, counts, bool(options.nonce), tables)
+        with stream:
             for prefix in attempts:
                 stream.add_file(prefix, repeated.across_files)
             stream.finish()
@@ -265,6 +274,7 @@ def write_tables(
         agreement_flags=counts.flags,
         duplicate_sent_ids=repeated.duplicate_sent_ids,
         lent=lent,
+        tables=tables,
     )
 
 
@@ -353,6 +363,9 @@ def language_manifest(
             "antecedent": written.lent.summary(),
         },
         "malformed": malformed,
+        # What `python -m mine` checks before it calls the output current, and readers before
+        # they trust a table: a table edited, truncated or replaced no longer matches.
+        "tables": dict(sorted(written.tables.items())),
     }
     return manifest
 

@@ -10,6 +10,7 @@ and the folder is fsynced after it, so a power cut cannot leave an empty file be
 from __future__ import annotations
 
 import errno
+import hashlib
 import io
 import json
 import os
@@ -18,7 +19,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -26,10 +27,71 @@ import pyarrow.parquet as pq
 from .errors import MachineError
 
 
+class _Digesting:
+    """A write handle that hashes the bytes passing through it (a fingerprint without a second
+    read of the file)."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self.handle, self.digest = handle, hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.digest.update(data)
+        return self.handle.write(data)
+
+    def flush(self) -> None:
+        self.handle.flush()
+
+    def tell(self) -> int:
+        return self.handle.tell()
+
+    @property
+    def closed(self) -> bool:
+        return self.handle.closed
+
+
+def fingerprint(path: str | Path) -> str:
+    """A file's fingerprint as manifests record it (`sha256:<hex>`)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return f"sha256:{digest.hexdigest()}"
+
+
+def changed_tables(folder: str | Path, recorded: dict[str, str]) -> list[str]:
+    """The files of `folder` whose fingerprint is not the one its manifest `recorded` (missing
+    ones too), by name."""
+    changed = []
+    for name, expected in sorted(recorded.items()):
+        path = Path(folder) / name
+        try:
+            if fingerprint(path) != expected:
+                changed.append(name)
+        except OSError:
+            changed.append(name)
+    return changed
+
+
+def edited_since_written(folder: str | Path, names: list[str]) -> list[str]:
+    """Those of `names` (files of a folder the miner wrote) whose fingerprint is no longer the
+    one its `manifest.json` records; none where the manifest records none (an older corpus)."""
+    try:
+        recorded = json.loads((Path(folder) / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    tables = recorded.get("tables") if isinstance(recorded, dict) else None
+    if not isinstance(tables, dict):
+        return []
+    return changed_tables(folder, {name: tables.get(name, "") for name in names})
+
+
 @contextmanager
-def atomic_file(path: str | Path) -> Iterator[IO[bytes]]:
+def atomic_file(
+    path: str | Path, fingerprints: dict[str, str] | None = None
+) -> Iterator[IO[bytes]]:
     """A binary handle on a temporary file beside `path`, renamed into place when the block ends
-    without an error (removed when it raises)."""
+    without an error (removed when it raises); with `fingerprints`, the file's fingerprint is
+    recorded there under its name, hashed as it is written."""
     path = Path(path)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
@@ -41,7 +103,9 @@ def atomic_file(path: str | Path) -> Iterator[IO[bytes]]:
         raise MachineError.of(error, named) from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            yield handle
+            digesting = None if fingerprints is None else _Digesting(handle)
+            # pyarrow and the writers need only write, flush and tell.
+            yield handle if digesting is None else cast("IO[bytes]", digesting)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)
@@ -54,6 +118,8 @@ def atomic_file(path: str | Path) -> Iterator[IO[bytes]]:
         temporary.unlink(missing_ok=True)
         raise
     _fsync_folder(path.parent)
+    if digesting is not None and fingerprints is not None:
+        fingerprints[path.name] = f"sha256:{digesting.digest.hexdigest()}"
 
 
 def atomic_write(path: str | Path, write: Callable[[IO[bytes]], object]) -> Path:
@@ -93,11 +159,19 @@ def write_json(data: Any, path: str | Path) -> Path:
     return write_text(text + "\n", path)
 
 
-def write_parquet(table: pa.Table, path: str | Path, schema: pa.Schema | None = None) -> Path:
-    """A Parquet table (cast to `schema` when given, its columns in schema order), atomically."""
+def write_parquet(
+    table: pa.Table,
+    path: str | Path,
+    schema: pa.Schema | None = None,
+    fingerprints: dict[str, str] | None = None,
+) -> Path:
+    """A Parquet table (cast to `schema` when given, its columns in schema order), atomically
+    (its fingerprint recorded in `fingerprints` when given)."""
     if schema is not None:
         table = table.select(schema.names).cast(schema)
-    return atomic_write(path, lambda handle: pq.write_table(table, handle, compression="snappy"))
+    with atomic_file(path, fingerprints) as handle:
+        pq.write_table(table, handle, compression="snappy")
+    return Path(path)
 
 
 def write_csv(frame: Any, path: str | Path) -> Path:
