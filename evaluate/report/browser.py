@@ -4,8 +4,11 @@ smallest label in CSS px, and whether a text is cut (headless Chromium via playw
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .legibility import MIN_LABEL_PX, label_px, read_png
 
@@ -52,24 +55,12 @@ class ShownFigure:
 
 def shown_figures(index: Path, width: int = PAGE_WIDTH) -> list[ShownFigure]:
     """Open `index` in headless Chromium at `width` px and measure every image on it."""
-    from playwright.sync_api import sync_playwright
-
-    browser_path = chromium()
-    if browser_path is None:
-        raise FileNotFoundError("no Chromium installed (apt-get install chromium)")
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=browser_path, args=list(LAUNCH_ARGS))
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            page.goto(index.resolve().as_uri())
-            page.wait_for_load_state("load")
-            images = page.eval_on_selector_all(
-                "img",
-                "els => els.map(e => ({src: e.getAttribute('src'), "
-                "rendered: e.getBoundingClientRect().width, natural: e.naturalWidth}))",
-            )
-        finally:
-            browser.close()
+    with opened(index, width, 900) as page:
+        images = page.eval_on_selector_all(
+            "img",
+            "els => els.map(e => ({src: e.getAttribute('src'), "
+            "rendered: e.getBoundingClientRect().width, natural: e.naturalWidth}))",
+        )
     shown = []
     for image in images:
         png = index.parent / image["src"]
@@ -97,6 +88,20 @@ PHONE_WIDTH = 390  # CSS px: a phone held upright
 def page_width(index: Path, width: int = PHONE_WIDTH) -> tuple[int, list[str]]:
     """Open `index` at `width` px: the page's laid-out width (more than `width`: the whole page
     scrolls sideways) and the tags of the elements that reach past it."""
+    with opened(index, width, 800) as page:
+        scroll = int(page.evaluate("document.documentElement.scrollWidth"))
+        wide = page.eval_on_selector_all(
+            "body *",
+            f"els => els.filter(e => e.getBoundingClientRect().right > {width} + 1"
+            " && !e.closest('.scroll, .table-scroll, pre, details:not([open])'))"
+            ".map(e => e.tagName + ': ' + e.textContent.slice(0, 40))",
+        )
+    return scroll, list(wide)
+
+
+@contextmanager
+def opened(index: Path, width: int, height: int) -> Iterator[Any]:
+    """`index` loaded in headless Chromium at `width` × `height` px (a playwright page)."""
     from playwright.sync_api import sync_playwright
 
     browser_path = chromium()
@@ -105,16 +110,9 @@ def page_width(index: Path, width: int = PHONE_WIDTH) -> tuple[int, list[str]]:
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=browser_path, args=list(LAUNCH_ARGS))
         try:
-            page = browser.new_page(viewport={"width": width, "height": 800})
+            page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(index.resolve().as_uri())
             page.wait_for_load_state("load")
-            scroll = int(page.evaluate("document.documentElement.scrollWidth"))
-            wide = page.eval_on_selector_all(
-                "body *",
-                f"els => els.filter(e => e.getBoundingClientRect().right > {width} + 1"
-                " && !e.closest('.scroll, .table-scroll, pre, details:not([open])'))"
-                ".map(e => e.tagName + ': ' + e.textContent.slice(0, 40))",
-            )
+            yield page
         finally:
             browser.close()
-    return scroll, list(wide)
