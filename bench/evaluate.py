@@ -105,13 +105,13 @@ class Evaluator:
 
 def floor_inputs(corpus: Path, model: Path, items: int, mask: str):
     """The masked inputs the evaluator scores, per item (built with its functions, not timed)."""
-    from ud_agree.evaluate.backends.masked import encode_items
+    from ud_agree.evaluate.backends.masked import encode_blanks
     from ud_agree.evaluate.backends.models import load_tokenizer
     from ud_agree.evaluate.corpus import read_corpus
     from ud_agree.evaluate.options import Options
     from ud_agree.evaluate.readings.candidates import build_candidates, whole_word_vocab
     from ud_agree.evaluate.readings.class_decisions import attach_splits, enough_candidates
-    from ud_agree.evaluate.tasks.class_average import build_items
+    from ud_agree.evaluate.tasks.class_average import blanks, build_items
 
     tokenizer = load_tokenizer(str(model))
     data = read_corpus(str(corpus), "fr")
@@ -119,7 +119,7 @@ def floor_inputs(corpus: Path, model: Path, items: int, mask: str):
     candidates = build_candidates(data.lexicon, whole_word_vocab(tokenizer), True)
     table, _ = attach_splits(table, candidates, "agreement")
     table = table.filter(enough_candidates(10)).head(items)
-    encoded = encode_items(table, tokenizer, 512, "context")
+    encoded = encode_blanks(blanks(table, "context"), tokenizer, 512)
     return encoded.input_ids, encoded.mask_position, tokenizer.pad_token_id or 0
 
 

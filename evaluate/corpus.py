@@ -147,3 +147,13 @@ def corpus_not_found(corpus: str) -> str:
         f"corpus folder '{corpus}' not found; mine one with `python -m mine --ud-dir {ud_dir} "
         f"--out {corpus}`, or pass --corpus"
     )
+
+
+def corpus_words(corpus: Corpus) -> set[str]:
+    """Every word of the corpus's sentences and lexicon forms (`_` and empty forms left out): the
+    vocabulary of the offline `tiny-random` model."""
+    words: set[str] = set()
+    for row in corpus.sentences["words"].to_list():
+        words.update(row or ())
+    words.update(f for f in corpus.lexicon["form"].to_list() if f and f != "_")
+    return words

@@ -159,7 +159,7 @@ class Options:
     @property
     def item_choice(self) -> ItemChoice:
         """Which class-average items the run builds, and what counts as correct (§1.5)."""
-        return ItemChoice(self.roles, self.match, self.case, self.min_candidates)
+        return ItemChoice(self.roles, self.match, self.case, self.min_candidates, self.control)
 
     @property
     def roles(self) -> tuple[str, ...]:

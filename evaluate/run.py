@@ -20,12 +20,14 @@ from ud_agree.formats.problems import SuiteFormatError
 from ud_agree.hold import hold
 from ud_agree.schemas.manifests import RunManifest
 
-from .backends import TokenScorer, open_backend, open_pair_scorer
-from .corpus import Corpus, read_corpus
+from .backends import TokenScorer, open_backend, open_token_scorer, open_tokenizer
+from .backends.spec import FREQUENCY, TINY_RANDOM, ModelSpec
+from .corpus import Corpus, corpus_words, read_corpus
 from .options import Options, UsageError, model_label, out_dir
 from .output.store import SCHEMA_VERSION
 from .output.writer import ChunkWriter, chunk_paths, prepare_folder, skip_done
 from .plan import resolve_kind
+from .readings.frequency import CountBaseline
 from .sharding.spec import select_shard, shard_entry
 from .tasks import Task
 from .tasks.class_average import ClassAverage
@@ -92,17 +94,34 @@ def evaluate(options: Options, scorer: TokenScorer | None = None) -> Outcome:
 def open_task(
     options: Options, corpus: Corpus, scorer: TokenScorer | None = None
 ) -> PairReading | ClassAverage:
-    """The corpus task the options ask for, given its back-end (loaded when the task is ready)."""
+    """The corpus task the options ask for, given its back-end (loaded when the task is ready)
+    or, for the frequency baseline, the counts' reading."""
     spec = options.model_spec
     pace = Pace(options.chunk_size, options.progress)
     if options.reading == "pair":
         given = scorer
 
         def load() -> Any:
-            return given if given is not None else open_pair_scorer(spec, corpus)
+            if given is not None:
+                return given
+            if spec.model == FREQUENCY:
+                return CountBaseline()  # the pair reading's baseline has no tokenizer
+            return open_token_scorer(spec, vocabulary(spec, corpus))
 
         return PairReading(options.scoring, pace, corpus, load)
-    return ClassAverage(options.item_choice, corpus, open_backend(spec, corpus))
+    if spec.model == FREQUENCY:
+        tokenizer = None
+        if spec.vocab_of:
+            tokenizer = open_tokenizer(spec.vocab_of, spec.trust_remote_code)
+        return ClassAverage(
+            options.item_choice, corpus, CountBaseline(tokenizer, chunk_size=spec.chunk_size)
+        )
+    return ClassAverage(options.item_choice, corpus, open_backend(spec, vocabulary(spec, corpus)))
+
+
+def vocabulary(spec: ModelSpec, corpus: Corpus) -> set[str]:
+    """The words a `tiny-random` model's vocabulary is built of: the corpus's; none for others."""
+    return corpus_words(corpus) if spec.model == TINY_RANDOM else set()
 
 
 class CorpusTask:

@@ -3,6 +3,7 @@
 The public API (names load on first use: mining never imports torch):
 
     read_corpus(corpus, lang, pairs=False)   a mined language's tables (`Corpus`)
+    corpus_words(corpus)                     its words (the vocabulary of `tiny-random`)
     load_scorer(model, pll="word", …)        a sentence scorer for a hub name or local folder
     score_sentences(scorer, texts, spans)    log-probabilities (causal) or PLL (masked) of texts
     load_results(path)                       evaluator results as one polars LazyFrame
@@ -32,6 +33,7 @@ if not (Path(__file__).parent / "mine").is_dir() and (_CHECKOUT / "pyproject.tom
 _PUBLIC = {
     "Corpus": "ud_agree.evaluate.corpus",
     "read_corpus": "ud_agree.evaluate.corpus",
+    "corpus_words": "ud_agree.evaluate.corpus",
     "SentenceScorer": "ud_agree.evaluate.backends.api",
     "load_scorer": "ud_agree.evaluate.backends",
     "score_sentences": "ud_agree.evaluate.readings.token_sums",

@@ -2,71 +2,60 @@
 name → class registry (`BACKENDS`: kind → module and class, imported on first use, so that the
 frequency baseline never imports torch).
 
-A back-end loads its model and answers per-token log-probabilities (`TokenScorer`: causal.py's
-`CausalLM`, masked.py's `MaskedPLL`) and distributions over candidate forms (`FormScorer`:
-`CausalBackend`, `MaskedBackend`, frequency.py's `FrequencyBackend`). It never builds items,
-candidates or decisions and never sums over tokens: the readings (`evaluate/readings/`) do.
+A back-end loads its model and answers questions about texts: per-token log-probabilities
+(`TokenScorer`: causal.py's `CausalLM`, masked.py's `MaskedPLL`) and distributions over
+candidate forms at a blank (`FormScorer`: `CausalBackend`, `MaskedBackend`). It is built from a
+`ModelSpec` (and, for `tiny-random`, the words of its vocabulary); it never reads an item, a
+corpus or a lexicon count, never builds candidates or decisions and never sums over tokens: the
+tasks (`evaluate/tasks/`) and readings (`evaluate/readings/`) do. The frequency baseline is no
+back-end: a reading over counts (`evaluate/readings/frequency.py`).
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Collection
+from typing import Any, Literal
 
 from .api import (
-    CountScorer,
+    Blank,
     FormBatch,
-    Forms,
     FormScorer,
     SentenceScorer,
     TokenScorer,
     TokenScores,
 )
 from .loading import load_scorer
-from .spec import FREQUENCY, ModelSpec
+from .spec import ModelSpec
 
 __all__ = [
     "BACKENDS",
-    "PAIR_SCORERS",
-    "CountScorer",
+    "Blank",
     "FormBatch",
     "FormScorer",
-    "Forms",
     "SentenceScorer",
     "TokenScorer",
     "TokenScores",
     "backend_kind",
     "load_scorer",
     "open_backend",
-    "open_pair_scorer",
     "open_token_scorer",
+    "open_tokenizer",
     "registered",
 ]
 
-if TYPE_CHECKING:
-    from ..corpus import Corpus
+BackendKind = Literal["masked", "causal"]
 
-BackendKind = Literal["frequency", "masked", "causal"]
-
-# kind → (module of this package, class): the class-average reading's form scorers, and the pair
-# reading's scorers (an LM's token scorer, the baseline's counts). An LM's kind (masked or causal)
-# is read from its config (evaluate.run).
+# kind → (module of this package, class): the class-average reading's form scorers. An LM's kind
+# (masked or causal) is read from its config (evaluate.plan).
 BACKENDS: dict[BackendKind, tuple[str, str]] = {
-    "frequency": ("frequency", "FrequencyBackend"),
     "masked": ("masked", "MaskedBackend"),
     "causal": ("causal", "CausalBackend"),
-}
-PAIR_SCORERS: dict[BackendKind, tuple[str, str]] = {
-    "frequency": ("frequency", "FrequencyPairs"),
-    "masked": ("masked", "MaskedPLL"),
-    "causal": ("causal", "CausalLM"),
 }
 
 
 def backend_kind(spec: ModelSpec) -> BackendKind:
-    """The registry key of `spec.model`: the frequency baseline, or the LM's kind."""
-    if spec.model == FREQUENCY:
-        return "frequency"
+    """The registry key of `spec.model`: the LM's kind."""
     return "causal" if spec.kind == "causal" else "masked"
 
 
@@ -76,21 +65,22 @@ def registered(registry: dict[BackendKind, tuple[str, str]], kind: BackendKind) 
     return getattr(importlib.import_module(f".{module}", __name__), name)
 
 
-def open_backend(spec: ModelSpec, corpus: Corpus) -> FormScorer:
-    """The class-average form scorer of `spec.model`: frequency baseline, masked or causal LM."""
-    backend: FormScorer = registered(BACKENDS, backend_kind(spec))(spec, corpus)
+def open_backend(spec: ModelSpec, vocabulary: Collection[str] = ()) -> FormScorer:
+    """The form scorer of `spec.model`, a masked or causal LM (`vocabulary`: `tiny-random`'s
+    words)."""
+    kind = backend_kind(spec)
+    cls = registered(BACKENDS, kind)
+    backend: FormScorer = cls(spec, vocabulary) if kind == "masked" else cls(spec)
     return backend
 
 
-def open_pair_scorer(spec: ModelSpec, corpus: Corpus) -> TokenScorer | CountScorer:
-    """The pair reading's scorer of `spec.model`, loaded now: the baseline's lexicon counts, or
-    an LM's token scorer."""
-    if backend_kind(spec) == "frequency":
-        counts: CountScorer = registered(PAIR_SCORERS, "frequency")(corpus.lexicon)
-        return counts
-    return open_token_scorer(spec, corpus)
+def open_token_scorer(spec: ModelSpec, vocabulary: Collection[str] | None = None) -> TokenScorer:
+    """The token scorer of `spec.model`, loaded now (`vocabulary`: `tiny-random`'s words)."""
+    return load_scorer(spec.model, vocabulary=vocabulary, **spec.loading())
 
 
-def open_token_scorer(spec: ModelSpec, corpus: Corpus) -> TokenScorer:
-    """The token scorer of `spec.model`, loaded now (`tiny-random`: built from the corpus' words)."""
-    return load_scorer(spec.model, corpus=corpus, **spec.loading())
+def open_tokenizer(model: str, trust_remote_code: bool = False) -> Any:
+    """A model's tokenizer alone (the frequency baseline's `--vocab-of`)."""
+    from .models import load_tokenizer
+
+    return load_tokenizer(model, trust_remote_code)

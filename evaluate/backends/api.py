@@ -1,23 +1,25 @@
 """The one interface of the back-ends (as lm-evaluation-harness's `api/model.py`): a back-end loads
-its model and answers two questions in batches; readings build items, choose candidates, decide,
-and do every sum over tokens (DESIGN.md §1.5, §5).
+its model and answers two questions about texts, in batches; tasks turn their items into texts and
+spans, readings choose candidates, decide, and do every sum over tokens (DESIGN.md §1.5, §5).
 
 - `TokenScorer.token_scores`: per-token log-probabilities of texts, each with its character span
   (causal: each token given BOS and its prefix; masked: the within-word PLL term of each token of
   the words asked for, §5);
-- `FormScorer.form_scores`: the distribution at a masked position or after a prefix, read over
-  given candidate forms (each form the vocabulary ids of its casings): probability and logit per
-  form. The frequency back-end answers both from lexicon counts.
+- `FormScorer.form_scores`: the distribution at a `Blank` of a text (a masked word, or the word
+  after a prefix), read over given candidate forms (each form the vocabulary ids of its
+  casings): probability and logit per form.
+
+A back-end never sees an item, a corpus table or a lexicon count (the frequency baseline is a
+reading over counts: readings/frequency.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol
 
 import numpy as np
-import polars as pl
 
 from ud_agree.surface import Span
 
@@ -63,70 +65,61 @@ class TokenScorer(Protocol):
 SentenceScorer = TokenScorer
 
 
-@runtime_checkable
-class CountScorer(Protocol):
-    """The pair reading's frequency baseline (§5): lexicon counts instead of log-probabilities."""
+@dataclass(frozen=True)
+class Blank:
+    """One question of a `FormScorer`: which word of `text` its distribution is asked at
+    (`hidden[scored]`) and which words the model may not read (`hidden`: a masked LM reads its
+    mask token in their place; a causal LM reads the text before the scored word)."""
 
-    tokenizer: None
-    forwards: int
-
-    def pair_counts(self, pairs: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-        """The lexicon count (float64) of each pair's good and bad form."""
-        ...
-
-    def facts(self) -> dict[str, Any]:
-        """What the manifest records."""
-        ...
-
-
-class Forms(Protocol):
-    """Candidate forms as a back-end sees them (a reading's `CandidateSet` is one)."""
+    text: str
+    hidden: tuple[Span, ...]  # character spans, in text order
+    scored: int = 0  # index in `hidden` of the word asked at
 
     @property
-    def token_ids(self) -> Sequence[Sequence[int]]:
-        """Each form's vocabulary ids (its casings; their probabilities are summed)."""
-        ...
-
-    @property
-    def counts(self) -> np.ndarray:
-        """Each form's lexicon count (the frequency back-end's distribution)."""
-        ...
+    def span(self) -> Span:
+        """The character span of the word asked at."""
+        return self.hidden[self.scored]
 
 
 @dataclass(frozen=True)
 class FormBatch:
     """One batch of a `FormScorer`'s answers: item rows and, per row, each form's probability and
-    logit (numpy arrays or device tensors, float64; a frequency batch has one row for all)."""
+    logit (numpy arrays or device tensors, float64; a batch whose distribution is the same for
+    every row, as the frequency baseline's, has one row for all)."""
 
-    rows: np.ndarray  # indices of the items encoded
+    rows: np.ndarray  # indices of the questions encoded
     prob: Any  # (len(rows) or 1, n_forms)
     logit: Any  # (len(rows) or 1, n_forms)
 
 
-# Which context a kind's distribution sees: both sides of the mask, the words before it, or none.
+# Which context a distribution sees: both sides of the blank, the words before it, or none (the
+# frequency baseline's).
 Context = Literal["both", "left", "none"]
 
 
 class FormScorer(Protocol):
-    """A model kind of the class-average reading: the distribution at each item's masked word."""
+    """A model's distribution over candidate forms at a blank of a text (the class-average
+    reading's model kinds)."""
 
-    context: Context
-    tokenizer: Any  # its vocabulary decides the candidates; None: every lexicon form
-    min_count: int  # a form it scores has at least this lexicon count (the baseline's: 1)
+    context: Context  # which side of the blank it reads: both (masked) or left (causal)
+    tokenizer: Any  # its vocabulary decides the candidates
     forwards: int  # distinct inputs scored so far (not forward passes: `forward_inputs`)
 
     def ready(self) -> dict[str, Any]:
         """Wait until the model can score; facts for the manifest (random weights, device…)."""
         ...
 
-    def encode(self, items: pl.DataFrame) -> tuple[Any, int]:
-        """The items' inputs as the model reads them (or None), and how many were windowed."""
+    def encode(self, blanks: Sequence[Blank]) -> tuple[Any, int]:
+        """The blanks' inputs as the model reads them (or None), and how many were windowed."""
         ...
 
     def subset(self, encoded: Any, keep: np.ndarray) -> Any:
-        """The encoded inputs of the items kept."""
+        """The encoded inputs of the blanks kept."""
         ...
 
-    def form_scores(self, encoded: Any, forms: Forms, n_items: int) -> Iterator[FormBatch]:
-        """Each encoded item's distribution over `forms`, batch by batch; every row once."""
+    def form_scores(
+        self, encoded: Any, forms: Sequence[Sequence[int]], n_items: int
+    ) -> Iterator[FormBatch]:
+        """Each encoded blank's distribution over `forms` (each form the vocabulary ids of its
+        casings, their probabilities summed), batch by batch; every row once."""
         ...

@@ -14,14 +14,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
-import polars as pl
 import torch
 
 from ud_agree.errors import UsageError
-from ud_agree.surface import surface_text
 
-from ..corpus import Corpus
-from .api import FormBatch, Forms, Span, TokenScores
+from .api import Blank, FormBatch, Span, TokenScores
 from .batching import Padded, length_batches, pad
 from .models import CAUSAL, LoadedModel, autocast, dtype_fact, load_model, load_tokenizer
 from .prefixes import PackedRow, longest_holders, pack, rows
@@ -450,13 +447,12 @@ def load_causal(spec: ModelSpec, tokenizer=None) -> CausalLM:
 
 
 class CausalBackend:
-    """Class-average reading with a causal LM (§5): the next-token distribution after the words
-    before the masked one (the reading leaves out items whose other member is not among them)."""
+    """A causal LM's distribution at a blank (§5): the next-token distribution after the text
+    before the word asked at (the reading leaves out items whose other member is not in it)."""
 
     context = "left"
-    min_count = 0
 
-    def __init__(self, spec: ModelSpec, corpus: Corpus) -> None:
+    def __init__(self, spec: ModelSpec) -> None:
         self.spec = spec
         self.tokenizer = load_tokenizer(spec.model, spec.trust_remote_code)
         self.lm: CausalLM | None = None
@@ -468,17 +464,11 @@ class CausalBackend:
             self.lm = load_causal(self.spec, self.tokenizer)
         return self.lm.facts()
 
-    def encode(self, items: pl.DataFrame) -> tuple[list[list[int]], int]:
-        """Prefix token ids (BOS first): the words before the masked one; how many were cut to
-        the window."""
+    def encode(self, blanks: Sequence[Blank]) -> tuple[list[list[int]], int]:
+        """Prefix token ids (BOS first): the text before the word asked at, without the space
+        before it (a token carries its own); how many were cut to the window."""
         assert self.lm is not None
-        prefixes = []
-        for words, space_after, m in items.select(
-            "words", "space_after", "masked_surface"
-        ).iter_rows():
-            text, spans = surface_text(words, space_after)
-            prefixes.append(text[: spans[m][0]].rstrip(" "))
-        ids, _ = self.lm.encode(prefixes)
+        ids, _ = self.lm.encode([b.text[: b.span[0]].rstrip(" ") for b in blanks])
         too_long = sum(len(s) >= self.lm.window for s in ids)
         return [s[-(self.lm.window - 1) :] for s in ids], too_long
 
@@ -487,7 +477,7 @@ class CausalBackend:
         return [s for s, k in zip(encoded, keep, strict=True) if k]
 
     def form_scores(
-        self, encoded: list[list[int]], forms: Forms, n_items: int
+        self, encoded: list[list[int]], forms: Sequence[Sequence[int]], n_items: int
     ) -> Iterator[FormBatch]:
         """Next-token logits once per distinct prefix of a chunk, read over the forms."""
         from .models import FormIndex

@@ -1,5 +1,5 @@
-"""Encoding items for a masked LM (DESIGN.md §1.4–1.5): masked sentences from surface words and
-the window around the mask (the token distance is the reading's: readings/distance.py)."""
+"""Encoding masked texts for a masked LM (DESIGN.md §1.4–1.5): token ids, the scored mask's
+position and the window around it (the token distance is the reading's: readings/distance.py)."""
 
 from __future__ import annotations
 
@@ -8,42 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ud_agree.surface import surface_text
-
-
-def masked_text(
-    words: Sequence[str],
-    space_after: Sequence[bool] | None,
-    masked: Sequence[int],
-    mask_token: str,
-) -> tuple[str, list[tuple[int, int]]]:
-    """Sentence text with the surface words at `masked` replaced by the mask; char span of every word."""
-    return surface_text(words, space_after, dict.fromkeys(masked, mask_token))
-
-
-def first_token_at(offsets: Sequence[tuple[int, int]], span: tuple[int, int]) -> int:
-    """Index of the first non-special token overlapping a character span (-1 if none)."""
-    start, end = span
-    for k, (a, b) in enumerate(offsets):
-        if b > a and b > start and a < end:
-            return k
-    return -1
-
-
-def mask_position(
-    ids: Sequence[int],
-    offsets: Sequence[tuple[int, int]],
-    span: tuple[int, int],
-    mask_id: int,
-    ordinal: int = 0,
-) -> int:
-    """The mask token whose characters overlap the masked word at `span`; where offsets
-    disagree, the `ordinal`-th mask token, else the first token at the span."""
-    mask_at = [k for k, t in enumerate(ids) if t == mask_id]
-    inside = [k for k in mask_at if offsets[k][1] > span[0] and offsets[k][0] < span[1]]
-    if inside:
-        return inside[0]
-    return mask_at[ordinal] if ordinal < len(mask_at) else first_token_at(offsets, span)
+from .masking import mask_position
 
 
 @dataclass(frozen=True)

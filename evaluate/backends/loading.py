@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Collection
 
 from ud_agree.errors import UsageError
 
 from .api import TokenScorer
 from .spec import TINY_RANDOM, Dtype, Kind, Pll
-
-if TYPE_CHECKING:
-    from ..corpus import Corpus
 
 
 def load_scorer(
@@ -22,22 +19,26 @@ def load_scorer(
     max_tokens: int | None = None,
     dtype: Dtype = "float32",
     kind: Kind | None = None,
-    corpus: Corpus | None = None,
+    vocabulary: Collection[str] | None = None,
     seed: int = 0,
     trust_remote_code: bool = False,
     native: bool = False,
 ) -> TokenScorer:
     """A token scorer (§5) for a hub name or local folder: a causal LM's log-probabilities, or a
-    masked LM's pseudo-log-likelihood terms (`pll` word or sentence). `tiny-random`: an offline random
-    1-layer BERT whose vocabulary is `corpus`'s words (weights from `seed`). `trust_remote_code`:
-    let transformers run the model repository's own code. `native`: run §5.1's `lp_native` where
-    it costs a forward of its own (the `minicons` rule asked for)."""
+    masked LM's pseudo-log-likelihood terms (`pll` word or sentence). `tiny-random`: an offline
+    random 1-layer BERT whose vocabulary is the words of `vocabulary` (a corpus's: `corpus_words`;
+    weights from `seed`). `trust_remote_code`: let transformers run the model repository's own
+    code. `native`: run §5.1's `lp_native` where it costs a forward of its own (the `minicons`
+    rule asked for)."""
     from .models import CAUSAL, load_model, model_kind, tiny_random_model
 
     if model == TINY_RANDOM:
-        if corpus is None:
-            raise UsageError(f"{TINY_RANDOM} builds its vocabulary from a corpus: pass corpus=")
-        loaded = tiny_random_model(corpus.sentences, corpus.lexicon, device, seed)
+        if vocabulary is None:
+            raise UsageError(
+                f"{TINY_RANDOM} builds its vocabulary from a corpus's words: pass "
+                "vocabulary=corpus_words(corpus)"
+            )
+        loaded = tiny_random_model(vocabulary, device, seed)
         kind = "masked"
     else:
         kind = kind or model_kind(model, trust_remote_code)

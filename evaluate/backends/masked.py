@@ -1,20 +1,20 @@
-"""Masked LM back-end of the class-average reading: masked sentences, batched forwards at the mask."""
+"""Masked LM back-end: the distribution at a blank (its words masked), batched forwards at the
+mask; and the pseudo-log-likelihood of texts' tokens (§5)."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
 
-from ..corpus import Corpus
-from .api import FormBatch, Forms, Span, TokenScores
+from .api import Blank, FormBatch, Span, TokenScores
 from .batching import length_batches, pad
-from .encoding import Encoded, encode, masked_text, window
+from .encoding import Encoded, encode, window
+from .masking import hide
 from .spec import TINY_RANDOM, ModelSpec, name_of
 
 if TYPE_CHECKING:
@@ -27,9 +27,9 @@ class MaskedBackend:
     """A masked LM: one forward per distinct masked input, the head at the mask only."""
 
     context = "both"
-    min_count = 0
 
-    def __init__(self, spec: ModelSpec, corpus: Corpus) -> None:
+    def __init__(self, spec: ModelSpec, vocabulary: Collection[str] = ()) -> None:
+        """`vocabulary`: the words of the tiny random model's own vocabulary (`tiny-random`)."""
         from .models import load_model, load_tokenizer, tiny_random_model
 
         self.spec = spec
@@ -37,9 +37,7 @@ class MaskedBackend:
         self.loaded: LoadedModel | None = None
         self._pending: tuple[ThreadPoolExecutor, Future[LoadedModel]] | None = None
         if spec.model == TINY_RANDOM:
-            self.loaded = tiny_random_model(
-                corpus.sentences, corpus.lexicon, spec.device, spec.seed
-            )
+            self.loaded = tiny_random_model(vocabulary, spec.device, spec.seed)
             self.tokenizer = self.loaded.tokenizer
         else:
             self.tokenizer = load_tokenizer(spec.model, spec.trust_remote_code)
@@ -82,11 +80,11 @@ class MaskedBackend:
             raise RuntimeError("the model is still loading: call ready() first")
         return self.loaded
 
-    def encode(self, items: pl.DataFrame) -> tuple[Encoded | None, int]:
-        """Masked sentences as token ids, and how many were windowed."""
-        if not items.height:
+    def encode(self, blanks: Sequence[Blank]) -> tuple[Encoded | None, int]:
+        """Masked texts as token ids, and how many were windowed."""
+        if not blanks:
             return None, 0
-        encoded = encode_items(items, self.tokenizer, self.model.window, self.spec.method)
+        encoded = encode_blanks(blanks, self.tokenizer, self.model.window)
         return encoded, int(encoded.windowed.sum())
 
     def subset(self, encoded: Encoded, keep: np.ndarray) -> Encoded:
@@ -94,27 +92,32 @@ class MaskedBackend:
         ids = [x for x, k in zip(encoded.input_ids, keep, strict=True) if k]
         return Encoded(ids, encoded.mask_position[keep], encoded.windowed[keep])
 
-    def form_scores(self, encoded: Encoded, forms: Forms, n_items: int) -> Iterator[FormBatch]:
+    def form_scores(
+        self, encoded: Encoded, forms: Sequence[Sequence[int]], n_items: int
+    ) -> Iterator[FormBatch]:
         """Batched forwards at the mask, one per distinct masked input, read over the forms."""
         yield from mask_form_scores(self, encoded, forms, self.model, self.spec)
 
 
-def encode_items(items: pl.DataFrame, tokenizer, window_limit: int, control: str) -> Encoded:
-    """Encode masked sentences: the masked word alone masked (context), or every word
-    (no-context), the scored mask being the masked word's."""
+def encode_blanks(blanks: Sequence[Blank], tokenizer, window_limit: int) -> Encoded:
+    """Encode blanks: each hidden word replaced by the mask token, the scored mask being that of
+    the word asked at."""
     mask = tokenizer.mask_token
     texts, spans_at, ordinals = [], [], []
-    for words, space_after, m in items.select("words", "space_after", "masked_surface").iter_rows():
-        masked = range(len(words)) if control == "no-context" else [m]
-        text, spans = masked_text(words, space_after, masked, mask)
+    for blank in blanks:
+        text, spans = hide(blank.text, blank.hidden, mask)
         texts.append(text)
-        spans_at.append(spans[m])
-        ordinals.append(m if control == "no-context" else 0)
+        spans_at.append(spans[blank.scored])
+        ordinals.append(blank.scored)
     return encode(tokenizer, texts, spans_at, ordinals, window_limit)
 
 
 def mask_form_scores(
-    backend: MaskedBackend, encoded: Encoded, forms: Forms, loaded: LoadedModel, spec: ModelSpec
+    backend: MaskedBackend,
+    encoded: Encoded,
+    forms: Sequence[Sequence[int]],
+    loaded: LoadedModel,
+    spec: ModelSpec,
 ) -> Iterator[FormBatch]:
     """One forward per distinct masked input (items that share a masked sentence share it), the
     head at the mask only, each form's probability and logit per item; no host sync per batch."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 from ud_agree.errors import UserError
 
-from .api import Forms
 from .spec import Kind
 
 
@@ -402,11 +401,11 @@ def _layer_at(
 class FormIndex:
     """Gathers per-form values from (B, V) logits: a form sums its vocabulary casings."""
 
-    def __init__(self, forms: Forms, device: torch.device):
-        width = max((len(ids) for ids in forms.token_ids), default=1) or 1
-        index = torch.zeros((len(forms.token_ids), width), dtype=torch.long)
-        valid = torch.zeros((len(forms.token_ids), width), dtype=torch.bool)
-        for i, ids in enumerate(forms.token_ids):
+    def __init__(self, forms: Sequence[Sequence[int]], device: torch.device):
+        width = max((len(ids) for ids in forms), default=1) or 1
+        index = torch.zeros((len(forms), width), dtype=torch.long)
+        valid = torch.zeros((len(forms), width), dtype=torch.bool)
+        for i, ids in enumerate(forms):
             index[i, : len(ids)] = torch.tensor(ids, dtype=torch.long)
             valid[i, : len(ids)] = True
         self.index = index.to(device)
@@ -423,8 +422,11 @@ class FormIndex:
         return torch.exp(form_logit - log_z), form_logit
 
 
-def tiny_random_model(sentences, lexicon, device: str = "auto", seed: int = 0) -> LoadedModel:
-    """A 1-layer BERT with random weights and a WordPiece vocabulary of the corpus' own words.
+def tiny_random_model(
+    vocabulary: Iterable[str], device: str = "auto", seed: int = 0
+) -> LoadedModel:
+    """A 1-layer BERT with random weights and a WordPiece vocabulary of the words given (a
+    corpus's own: evaluate/corpus.py's `corpus_words`).
 
     It needs no download, so the demo runs offline; its accuracy is chance by construction.
     """
@@ -436,10 +438,7 @@ def tiny_random_model(sentences, lexicon, device: str = "auto", seed: int = 0) -
         BertTokenizerFast,
     )
 
-    words: set[str] = set()
-    for row in sentences["words"].to_list():
-        words.update(row or ())
-    words.update(f for f in lexicon["form"].to_list() if f and f != "_")
+    words = set(vocabulary)
     chars = sorted({c for w in words for c in w})
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     vocab = specials + chars + [f"##{c}" for c in chars] + sorted(w for w in words if len(w) > 1)

@@ -11,8 +11,8 @@ import polars as pl
 
 from ud_agree.schemas.corpus import FEATURES
 
-from ..backends.frequency import count_shares
 from .candidates import Bundle, CandidateSet
+from .frequency import count_shares
 
 # Key of one correct/incorrect split: (upos, compared feature indices, masked word's values there).
 SplitKey = tuple[str, tuple[int, ...], tuple[frozenset[str], ...]]
@@ -167,7 +167,7 @@ def congruence(good: np.ndarray, bad: np.ndarray) -> np.ndarray:
 
 def frequency_decisions(candidates: CandidateSet, correct: np.ndarray, incorrect: np.ndarray):
     """The frequency baseline's §1.5 decision over these candidates: count shares as the
-    'probabilities' (exactly what the frequency back-end computes)."""
+    'probabilities' (exactly what the baseline's run computes: readings/frequency.py)."""
     prob, logit = count_shares(candidates.counts)
     return decide(prob, logit, correct, incorrect)
 

@@ -11,7 +11,7 @@ import polars as pl
 from ud_agree.surface import surface_text
 
 from ..backends.api import Context
-from ..backends.encoding import first_token_at, mask_position, masked_text
+from ..backends.masking import first_token_at, mask_position
 
 
 def masked_distances(
@@ -75,7 +75,7 @@ def token_distances(items: pl.DataFrame, tokenizer, context: Context) -> pl.Seri
     else:
         texts, masked, other = [], [], []
         for words, space_after, m, o in rows:
-            text, spans = masked_text(words, space_after, [m], tokenizer.mask_token)
+            text, spans = surface_text(words, space_after, {m: tokenizer.mask_token})
             texts.append(text)
             masked.append(spans[m])
             other.append(spans[o])

@@ -79,16 +79,12 @@ def sentence_scores(
 
 
 def score_sentences(
-    scorer: TokenScorer | str,
+    scorer: TokenScorer,
     texts: Sequence[str],
     spans: Sequence[Span] | None = None,
 ) -> np.ndarray:
     """Scores of `texts` (float64, natural log): a causal LM's log-probability, a masked LM's PLL
-    (of the word at `spans` when given); `scorer` is a scorer or a model name to load."""
-    if isinstance(scorer, str):
-        from ..backends import load_scorer
-
-        scorer = load_scorer(scorer)
+    (of the word at `spans` when given); `scorer` from `load_scorer`."""
     return sentence_scores(scorer, list(texts), spans)
 
 

@@ -4,20 +4,22 @@ frequency baseline."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from ud_agree.schemas.corpus import SENTENCE_KEY
+from ud_agree.surface import surface_text
 
-from ..backends import FormScorer
+from ..backends.api import Blank, FormBatch, FormScorer
 from ..corpus import Corpus
 from ..output.writer import ChunkWriter
 from ..readings.candidates import CandidateSet, build_candidates, coverage, whole_word_vocab
 from ..readings.class_decisions import Splits, attach_splits, decide, enough_candidates
 from ..readings.distance import token_distances
+from ..readings.frequency import CountBaseline, count_batches
 from ..readings.items import expand_roles
 from .spec import ItemChoice
 
@@ -58,28 +60,47 @@ def left_context(items: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, int]]:
     return items.filter(~pl.Series(glued, dtype=pl.Boolean)), counts
 
 
-def model_candidates(choice: ItemChoice, corpus: Corpus, backend: FormScorer) -> CandidateSet:
+def blanks(items: pl.DataFrame, control: str) -> list[Blank]:
+    """Each item's sentence as a text with the blank the model is asked at: its masked word
+    hidden (`context`), or every word hidden, the masked one asked at (`no-context`)."""
+    found = []
+    for words, space_after, m in items.select("words", "space_after", "masked_surface").iter_rows():
+        text, spans = surface_text(words, space_after)
+        if control == "no-context":
+            found.append(Blank(text, tuple(spans), m))
+        else:
+            found.append(Blank(text, (spans[m],)))
+    return found
+
+
+Scorer = FormScorer | CountBaseline  # a model's distributions, or the baseline's counts
+
+
+def model_candidates(choice: ItemChoice, corpus: Corpus, scorer: Scorer) -> CandidateSet:
     """§1.5: lexicon forms that are one whole-word token of the model (every form without a
-    tokenizer), with the lexicon count the back-end needs to score a form."""
-    tokenizer = backend.tokenizer
+    tokenizer); the baseline's, forms seen at least once (a form never seen could never win)."""
+    tokenizer = scorer.tokenizer
     words = None if tokenizer is None else whole_word_vocab(tokenizer)
     fold = choice.case == "fold"
-    return build_candidates(corpus.lexicon, words, fold, min_count=backend.min_count)
+    min_count = scorer.min_count if isinstance(scorer, CountBaseline) else 0
+    return build_candidates(corpus.lexicon, words, fold, min_count=min_count)
 
 
 class ClassAverage:
     """§1.5: candidates of the model, correct/incorrect splits, means at the mask."""
 
-    def __init__(self, choice: ItemChoice, corpus: Corpus, backend: FormScorer) -> None:
-        self.choice, self.corpus, self.backend = choice, corpus, backend
-        self.candidates = model_candidates(choice, corpus, backend)
+    def __init__(self, choice: ItemChoice, corpus: Corpus, scorer: Scorer) -> None:
+        self.choice, self.corpus, self.backend = choice, corpus, scorer
+        self.candidates = model_candidates(choice, corpus, scorer)
         self.extra: dict[str, Any] = {}
+        # The context the distribution reads: the baseline's, none.
+        self.context = "none" if isinstance(scorer, CountBaseline) else scorer.context
 
     def items(self) -> tuple[pl.DataFrame, dict[str, int]]:
         """Items that can be scored; the others counted by reason."""
         choice = self.choice
         items, counts = build_items(self.corpus, choice.roles)
-        if self.backend.context == "left":
+        if self.context == "left":
             items, skipped = left_context(items)
             counts.update(skipped)
         fold = choice.case == "fold"
@@ -93,18 +114,31 @@ class ClassAverage:
 
     def ready(self) -> dict[str, Any]:
         """Wait for the model; its facts for the manifest."""
+        if isinstance(self.backend, CountBaseline):
+            return self.backend.facts()
         return self.backend.ready()
 
     def encode(self, items: pl.DataFrame) -> tuple[pl.DataFrame, Any, int]:
         """The items with their `distance_tokens` (counted here, in the text the model reads), the
-        back-end's inputs of them, and how many were windowed."""
-        distance = token_distances(items, self.backend.tokenizer, self.backend.context)
-        encoded, windowed = self.backend.encode(items)
+        back-end's inputs of their blanks (none for the baseline), and how many were windowed."""
+        distance = token_distances(items, self.backend.tokenizer, self.context)
+        encoded, windowed = None, 0
+        if not isinstance(self.backend, CountBaseline):
+            encoded, windowed = self.backend.encode(blanks(items, self.choice.control))
         return items.with_columns(distance), encoded, windowed
 
     def subset(self, encoded: Any, keep: np.ndarray) -> Any:
         """Encoded inputs of the items kept (resume)."""
-        return encoded if encoded is None else self.backend.subset(encoded, keep)
+        if encoded is None or isinstance(self.backend, CountBaseline):
+            return encoded
+        return self.backend.subset(encoded, keep)
+
+    def distributions(self, encoded: Any, n_items: int) -> Iterator[FormBatch]:
+        """Each item's distribution over the candidates, batch by batch: the model's at its blank,
+        or the baseline's count shares."""
+        if isinstance(self.backend, CountBaseline):
+            return count_batches(self.candidates.counts, n_items, self.backend.chunk_size)
+        return self.backend.form_scores(encoded, self.candidates.token_ids, n_items)
 
     def score(self, items: pl.DataFrame, encoded: Any, writer: ChunkWriter) -> dict[str, int]:
         """The back-end's distributions over the candidates, decided item by item (§1.5); an item
@@ -113,7 +147,7 @@ class ClassAverage:
         masks = SplitMasks(self.splits)
         before = self.backend.forwards
         non_finite = 0
-        for batch in self.backend.form_scores(encoded, self.candidates, items.height):
+        for batch in self.distributions(encoded, items.height):
             correct, incorrect = masks.of(keys[batch.rows], batch.prob)
             decisions = decide(batch.prob, batch.logit, correct, incorrect)
             finite = decisions.finite()

@@ -14,19 +14,19 @@ from ud_agree.errors import UsageError
 from ud_agree.schemas.corpus import RELATION_KEY, ROLES, SENTENCE_KEY
 from ud_agree.surface import Span, surface_text, word_spans
 
-from ..backends import CountScorer, TokenScorer
-from ..backends.frequency import pair_counts
+from ..backends.api import TokenScorer
 from ..corpus import Corpus
 from ..output.writer import ChunkWriter
 from ..readings.class_decisions import congruence
 from ..readings.distance import sentence_distances
+from ..readings.frequency import PAIR_FACTS, CountBaseline, count_pair_columns, pair_counts
 from ..readings.items import expand_roles, without_relation
-from ..readings.scoring_rules import RULES, TokenUnigram, ingredients, rule_columns, token_unigram
+from ..readings.scoring_rules import TokenUnigram, ingredients, rule_columns, token_unigram
 from ..readings.token_sums import same_tokens, token_scores, with_leading_space, words_to_score
 from .spec import Pace, Scoring
 
 # Loads the pair scorer (the model's, or the baseline's counts) when the run is ready for it.
-PairScorerLoader = Callable[[], "TokenScorer | CountScorer"]
+PairScorerLoader = Callable[[], "TokenScorer | CountBaseline"]
 
 
 def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -64,7 +64,7 @@ class PairReading:
         self, scoring: Scoring, pace: Pace, corpus: Corpus, load: PairScorerLoader
     ) -> None:
         self.scoring, self.pace, self.corpus, self.load = scoring, pace, corpus, load
-        self.scorer: TokenScorer | CountScorer | None = None  # loaded by ready()
+        self.scorer: TokenScorer | CountBaseline | None = None  # loaded by ready()
         self.extra: dict[str, Any] = {}
         self._unigram: TokenUnigram | None = None  # counted once per run, on first use
         # Sentence PLL: pairs whose sentences the UD words could not serve (their words absent,
@@ -94,6 +94,8 @@ class PairReading:
         """Load the scorer (the model's, or the one given); its facts for the manifest."""
         if self.scorer is None:
             self.scorer = self.load()
+        if isinstance(self.scorer, CountBaseline):
+            return dict(PAIR_FACTS)
         return self.scorer.facts()
 
     @property
@@ -107,17 +109,9 @@ class PairReading:
         varied word, or its sentence PLL over the UD surface words) with the ingredients of every
         rule; `right` is the run's rule. A NaN score: the pair cannot be scored."""
         assert self.scorer is not None, "ready() loads the scorer"
-        if isinstance(self.scorer, CountScorer):
-            good, bad = self.scorer.pair_counts(pairs)
-            right = pl.Series("right", good > bad)
-            # The baseline has one rule (counts): every rule's decision is its decision.
-            same = {f"right_{rule}": right.alias(f"right_{rule}") for rule in RULES}
-            return {
-                "score_good": pl.Series(good),
-                "score_bad": pl.Series(bad),
-                "right": right,
-                **same,
-            }
+        if isinstance(self.scorer, CountBaseline):
+            # The items carry their forms' counts (§10's heuristic reads them too).
+            return count_pair_columns(pairs["good_count"].to_numpy(), pairs["bad_count"].to_numpy())
         n = pairs.height
         texts = pairs["sentence_good"].to_list() + pairs["sentence_bad"].to_list()
         starts = pairs["start"].to_list() * 2
@@ -178,7 +172,7 @@ class PairReading:
         too_long = undecided = identical = alike = 0
         headline = f"right_{self.scoring.rule}"
         # The frequency baseline compares counts, not sentences: no tokens to compare.
-        tokenizer = None if isinstance(self.scorer, CountScorer) else self.scorer.tokenizer
+        tokenizer = None if isinstance(self.scorer, CountBaseline) else self.scorer.tokenizer
         space = " " if self.scoring.leading_space else ""
         bar = tqdm(total=items.height, unit="pair", disable=not self.pace.progress)
         for chunk_rows in sentence_chunks(items, self.pace.chunk_size):

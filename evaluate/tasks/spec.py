@@ -30,6 +30,9 @@ class ItemChoice:
     match: str = "agreement"
     case: str = "fold"
     min_candidates: int = 10
+    # What the model may read around the masked word: the sentence (`context`), or none of its
+    # words (`no-context`: every word hidden, §1.5's control).
+    control: str = "context"
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
-from ud_agree.evaluate.backends.encoding import encode, mask_position, masked_text, window
+from ud_agree.evaluate.backends.api import Blank
+from ud_agree.evaluate.backends.encoding import encode, window
+from ud_agree.evaluate.backends.masking import hide, mask_position
 from ud_agree.evaluate.readings.distance import masked_distances
+from ud_agree.evaluate.tasks.class_average import blanks
+from ud_agree.evaluate.tasks.spec import ItemChoice
+
+from ud_agree.surface import surface_text
 
 transformers = pytest.importorskip("transformers")
 from tests.paths import FAMILIES, needs_models  # noqa: E402
@@ -13,17 +20,44 @@ WORDS = ["Les", "clés", "de", "la", "porte", "sont", "cassées", "."]
 SPACE = [True, True, True, True, True, True, False, False]
 
 
+def masked_text(words, space_after, masked, token):
+    """A sentence's text with the words `masked` hidden behind `token`, as a masked LM reads it."""
+    text, spans = surface_text(words, space_after)
+    return hide(text, [spans[m] for m in masked], token)
+
+
 def test_masked_text_follows_space_after_and_masks_the_whole_surface_word():
     text, spans = masked_text(
-        ["J'", "aime", "du", "pain", "."], [False, True, True, False, False], [2], "[MASK]"
+        ["J'", "aime", "du", "pain", "."], [False, True, True, False, False], [2, 3], "[MASK]"
     )
-    assert text == "J'aime [MASK] pain."
-    assert text[slice(*spans[2])] == "[MASK]" and text[slice(*spans[3])] == "pain"
+    assert text == "J'aime [MASK] [MASK]."
+    assert [text[slice(*s)] for s in spans] == ["[MASK]", "[MASK]"]
+    assert spans == [(7, 13), (14, 20)]
 
 
 def test_masked_text_without_space_after_joins_with_spaces():
-    text, _ = masked_text(["a", "b", "."], None, [1], "<mask>")
-    assert text == "a <mask> ."
+    text, spans = masked_text(["a", "b", "."], None, [1], "<mask>")
+    assert text == "a <mask> ." and spans == [(2, 8)]
+
+
+def test_a_hidden_word_reads_as_the_word_replaced_in_the_sentence():
+    # Hiding a word's span in the sentence gives the sentence written with the mask in its place.
+    words, space = ["J'", "aime", "", "pain", "."], [False, True, True, False, False]
+    text, spans = surface_text(words, space)
+    for at in range(len(words)):
+        expected, where = surface_text(words, space, {at: "<mask>"})
+        assert hide(text, [spans[at]], "<mask>") == (expected, [where[at]])
+
+
+def test_the_class_average_task_asks_its_blanks_in_the_sentence():
+    items = pl.DataFrame(
+        {"words": [["Le", "chat", "dort"]], "space_after": [None], "masked_surface": [1]}
+    )
+    (context,) = blanks(items, ItemChoice().control)
+    assert context == Blank("Le chat dort", ((3, 7),))
+    (alone,) = blanks(items, "no-context")
+    assert alone == Blank("Le chat dort", ((0, 2), (3, 7), (8, 12)), 1)
+    assert alone.span == (3, 7)
 
 
 def test_window_keeps_the_mask_inside_and_the_special_tokens():
@@ -40,7 +74,7 @@ def test_window_keeps_the_mask_inside_and_the_special_tokens():
 @pytest.mark.parametrize("name", FAMILIES)
 def test_distance_in_tokens_counts_from_the_mask_to_the_other_words_first_token(tokenizers, name):
     tok = tokenizers[name]
-    text, spans = masked_text(WORDS, SPACE, [1], tok.mask_token)
+    text, spans = surface_text(WORDS, SPACE, {1: tok.mask_token})
     # Les [MASK] de la porte sont cas… : mask at 2; "cassées" starts at 7 in all three families.
     enc = encode(tok, [text, text], [spans[1]] * 2, [0, 0], 512)
     assert enc.input_ids[0][enc.mask_position[0]] == tok.mask_token_id
@@ -53,7 +87,7 @@ def test_distance_in_tokens_counts_from_the_mask_to_the_other_words_first_token(
 def test_long_sentences_are_windowed_around_the_mask_and_counted(tokenizers):
     tok = tokenizers["bert-base-multilingual-cased"]
     words = ["maison"] * 300 + ["les", "clés", "."]
-    text, spans = masked_text(words, None, [301], tok.mask_token)
+    text, spans = surface_text(words, None, {301: tok.mask_token})
     enc = encode(tok, [text], [spans[301]], [0], 128)
     assert enc.windowed.tolist() == [True]
     ids = enc.input_ids[0]
@@ -65,7 +99,7 @@ def test_long_sentences_are_windowed_around_the_mask_and_counted(tokenizers):
 @needs_models
 def test_no_context_text_scores_the_masked_words_own_mask(tokenizers):
     tok = tokenizers["xlm-roberta-base"]
-    text, spans = masked_text(WORDS, SPACE, range(len(WORDS)), tok.mask_token)
+    text, spans = surface_text(WORDS, SPACE, dict.fromkeys(range(len(WORDS)), tok.mask_token))
     enc = encode(tok, [text], [spans[4]], [4], 512)
     ids = enc.input_ids[0]
     assert ids.count(tok.mask_token_id) == len(WORDS)
@@ -97,7 +131,7 @@ class EncodeOnly:
     def __init__(self, context):
         self.context, self.tokenizer = context, WhitespaceTokenizer()
 
-    def encode(self, items):
+    def encode(self, blanks):
         return None, 0
 
 
@@ -123,7 +157,7 @@ def test_the_class_average_task_counts_distance_tokens_itself(context, masked, o
         }
     )
     task = ClassAverage.__new__(ClassAverage)
-    task.backend = EncodeOnly(context)
+    task.backend, task.context, task.choice = EncodeOnly(context), context, ItemChoice()
     out, _, windowed = task.encode(items)
     assert out["distance_tokens"].to_list() == expected and windowed == 0
 

@@ -171,7 +171,7 @@ def test_model_loading_names_the_failures_it_expects_and_lets_others_through(tmp
 
 def test_every_loading_option_of_a_model_spec_reaches_load_scorer():
     # One spelling of the options (corpus and suite runs alike): each is a parameter of
-    # load_scorer, and every parameter but the model and the corpus is one of them.
+    # load_scorer, and every parameter but the model and tiny-random's vocabulary is one of them.
     import inspect
 
     from ud_agree.evaluate.backends import load_scorer
@@ -179,6 +179,6 @@ def test_every_loading_option_of_a_model_spec_reaches_load_scorer():
 
     spec = ModelSpec("m", kind="causal", device="cpu", batch_size=3, max_tokens=9, seed=4,
                      trust_remote_code=True, native=True, pll="sentence")  # fmt: skip
-    parameters = set(inspect.signature(load_scorer).parameters) - {"model", "corpus"}
+    parameters = set(inspect.signature(load_scorer).parameters) - {"model", "vocabulary"}
     assert set(spec.loading()) == parameters
     assert spec.loading()["kind"] == "causal" and spec.loading()["trust_remote_code"] is True

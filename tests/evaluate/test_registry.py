@@ -1,6 +1,6 @@
 """The back-end registry: every kind names a class with its protocol's members; the frequency
-baseline answers pairs from lexicon counts; readings never probe scorers for undeclared members;
-back-ends never decide (the layering of issue 25)."""
+baseline is a reading over lexicon counts, no back-end; readings never probe scorers for
+undeclared members; back-ends never decide (the layering of issues 25 and 54)."""
 
 from __future__ import annotations
 
@@ -10,17 +10,9 @@ import re
 import numpy as np
 import polars as pl
 import pytest
-from ud_agree.evaluate.backends import (
-    BACKENDS,
-    PAIR_SCORERS,
-    CountScorer,
-    FormScorer,
-    TokenScorer,
-    backend_kind,
-    registered,
-)
-from ud_agree.evaluate.backends.frequency import FrequencyPairs
+from ud_agree.evaluate.backends import BACKENDS, FormScorer, TokenScorer, backend_kind, registered
 from ud_agree.evaluate.options import Options
+from ud_agree.evaluate.readings.frequency import count_pair_columns, pair_counts
 
 from tests.paths import ROOT
 
@@ -31,38 +23,28 @@ def members(protocol: type) -> set[str]:
     )
 
 
-@pytest.mark.parametrize(
-    ("registry", "protocols"),
-    [
-        (BACKENDS, dict.fromkeys(BACKENDS, FormScorer)),
-        (PAIR_SCORERS, {"frequency": CountScorer, "masked": TokenScorer, "causal": TokenScorer}),
-    ],
-)
-def test_every_registered_class_has_its_protocols_members(registry, protocols):
+def test_every_registered_class_has_its_protocols_members():
     pytest.importorskip("torch")
-    for kind in registry:
-        cls = registered(registry, kind)
+    from ud_agree.evaluate.backends.causal import CausalLM
+    from ud_agree.evaluate.backends.masked import MaskedPLL
+
+    classes = [(registered(BACKENDS, kind), FormScorer) for kind in BACKENDS]
+    for cls, protocol in [*classes, (CausalLM, TokenScorer), (MaskedPLL, TokenScorer)]:
         assert inspect.isclass(cls)
-        protocol = protocols[kind]
         methods = {n for n in members(protocol) if callable(getattr(protocol, n, None))}
-        assert methods <= set(dir(cls)), (kind, methods - set(dir(cls)))
+        assert methods <= set(dir(cls)), (cls, methods - set(dir(cls)))
 
 
-def test_form_scorers_declare_their_context_and_the_counts_they_need():
+def test_form_scorers_declare_their_context():
     pytest.importorskip("torch")
     found = {kind: registered(BACKENDS, kind) for kind in BACKENDS}
-    assert {k: c.context for k, c in found.items()} == {
-        "frequency": "none",
-        "masked": "both",
-        "causal": "left",
-    }
-    assert {k: c.min_count for k, c in found.items()} == {"frequency": 1, "masked": 0, "causal": 0}
+    assert {k: c.context for k, c in found.items()} == {"masked": "both", "causal": "left"}
 
 
 def test_the_kind_of_a_model():
-    assert backend_kind(Options(lang="fr", model="frequency")) == "frequency"
-    assert backend_kind(Options(lang="fr", model="gpt2", kind="causal")) == "causal"
-    assert backend_kind(Options(lang="fr", model="camembert-base", kind="masked")) == "masked"
+    assert backend_kind(Options(lang="fr", model="gpt2", kind="causal").model_spec) == "causal"
+    spec = Options(lang="fr", model="camembert-base", kind="masked").model_spec
+    assert backend_kind(spec) == "masked"
 
 
 def test_the_frequency_baseline_scores_pairs_from_lexicon_counts():
@@ -95,15 +77,15 @@ def test_the_frequency_baseline_scores_pairs_from_lexicon_counts():
         },
         schema_overrides={"m_case": pl.List(pl.String), "m_person": pl.List(pl.String)},
     )
-    scorer = FrequencyPairs(lexicon)
-    assert isinstance(scorer, CountScorer)
-    good, bad = scorer.pair_counts(pair)
+    good, bad = pair_counts(pair, lexicon)
     assert np.array_equal(good, [7.0]) and np.array_equal(bad, [30.0])  # casings summed
-    assert scorer.tokenizer is None and scorer.forwards == 0
+    columns = count_pair_columns(good, bad)
+    assert columns["right"].to_list() == [False] and columns["right_slor"].to_list() == [False]
+    assert columns["score_good"].to_list() == [7.0] and columns["score_bad"].to_list() == [30.0]
 
 
 def test_readings_do_not_probe_scorers_for_undeclared_members():
     for path in (ROOT / "evaluate" / "readings").glob("*.py"):
         text = path.read_text()
         assert not re.search(r"(getattr|hasattr)\((self\.)?(scorer|backend|pairs)\b", text), path
-        assert "FREQUENCY" not in text, path  # the baseline is chosen by the registry
+        assert "FREQUENCY" not in text, path  # the loop (run.py) chooses the baseline

@@ -466,20 +466,20 @@ def test_class_average_item_with_a_non_finite_score_is_skipped_and_counted(
     corpus, tmp_path, monkeypatch
 ):
     from ud_agree.evaluate.backends.api import FormBatch
-    from ud_agree.evaluate.backends.frequency import FrequencyBackend
+    from ud_agree.evaluate.tasks import class_average
 
     whole = evaluate(tiny_options(corpus, tmp_path / "whole", model="frequency"))
-    scores = FrequencyBackend.form_scores
+    scores = class_average.count_batches
 
-    def overflowing(self, encoded, forms, n_items):
+    def overflowing(counts, n_items, chunk_size):
         # A model whose float16 overflowed on every item of an even row: NaN probabilities.
-        for batch in scores(self, encoded, forms, n_items):
+        for batch in scores(counts, n_items, chunk_size):
             prob = np.repeat(batch.prob, len(batch.rows), axis=0)
             logit = np.repeat(batch.logit, len(batch.rows), axis=0)
             prob[batch.rows % 2 == 0] = np.nan
             yield FormBatch(batch.rows, prob, logit)
 
-    monkeypatch.setattr(FrequencyBackend, "form_scores", overflowing)
+    monkeypatch.setattr(class_average, "count_batches", overflowing)
     outcome = evaluate(tiny_options(corpus, tmp_path / "nan", model="frequency"))
     scored = whole.counts["items_in_results"]
     assert outcome.counts["non-finite"] == (scored + 1) // 2

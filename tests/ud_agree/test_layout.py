@@ -166,21 +166,29 @@ def test_output_never_reaches_up_into_the_report():
 
 
 E = "ud_agree.evaluate"
+# What the layers above the back-ends may know of them: their interface (`api`: the protocols and
+# the questions they answer), the spec they are built from, and where a mask lies in a text.
+API, SPEC, MASKING = f"{E}.backends.api", f"{E}.backends.spec", f"{E}.backends.masking"
 # Who may import whom inside the evaluator, lowest layer first: a module of a layer imports only
 # modules of its own layer or of the layers listed for it (type-checking imports count too).
 # The run's options and its command line sit on top; tasks, back-ends, output and corpus reading
-# take the narrow specs the options resolve into (issue 40).
+# take the narrow specs the options resolve into (issue 40). The back-ends answer questions about
+# texts and nothing else: they import no corpus, no task, no reading (issue 54); tasks and
+# readings know them by their interface alone, and only the loop (`run.py`) builds one.
 LAYERS: dict[str, tuple[str, ...]] = {
     f"{E}.sharding.spec": (),
     f"{E}.corpus": (),
     f"{E}.output": (f"{E}.sharding.spec",),
-    f"{E}.backends": (f"{E}.corpus",),
-    f"{E}.readings": (f"{E}.backends",),
+    API: (),
+    SPEC: (),
+    MASKING: (),
+    f"{E}.backends": (API, SPEC, MASKING),
+    f"{E}.readings": (API, MASKING),
     f"{E}.summary": (f"{E}.readings",),
-    f"{E}.suites": (f"{E}.backends", f"{E}.readings", f"{E}.output", f"{E}.summary"),
+    f"{E}.suites": (API, SPEC, f"{E}.readings", f"{E}.output", f"{E}.summary"),
     # The suites' command line sits on top, beside the evaluator's.
     f"{E}.suites.cli": (f"{E}.suites", f"{E}.cli", f"{E}.options", f"{E}.run", f"{E}.tasks"),
-    f"{E}.tasks": (f"{E}.backends", f"{E}.corpus", f"{E}.output", f"{E}.readings",
+    f"{E}.tasks": (API, SPEC, f"{E}.corpus", f"{E}.output", f"{E}.readings",
                    f"{E}.suites.output", f"{E}.suites.read", f"{E}.suites.score",
                    f"{E}.suites.summary", f"{E}.suites.syntaxgym"),
     # `python -m evaluate.merge`: the merge of shards reads the store and writes the summary,
@@ -196,9 +204,10 @@ def layer_of(module: str) -> str | None:
     return max(found, key=len) if found else None
 
 
-def layering_breaches() -> list[tuple[str, str]]:
-    """(module, imported) where an evaluator module imports one its layer may not."""
-    found = modules()
+def layering_breaches(planted: dict[str, Path] | None = None) -> list[tuple[str, str]]:
+    """(module, imported) where an evaluator module (or one of `planted`) imports one its layer
+    may not."""
+    found = {**modules(), **(planted or {})}
     breaches = []
     for name, path in found.items():
         layer = layer_of(name)
@@ -234,6 +243,37 @@ def test_tasks_back_ends_output_and_corpus_reading_never_import_the_run_options(
 
 def test_back_ends_never_import_a_task():
     assert upward_imports(f"{E}.backends", f"{E}.tasks") == []
+
+
+def test_a_task_reaching_a_back_end_or_a_back_end_reaching_the_corpus_is_found(tmp_path):
+    # Planted modules: a task naming a concrete back-end, a back-end naming the corpus reader.
+    task = tmp_path / "task.py"
+    task.write_text("from ..backends.causal import CausalLM\nfrom ..backends.api import Blank\n")
+    backend = tmp_path / "backend.py"
+    backend.write_text("from ..corpus import Corpus\nfrom .api import TokenScores\n")
+    planted = {f"{E}.tasks.planted": task, f"{E}.backends.planted": backend}
+    assert layering_breaches(planted) == [
+        (f"{E}.backends.planted", f"{E}.corpus"),
+        (f"{E}.tasks.planted", f"{E}.backends.causal"),
+    ]
+
+
+def test_back_ends_read_no_tables():
+    # Back-ends answer questions about texts: no module of theirs reads a corpus, an item or a
+    # table of counts (none imports polars).
+    found = modules()
+    for name, path in found.items():
+        if name.startswith(f"{E}.backends"):
+            tree = ast.parse(path.read_text())
+            imported = {
+                alias.name.split(".")[0]
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Import | ast.ImportFrom)
+                for alias in (
+                    node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")]
+                )
+            }
+            assert "polars" not in imported, name
 
 
 def test_the_merge_of_shards_never_imports_the_report():

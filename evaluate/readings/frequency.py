@@ -1,0 +1,105 @@
+"""The frequency baseline (DESIGN.md §5), a reading over lexicon counts, no model: a pair's
+scores are the counts of its good and bad form; a class-average item's distribution is each
+candidate's share of the counts, whatever the context."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from ..backends.api import FormBatch
+from .scoring_rules import RULES
+
+
+@dataclass(frozen=True)
+class CountBaseline:
+    """The baseline in a run's place of a model: no weights, no context; `tokenizer` (the
+    class-average reading's --vocab-of) restricts the candidates and gives token distances."""
+
+    tokenizer: Any = None
+    chunk_size: int = 4096  # items per batch of the class-average reading's distributions
+    forwards: int = 0  # nothing is run
+    min_count: int = 1  # a form never seen has share 0: it could never win
+
+    def facts(self) -> dict[str, Any]:
+        """What a class-average manifest records of it."""
+        family = None if self.tokenizer is None else type(self.tokenizer).__name__
+        return {"random_weights": False, "model_family": family, "window_tokens": None}
+
+
+PAIR_FACTS = {"random_weights": False}  # what a pair manifest records of the baseline
+
+
+def count_shares(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The baseline's distribution over forms (1, n_forms): each form's share of the counts as
+    its probability, log count as its logit, whatever the context."""
+    prob = (counts / (counts.sum() or 1.0))[None, :]
+    with np.errstate(divide="ignore"):
+        logit = np.log(counts)[None, :]
+    return prob, logit
+
+
+def count_batches(counts: np.ndarray, n_items: int, chunk_size: int) -> Iterator[FormBatch]:
+    """The count shares for `n_items` items, one chunk at a time (one row serves a chunk)."""
+    prob, logit = count_shares(np.asarray(counts, dtype=np.float64))
+    for start in range(0, n_items, chunk_size):
+        yield FormBatch(np.arange(start, min(start + chunk_size, n_items)), prob, logit)
+
+
+def count_pair_columns(good: np.ndarray, bad: np.ndarray) -> dict[str, pl.Series]:
+    """A pair's scores and decisions from its forms' counts: one rule (counts), so every rule's
+    decision is that one."""
+    good, bad = np.asarray(good, dtype=np.float64), np.asarray(bad, dtype=np.float64)
+    right = pl.Series("right", good > bad)
+    same = {f"right_{rule}": right.alias(f"right_{rule}") for rule in RULES}
+    return {"score_good": pl.Series(good), "score_bad": pl.Series(bad), "right": right, **same}
+
+
+def pair_counts(items: pl.DataFrame, lexicon: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair's lexicon counts of its good and its bad form, each for its lemma, upos and
+    bundle (spellings summed, case-folded): the baseline's scores and §10's heuristic."""
+    keyed = (
+        lexicon.select(
+            pl.col("form").str.to_lowercase().alias("key"),
+            "lemma",
+            "upos",
+            _bundle_key("number", "gender", "case", "person").alias("bundle"),
+            "count",
+        )
+        .group_by("key", "lemma", "upos", "bundle")
+        .agg(pl.col("count").sum())
+    )
+    bad_values = {
+        f"b_{name}": pl.when(pl.col("feature") == name.capitalize())
+        .then(pl.concat_list(pl.col("bad_value")))
+        .otherwise(pl.col(f"m_{name}"))
+        for name in ("number", "gender", "case", "person")
+    }
+    frame = items.select(
+        pl.col("good_form").str.to_lowercase().alias("good_key"),
+        pl.col("bad_form").str.to_lowercase().alias("bad_key"),
+        "lemma",
+        "upos",
+        _bundle_key("m_number", "m_gender", "m_case", "m_person").alias("good_bundle"),
+        _bundle_key(*bad_values.values()).alias("bad_bundle"),
+    ).with_row_index("row")
+    counts = []
+    for side in ("good", "bad"):
+        joined = frame.join(
+            keyed,
+            left_on=[f"{side}_key", "lemma", "upos", f"{side}_bundle"],
+            right_on=["key", "lemma", "upos", "bundle"],
+            how="left",
+        ).sort("row")
+        counts.append(joined["count"].fill_null(0).to_numpy().astype(np.float64))
+    return counts[0], counts[1]
+
+
+def _bundle_key(*columns: str | pl.Expr) -> pl.Expr:
+    """A bundle's four value sets as one comparable string."""
+    parts = [(pl.col(c) if isinstance(c, str) else c).list.sort().list.join(",") for c in columns]
+    return pl.concat_str(parts, separator="|")
