@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ud_agree.atomic import edited_since_written
 from ud_agree.errors import UsageError
 from ud_agree.formats.pairs_table import LATER_COLUMNS, completed
 from ud_agree.schemas.corpus import LEXICON as LEXICON_SCHEMA
@@ -63,6 +64,9 @@ def language_folder(corpus: str, lang: str) -> Path:
     root = Path(corpus)
     if not root.is_dir():
         raise UsageError(corpus_not_found(corpus))
+    # A language is a folder of the corpus, never a path out of it (`../fr`).
+    if not lang or Path(lang).name != lang or lang in (".", ".."):
+        raise UsageError(f"language '{lang}' is not a language folder of corpus '{corpus}'")
     folder = root / lang
     if not folder.is_dir():
         have = sorted(p.name for p in root.iterdir() if (p / "relations.parquet").exists())
@@ -123,6 +127,13 @@ def read_corpus(corpus: str, lang: str, pairs: bool = False) -> Corpus:
     missing pieces are UsageErrors."""
     folder = language_folder(corpus, lang)
     digest = manifest_digest(folder)
+    names = [f"{name}.parquet" for name in [*_REQUIRED, *(["pairs"] if pairs else [])]]
+    edited = edited_since_written(folder, names)
+    if edited:
+        raise UsageError(
+            f"corpus {folder}: {', '.join(edited)} changed since it was mined (its fingerprint in "
+            "manifest.json differs); re-run the miner"
+        )
     tables = {
         name: read_table(folder / f"{name}.parquet", cols) for name, cols in _REQUIRED.items()
     }

@@ -110,3 +110,24 @@ def test_compare_and_export_refuse_a_corpus_edited_since_it_was_mined(mined, tmp
     keys = pl.DataFrame({"treebank": ["x"], "sent_id": ["y"]})
     with pytest.raises(CompareError, match=r"pairs\.parquet changed since it was mined"):
         ComparedLanguage(mined, None, keys)
+
+
+def test_the_evaluator_refuses_a_table_edited_since_it_was_mined(mined):
+    from ud_agree import read_corpus
+    from ud_agree.errors import UsageError
+
+    assert read_corpus(str(mined.parent), "de", pairs=True).pairs is not None
+    truncate(mined / "pairs.parquet")
+    assert read_corpus(str(mined.parent), "de").relations.height > 0  # pairs not read
+    with pytest.raises(UsageError, match=r"pairs\.parquet changed since it was mined"):
+        read_corpus(str(mined.parent), "de", pairs=True)
+
+
+@pytest.mark.parametrize("lang", ["../de", "de/..", "..", ".", ""])
+def test_a_language_that_leaves_the_corpus_folder_is_refused(mined, lang):
+    from ud_agree import read_corpus
+    from ud_agree.errors import UsageError
+
+    (mined.parent / "inner").mkdir()
+    with pytest.raises(UsageError, match="is not a language folder"):
+        read_corpus(str(mined.parent / "inner"), lang)
