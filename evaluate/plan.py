@@ -148,6 +148,8 @@ def finished(options: Options) -> bool:
     """A complete run of these options already lies in its folder (manifest `complete`, made
     with the same options that change results, its chunks holding the rows it counts): `--resume`
     skips it. One made from a corpus mined since is not: its run refuses --resume."""
+    from ud_agree.atomic import edited_since_written
+
     from .corpus import language_folder, manifest_digest
     from .output.store import check_folder, manifest_file
     from .output.writer import chunk_paths
@@ -163,9 +165,19 @@ def finished(options: Options) -> bool:
         return False
     recorded = manifest.get("corpus_manifest_sha256")
     try:
-        corpus = manifest_digest(language_folder(options.corpus, options.lang))
+        language = language_folder(options.corpus, options.lang)
+        corpus = manifest_digest(language)
     except UsageError:  # the run says what is wrong with the corpus
         return False
     if recorded is not None and recorded != corpus:
+        return False
+    # A table edited since it was mined: not finished, so that the run refuses the corpus.
+    tables = [
+        "relations",
+        "sentences",
+        "lexicon",
+        *(["pairs"] if options.reading == "pair" else []),
+    ]
+    if edited_since_written(language, [f"{name}.parquet" for name in tables]):
         return False
     return check_folder(folder, chunk_paths(folder)) is None

@@ -169,8 +169,9 @@ class ComparedLanguage:
             self.manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             raise CompareError(f"{folder}: no readable manifest.json ({error})") from None
+        # First: a table edited since it was mined could fail below in ways that name no fault
+        # (a renamed column); a missing one is named by `_read`, with what to do.
         names = [f"{t}.parquet" for t in ("sentences", "relations", "pairs", "pair_skips", "drops")]
-        # A missing table is named by `_read`, with what to do.
         edited = edited_since_written(folder, [n for n in names if (folder / n).is_file()])
         if edited:
             raise CompareError(

@@ -23,6 +23,7 @@ from typing import Any
 
 import polars as pl
 
+from tests.evaluate.faults import record_fingerprint
 from tests.paths import MODELS, UD
 
 TOKENIZERS = MODELS / "tokenizers"
@@ -204,10 +205,13 @@ def mine_corpus(work: Path) -> Path:
         folder = corpus / lang_folder.name
         folder.mkdir(parents=True)
         for table in lang_folder.iterdir():
-            if table.name != "pairs.parquet":
+            if table.name == "manifest.json":  # copied: it records the smaller pairs table
+                (folder / table.name).write_bytes(table.read_bytes())
+            elif table.name != "pairs.parquet":
                 (folder / table.name).symlink_to(table)
         pairs = pl.read_parquet(lang_folder / "pairs.parquet")
         pick(pairs, PAIRS_PER_LANGUAGE).write_parquet(folder / "pairs.parquet")
+        record_fingerprint(folder / "pairs.parquet")
     return corpus
 
 

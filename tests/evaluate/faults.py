@@ -1013,7 +1013,10 @@ def _remove(name: str) -> Callable[[Path], None]:
     return lambda folder: (folder / name).unlink()
 
 
-def _table(name: str, edit: Callable) -> Callable[[Path], None]:
+def _table(name: str, edit: Callable, mined: bool = True) -> Callable[[Path], None]:
+    """A corpus whose table `name` is `edit`ed: as the miner would have written it (`mined`: its
+    manifest records the new table's fingerprint), or by hand (the manifest's fingerprint stays)."""
+
     def change(folder: Path) -> None:
         import polars as pl
 
@@ -1021,8 +1024,24 @@ def _table(name: str, edit: Callable) -> Callable[[Path], None]:
         frame = edit(pl.read_parquet(path))
         path.unlink()
         frame.write_parquet(path)
+        if mined:
+            record_fingerprint(path)
 
     return change
+
+
+def record_fingerprint(path: Path) -> None:
+    """The table at `path` recorded in its folder's manifest, as the miner records what it wrote."""
+    from ud_agree.atomic import fingerprint
+
+    manifest = path.parent / "manifest.json"
+    try:
+        record = json.loads(manifest.read_text())
+    except (OSError, ValueError):
+        return  # a case that broke the manifest on purpose
+    if isinstance(record, dict) and isinstance(record.get("tables"), dict):
+        record["tables"][path.name] = fingerprint(path)
+        manifest.write_text(json.dumps(record))
 
 
 def _null_words(frame):
@@ -1235,9 +1254,24 @@ def _resume_after_mining_again(place: Place) -> list[str]:
         assert _evaluate(argv) == 0
     pairs = corpus / "fr" / "pairs.parquet"
     pl.read_parquet(pairs).head(-1).write_parquet(pairs)
+    record_fingerprint(pairs)
     manifest = corpus / "fr" / "manifest.json"
     record = json.loads(manifest.read_text())
     manifest.write_text(json.dumps({**record, "mined": "again"}))
+    return [*argv, "--resume"]
+
+
+def _resume_after_cutting_pairs_by_hand(place: Place) -> list[str]:
+    """A finished run, then a pair cut from its corpus by hand (the manifest unchanged), then the
+    same command with --resume: the edited table is refused, never read as the mined one."""
+    import polars as pl
+
+    corpus = place.corpus_copy()
+    argv = evaluate_run("--chunk-size", "5", corpus=lambda _: corpus)(place)
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert _evaluate(argv) == 0
+    pairs = corpus / "fr" / "pairs.parquet"
+    pl.read_parquet(pairs).head(-1).write_parquet(pairs)
     return [*argv, "--resume"]
 
 
@@ -1434,6 +1468,13 @@ def corpus_cases() -> list[Case]:
             "nothing",
         ),
         Case(
+            "corpus/pairs-cut-by-hand",
+            "evaluate",
+            E(corpus=T(_table("pairs", lambda f: f.head(-1), mined=False))),
+            2,
+            "pairs.parquet changed since it was mined",
+        ),
+        Case(
             "corpus/pairs-identical",
             "evaluate",
             E(model="gpt2", corpus=T(_table("pairs", _identical_pair))),
@@ -1586,6 +1627,13 @@ def corpus_cases() -> list[Case]:
             "results-00001.parquet",
         ),
         Case("resume/corpus-mined-again", "evaluate", _resume_after_mining_again, 2, "mined again"),
+        Case(
+            "resume/pairs-cut-by-hand",
+            "evaluate",
+            _resume_after_cutting_pairs_by_hand,
+            2,
+            "pairs.parquet changed since it was mined",
+        ),
         Case(
             "resume/stray-chunk-copy",
             "evaluate",

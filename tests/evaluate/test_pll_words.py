@@ -20,6 +20,7 @@ from ud_agree.evaluate.run import evaluate  # noqa: E402
 from ud_agree.mine.plan import Options as MineOptions  # noqa: E402
 from ud_agree.mine.run import mine_languages  # noqa: E402
 
+from tests.evaluate.faults import record_fingerprint  # noqa: E402
 from tests.paths import SAMPLE, TINY_BERT, needs_tiny_models  # noqa: E402
 from ud_agree.surface import surface_text  # noqa: E402
 
@@ -186,6 +187,7 @@ def test_pairs_the_surface_words_cannot_serve_are_counted(random_bert, tmp_path)
         .otherwise(pl.col("space_after"))
         .alias("space_after")
     ).write_parquet(path)
+    record_fingerprint(path)  # a corpus that holds such a sentence, as mined
     options = Options(lang="fr", corpus=str(corpus), model=str(random_bert), reading="pair",
                       pll="sentence", out=str(tmp_path / "out"), progress=False, device="cpu")  # fmt: skip
     outcome = evaluate(options)
