@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ud_agree.atomic import edited_since_written
+from ud_agree.atomic import edited_message
 from ud_agree.errors import UsageError
 from ud_agree.formats.pairs_table import LATER_COLUMNS, completed
 from ud_agree.schemas.corpus import LEXICON as LEXICON_SCHEMA
@@ -122,6 +122,11 @@ def check_tables(folder: Path, tables: dict[str, pl.DataFrame]) -> None:
         )
 
 
+def table_files(pairs: bool) -> list[str]:
+    """The tables a corpus run reads (`pairs.parquet` for the pair reading)."""
+    return [f"{name}.parquet" for name in [*_REQUIRED, *(["pairs"] if pairs else [])]]
+
+
 def read_corpus(corpus: str, lang: str, pairs: bool = False) -> Corpus:
     """Read `<corpus>/<lang>/{relations,sentences,lexicon}.parquet` (and `pairs.parquet`);
     missing pieces are UsageErrors."""
@@ -134,12 +139,9 @@ def read_corpus(corpus: str, lang: str, pairs: bool = False) -> Corpus:
         tables["pairs"] = read_pairs(folder / "pairs.parquet")
     check_tables(folder, tables)
     # Last: a table that reads well but is not the one mined (pairs cut by hand).
-    edited = edited_since_written(folder, [f"{name}.parquet" for name in tables])
+    edited = edited_message(folder, table_files(pairs))
     if edited:
-        raise UsageError(
-            f"corpus {folder}: {', '.join(edited)} changed since it was mined (its fingerprint in "
-            "manifest.json differs); re-run the miner"
-        )
+        raise UsageError(f"corpus {edited}; re-run the miner")
     return Corpus(
         tables["relations"],
         tables["sentences"],

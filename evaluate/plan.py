@@ -150,7 +150,7 @@ def finished(options: Options) -> bool:
     skips it. One made from a corpus mined since is not: its run refuses --resume."""
     from ud_agree.atomic import edited_since_written
 
-    from .corpus import language_folder, manifest_digest
+    from .corpus import language_folder, manifest_digest, table_files
     from .output.store import check_folder, manifest_file
     from .output.writer import chunk_paths
 
@@ -172,12 +172,6 @@ def finished(options: Options) -> bool:
     if recorded is not None and recorded != corpus:
         return False
     # A table edited since it was mined: not finished, so that the run refuses the corpus.
-    tables = [
-        "relations",
-        "sentences",
-        "lexicon",
-        *(["pairs"] if options.reading == "pair" else []),
-    ]
-    if edited_since_written(language, [f"{name}.parquet" for name in tables]):
+    if edited_since_written(language, table_files(options.reading == "pair")):
         return False
     return check_folder(folder, chunk_paths(folder)) is None

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ud_agree.atomic import edited_since_written, write_bytes, write_parquet
+from ud_agree.atomic import edited_message, write_bytes, write_parquet
 from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 from ud_agree.formats.multiblimp import FEATURE_MARK
 from ud_agree.names import path_name
@@ -172,12 +172,9 @@ class ComparedLanguage:
         # First: a table edited since it was mined could fail below in ways that name no fault
         # (a renamed column); a missing one is named by `_read`, with what to do.
         names = [f"{t}.parquet" for t in ("sentences", "relations", "pairs", "pair_skips", "drops")]
-        edited = edited_since_written(folder, [n for n in names if (folder / n).is_file()])
+        edited = edited_message(folder, [n for n in names if (folder / n).is_file()])
         if edited:
-            raise CompareError(
-                f"{folder}: {', '.join(edited)} changed since it was mined (its fingerprint in "
-                "manifest.json differs); mine the corpus again"
-            )
+            raise CompareError(f"{edited}; mine the corpus again")
         options = self.manifest.get("options") or {}
         self.ud_dir = ud_dir or Path(options.get("ud_dir", "."))
         on = ["treebank", "sent_id"]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ud_agree.atomic import atomic_folder, edited_since_written, write_text
+from ud_agree.atomic import atomic_folder, edited_message, write_text
 from ud_agree.errors import OneLineParser, run_main, tool_command
 from ud_agree.formats import blimp, clams, multiblimp
 from ud_agree.formats.pairs_table import ExportError, pairs_by_language, read_pairs
@@ -65,14 +65,9 @@ def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | 
     beside = ["pairs.parquet"] + (
         ["relations.parquet", "sentences.parquet"] if layout == "multiblimp" else []
     )
-    edited = (
-        edited_since_written(folder, beside) if Path(pairs_path).name == "pairs.parquet" else []
-    )
+    edited = edited_message(folder, beside) if Path(pairs_path).name == "pairs.parquet" else None
     if edited:
-        raise ExportError(
-            f"{folder}: {', '.join(edited)} changed since it was mined (its fingerprint in "
-            "manifest.json differs); mine the corpus again"
-        )
+        raise ExportError(f"{edited}; mine the corpus again")
     pairs = read_pairs(pairs_path)
     if layout == "multiblimp":
         from .multiblimp import relation_facts

@@ -85,6 +85,18 @@ def edited_since_written(folder: str | Path, names: list[str]) -> list[str]:
     return changed_tables(folder, {name: tables.get(name, "") for name in names})
 
 
+def edited_message(folder: str | Path, names: list[str]) -> str | None:
+    """What a reader says of the tables of `names` that `edited_since_written` finds (None: none),
+    without the fix, which is the reader's to name."""
+    edited = edited_since_written(folder, names)
+    if not edited:
+        return None
+    return (
+        f"{folder}: {', '.join(edited)} changed since it was mined (its fingerprint in "
+        "manifest.json differs)"
+    )
+
+
 @contextmanager
 def atomic_file(
     path: str | Path, fingerprints: dict[str, str] | None = None

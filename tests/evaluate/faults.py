@@ -1243,9 +1243,9 @@ def _suite_chunk_garbled(place: Place) -> list[str]:
     return ["suite", str(place.out)]
 
 
-def _resume_after_mining_again(place: Place) -> list[str]:
-    """A finished run, then its corpus mined again (a pair fewer, another manifest), then the
-    same command with --resume: the results of the old corpus must not stand for the new one."""
+def _finished_then_a_pair_cut(place: Place, mined: bool) -> tuple[list[str], Path]:
+    """A finished pair run, then the last pair cut from a copy of its corpus (`mined`: recorded
+    in the manifest as the miner would); the run's command and the corpus's language folder."""
     import polars as pl
 
     corpus = place.corpus_copy()
@@ -1254,8 +1254,16 @@ def _resume_after_mining_again(place: Place) -> list[str]:
         assert _evaluate(argv) == 0
     pairs = corpus / "fr" / "pairs.parquet"
     pl.read_parquet(pairs).head(-1).write_parquet(pairs)
-    record_fingerprint(pairs)
-    manifest = corpus / "fr" / "manifest.json"
+    if mined:
+        record_fingerprint(pairs)
+    return argv, corpus / "fr"
+
+
+def _resume_after_mining_again(place: Place) -> list[str]:
+    """A finished run, then its corpus mined again (a pair fewer, another manifest), then the
+    same command with --resume: the results of the old corpus must not stand for the new one."""
+    argv, folder = _finished_then_a_pair_cut(place, mined=True)
+    manifest = folder / "manifest.json"
     record = json.loads(manifest.read_text())
     manifest.write_text(json.dumps({**record, "mined": "again"}))
     return [*argv, "--resume"]
@@ -1264,14 +1272,7 @@ def _resume_after_mining_again(place: Place) -> list[str]:
 def _resume_after_cutting_pairs_by_hand(place: Place) -> list[str]:
     """A finished run, then a pair cut from its corpus by hand (the manifest unchanged), then the
     same command with --resume: the edited table is refused, never read as the mined one."""
-    import polars as pl
-
-    corpus = place.corpus_copy()
-    argv = evaluate_run("--chunk-size", "5", corpus=lambda _: corpus)(place)
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert _evaluate(argv) == 0
-    pairs = corpus / "fr" / "pairs.parquet"
-    pl.read_parquet(pairs).head(-1).write_parquet(pairs)
+    argv, _ = _finished_then_a_pair_cut(place, mined=False)
     return [*argv, "--resume"]
 
 
