@@ -21,8 +21,9 @@ from ..readings.class_decisions import congruence
 from ..readings.distance import sentence_distances
 from ..readings.frequency import PAIR_FACTS, CountBaseline, count_pair_columns, pair_counts
 from ..readings.items import expand_roles, without_relation
-from ..readings.scoring_rules import TokenUnigram, ingredients, rule_columns, token_unigram
-from ..readings.token_sums import same_tokens, token_scores, with_leading_space, words_to_score
+from ..readings.pair_scores import pair_scores
+from ..readings.scoring_rules import TokenUnigram, token_unigram
+from ..readings.token_sums import same_tokens
 from .spec import Pace, Scoring
 
 # Loads the pair scorer (the model's, or the baseline's counts) when the run is ready for it.
@@ -112,29 +113,13 @@ class PairReading:
         if isinstance(self.scorer, CountBaseline):
             # The items carry their forms' counts (§10's heuristic reads them too).
             return count_pair_columns(pairs["good_count"].to_numpy(), pairs["bad_count"].to_numpy())
-        n = pairs.height
-        texts = pairs["sentence_good"].to_list() + pairs["sentence_bad"].to_list()
-        starts = pairs["start"].to_list() * 2
-        ends = pairs["end_good"].to_list() + pairs["end_bad"].to_list()
-        spans = list(zip(starts, ends, strict=True))
         words = pair_words(pairs)
         if self.scorer.method == "pll-sentence":
-            self.tokenizer_words += sum(w is None for w in words[:n])
-        if self.scoring.leading_space:
-            texts, spans, words = with_leading_space(texts, spans, words)
-        scored = token_scores(self.scorer, texts, words_to_score(self.scorer, 2 * n, spans, words))
-        # §5.1: every ingredient over the span lp_sum covers (word PLL: the varied word).
-        covered = spans if self.scorer.method == "pll-word" else None
-        columns = ingredients(scored, texts, spans, self.unigram(), covered)
-        good_side = {k: v[:n] for k, v in columns.items()}
-        bad_side = {k: v[n:] for k, v in columns.items()}
-        rules = rule_columns(good_side, bad_side)
-        return {
-            "score_good": pl.Series(good_side["lp_sum"]),
-            "score_bad": pl.Series(bad_side["lp_sum"]),
-            "right": rules[f"right_{self.scoring.rule}"].alias("right"),
-            **rules,
-        }
+            self.tokenizer_words += sum(w is None for w in words[: pairs.height])
+        scoring = self.scoring
+        return pair_scores(
+            self.scorer, pairs, scoring.rule, scoring.leading_space, words, self.unigram()
+        )
 
     def unigram(self) -> TokenUnigram | None:
         """The scorer's tokens counted over every sentence of the language (§5.1's token

@@ -18,6 +18,7 @@ from ud_agree.errors import UserError
 
 from ..backends.api import TokenScorer
 from ..backends.spec import ModelSpec
+from ..readings.pair_scores import pair_scores
 from ..readings.token_sums import same_tokens
 from ..suites.output import (
     chunk_paths,
@@ -28,7 +29,6 @@ from ..suites.output import (
     write_chunk,
 )
 from ..suites.read import PairSuite
-from ..suites.score import score_pairs
 from ..suites.summary import empty_summary, summarize_suite
 from ..suites.syntaxgym import GymSuite, Item, score_items
 from .spec import Pace, Scoring
@@ -251,7 +251,8 @@ def score_chunks(
                 pairs = pairs.filter(pl.Series(~alike))
                 if not pairs.height:
                     continue
-            frame = score_pairs(pairs, scorer, scoring.rule, scoring.leading_space)
+            scores = pair_scores(scorer, pairs, scoring.rule, scoring.leading_space)
+            frame = pairs.with_columns(*scores.values())
             finite = pl.col("score_good").is_finite() & pl.col("score_bad").is_finite()
         else:
             frame = pl.DataFrame(score_items(suite, cast("list[Item]", chunk), scorer))

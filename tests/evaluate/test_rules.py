@@ -383,14 +383,16 @@ def test_trust_remote_code_reaches_every_from_pretrained(tmp_path, monkeypatch, 
 
 def test_leading_space_scores_a_space_and_each_sentence_as_a_hand_loop(tmp_path):
     needs("tiny-fr-ud-gpt2")
-    from ud_agree.evaluate.suites.score import score_pairs
+    from ud_agree.evaluate.readings.pair_scores import pair_scores
 
     tokenizer = transformers.AutoTokenizer.from_pretrained(MODELS / "tiny-fr-ud-gpt2")
     scorer = lm(random_causal(tmp_path / "m", tokenizer))
     pairs = pl.DataFrame({"sentence_good": ["Les chats dorment.", "Le chat dort."],
                           "sentence_bad": ["Les chats dort.", "Le chat dorment."]})  # fmt: skip
-    plain = score_pairs(pairs, scorer)
-    spaced = score_pairs(pairs, scorer, rule="chars", leading_space=True)
+    plain = pairs.with_columns(*pair_scores(scorer, pairs).values())
+    spaced = pairs.with_columns(
+        *pair_scores(scorer, pairs, rule="chars", leading_space=True).values()
+    )
     bos = tokenizer.bos_token_id
     for side in ("good", "bad"):
         for text, value, n_chars, word in zip(

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from ud_agree.evaluate.readings.pair_scores import pair_scores
 from ud_agree.evaluate.suites.read import read_suite
-from ud_agree.evaluate.suites.score import score_pairs
 from ud_agree.mine.export import main
 
 from tests.paths import ROOT, SAMPLE
@@ -179,7 +179,7 @@ def test_round_trip_gives_the_decisions_of_the_pairs_table(
         sentence_score_of(g) > sentence_score_of(b)
         for g, b in table.select("sentence_good", "sentence_bad").iter_rows()
     ]
-    scored = score_pairs(suite.pairs, HashScorer())
+    scored = suite.pairs.with_columns(*pair_scores(HashScorer(), suite.pairs).values())
     assert scored["right"].to_list() == direct
     assert (
         scored.select("sentence_good", "sentence_bad").rows()

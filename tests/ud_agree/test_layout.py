@@ -189,7 +189,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     # The suites' command line sits on top, beside the evaluator's.
     f"{E}.suites.cli": (f"{E}.suites", f"{E}.cli", f"{E}.options", f"{E}.run", f"{E}.tasks"),
     f"{E}.tasks": (API, SPEC, f"{E}.corpus", f"{E}.output", f"{E}.readings",
-                   f"{E}.suites.output", f"{E}.suites.read", f"{E}.suites.score",
+                   f"{E}.suites.output", f"{E}.suites.read",
                    f"{E}.suites.summary", f"{E}.suites.syntaxgym"),
     # `python -m evaluate.merge`: the merge of shards reads the store and writes the summary,
     # never the report.
