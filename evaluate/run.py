@@ -33,7 +33,7 @@ from .tasks import Task
 from .tasks.class_average import ClassAverage
 from .tasks.corpus_pairs import PairReading
 from .tasks.spec import Pace
-from .tasks.suite_files import SuiteRun, SuiteTask, blank_scorer, skip_reason
+from .tasks.suite_files import SuiteRun, blank_scorer, skip_reason, suite_task
 
 # Called as load_scorer is: factory(model, **ModelSpec.loading()).
 ScorerFactory = Callable[..., TokenScorer]
@@ -286,7 +286,7 @@ def run_suites(
     scorer = load_suite_scorer(run, scorer_factory)
     return [
         run_task(
-            SuiteTask(suite, blank_scorer(suite, scorer), run), run.folder(suite.name), run.resume
+            suite_task(suite, blank_scorer(suite, scorer), run), run.folder(suite.name), run.resume
         )
         for suite in suites
     ]

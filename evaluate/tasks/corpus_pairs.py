@@ -23,7 +23,7 @@ from ..readings.frequency import PAIR_FACTS, CountBaseline, count_pair_columns, 
 from ..readings.items import expand_roles, without_relation
 from ..readings.pair_scores import pair_scores
 from ..readings.scoring_rules import TokenUnigram, token_unigram
-from ..readings.token_sums import same_tokens
+from .pair_chunks import score_pair_chunks
 from .spec import Pace, Scoring
 
 # Loads the pair scorer (the model's, or the baseline's counts) when the run is ready for it.
@@ -151,55 +151,35 @@ class PairReading:
     def score(self, items: pl.DataFrame, encoded: Any, writer: ChunkWriter) -> dict[str, int]:
         """Scores of both sentences, chunk by chunk (a sentence's pairs never straddle two chunks,
         so each distinct sentence is scored once); pairs a model cannot score are `too-long`."""
-        from tqdm import tqdm
-
         assert self.scorer is not None, "ready() loads the scorer"
-        too_long = undecided = identical = alike = 0
-        headline = f"right_{self.scoring.rule}"
+        scoring = self.scoring
         # The frequency baseline compares counts, not sentences: no tokens to compare.
         tokenizer = None if isinstance(self.scorer, CountBaseline) else self.scorer.tokenizer
-        space = " " if self.scoring.leading_space else ""
-        bar = tqdm(total=items.height, unit="pair", disable=not self.pace.progress)
-        for chunk_rows in sentence_chunks(items, self.pace.chunk_size):
-            chunk = items[chunk_rows]
-            # Two identical sentences: no model can prefer one, and a tie would count it wrong;
-            # they are left out before anything is scored.
-            same = (chunk["sentence_good"] == chunk["sentence_bad"]).fill_null(False).to_numpy()
-            identical += int(same.sum())
-            # Two sentences the tokenizer makes one (a double space, a zero-width character):
-            # left out too, and counted apart.
-            tokens = same_tokens(
-                tokenizer,
-                [space + t for t in chunk["sentence_good"].to_list()],
-                [space + t for t in chunk["sentence_bad"].to_list()],
-            )
-            alike += int(tokens.sum())
-            rows = chunk_rows[~(same | tokens)]
-            if not len(rows):
-                bar.update(len(chunk_rows))
-                continue
+
+        def score(pairs: pl.DataFrame) -> dict[str, pl.Series]:
             before = self.forwards
-            columns = self.pair_columns(items[rows])
+            columns = self.pair_columns(pairs)
             writer.forwards += self.forwards - before
-            ok = np.isfinite(columns["score_good"].to_numpy()) & np.isfinite(
-                columns["score_bad"].to_numpy()
-            )
-            too_long += int((~ok).sum())
-            # §5.1: a scored pair whose headline rule has no value is undecided, never wrong.
-            undecided += int((ok & columns[headline].is_null().to_numpy()).sum())
-            kept = pl.Series(ok)
-            rule = pl.Series("rule", [self.scoring.rule] * int(ok.sum()), dtype=pl.String)
-            writer.add(
-                rows[ok], {**{k: v.filter(kept) for k, v in columns.items()}, "rule": rule}, items
-            )
-            bar.update(len(chunk_rows))
-        bar.close()
+            return columns
+
+        def write(rows: np.ndarray, columns: dict[str, pl.Series]) -> None:
+            rule = pl.Series("rule", [scoring.rule] * len(rows), dtype=pl.String)
+            writer.add(rows, {**columns, "rule": rule}, items)
+
+        counts = score_pair_chunks(
+            items,
+            sentence_chunks(items, self.pace.chunk_size),
+            score,
+            write,
+            tokenizer,
+            scoring.leading_space,
+            f"right_{scoring.rule}",
+            {"disable": not self.pace.progress},
+        )
         writer.flush(items)
+        reasons = ("too-long", "undecided", "identical", "same-tokens")
         return {
-            "too-long": too_long,
-            "undecided": undecided,
-            "identical": identical,
-            "same-tokens": alike,
+            **{reason: counts[reason] for reason in reasons},
             # Not a skip (no hyphen): a fallback, scored all the same.
             "words_from_tokenizer": self.tokenizer_words,
         }

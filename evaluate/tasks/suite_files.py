@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+import numpy as np
 import polars as pl
 from tqdm import tqdm
 
@@ -19,7 +20,6 @@ from ud_agree.errors import UserError
 from ..backends.api import TokenScorer
 from ..backends.spec import ModelSpec
 from ..readings.pair_scores import pair_scores
-from ..readings.token_sums import same_tokens
 from ..suites.output import (
     chunk_paths,
     file_sha256,
@@ -30,7 +30,8 @@ from ..suites.output import (
 )
 from ..suites.read import PairSuite
 from ..suites.summary import empty_summary, summarize_suite
-from ..suites.syntaxgym import GymSuite, Item, score_items
+from ..suites.syntaxgym import GymSuite, score_items
+from .pair_chunks import row_chunks, score_pair_chunks
 from .spec import Pace, Scoring
 
 SUITE_TOOL = "ud-agree evaluate.suite"  # manifests' `tool`
@@ -82,7 +83,8 @@ class SuiteRun:
 
 
 class SuiteTask:
-    """One suite file of a run: its pairs (items) not yet scored, scored chunk by chunk."""
+    """One suite file of a run: its pairs (items) not yet scored, scored chunk by chunk; a pair
+    file (`PairFileTask`) and a SyntaxGym suite (`GymTask`) differ only in what they score."""
 
     unit = "pairs"
 
@@ -103,6 +105,18 @@ class SuiteTask:
             "rules": list(run.scoring.rules),
             "leading_space": run.scoring.leading_space,
         }
+
+    def ids(self) -> list[str]:
+        """The ids of what the suite scores (pairs; SyntaxGym: item numbers)."""
+        raise NotImplementedError
+
+    def predictions(self) -> list[str] | None:
+        """The formulas a SyntaxGym suite tests (None for pairs)."""
+        return None
+
+    def score_pending(self, folder: Path) -> int:
+        """Score what `self.done` lacks into `folder`, chunk by chunk: how many were written."""
+        raise NotImplementedError
 
     def open(self) -> dict[str, Any]:
         """The suite was read before the model loaded: the scorer's facts."""
@@ -127,21 +141,21 @@ class SuiteTask:
             "model": self.scorer.name,
             "method": self.scorer.method,
             "scorer": facts,
-            "predictions": [p.formula for p in suite.predictions]
-            if isinstance(suite, GymSuite)
-            else None,
+            "predictions": self.predictions(),
         }
 
     def score(self, folder: Path, done: set[str]) -> dict[str, float]:
         """Score what no chunk holds yet, one chunk at a time (no stage of its own to time)."""
-        self.written = score_chunks(
-            self.suite, pending(self.suite, done), self.scorer, folder, self.run, self.skipped
-        )
+        self.written = self.score_pending(folder)
         return {}
 
     def saved(self, folder: Path, done: set[str]) -> int:
         """Pairs the folder holds when a fault stops the run."""
-        return len(done & set(ids(self.suite))) + error_written(folder, done)
+        return len(done & set(self.ids())) + error_written(folder, done)
+
+    def write(self, frame: pl.DataFrame, folder: Path) -> None:
+        """Scored rows as the folder's next chunk."""
+        write_chunk(result_table(frame, self.scorer.name, self.scorer.method), folder)
 
     def finish(
         self, base: dict[str, Any], folder: Path, seconds: float
@@ -161,7 +175,7 @@ class SuiteTask:
         counts = {
             "read": suite.size,
             "malformed": len(suite.malformed),
-            "resumed_already_done": len(done & set(ids(suite))),
+            "resumed_already_done": len(done & set(self.ids())),
             "scored_now": self.written,
             "in_results": in_results,
             # §5.1: pairs whose `right` has no value (a null ingredient of the rule): not wrong.
@@ -184,6 +198,92 @@ class SuiteTask:
             "seconds": round(seconds, 3),
         }
         return manifest, summary
+
+
+class PairFileTask(SuiteTask):
+    """A peer's file of minimal pairs, scored by the pair reading in its one chunk loop."""
+
+    suite: PairSuite
+
+    def ids(self) -> list[str]:
+        return self.suite.pairs["pair_id"].to_list()
+
+    def score_pending(self, folder: Path) -> int:
+        pairs = self.suite.pairs.filter(~pl.col("pair_id").is_in(sorted(self.done)))
+        scorer, scoring = self.scorer, self.run.scoring
+        written = 0
+
+        def score(chunk: pl.DataFrame) -> dict[str, pl.Series]:
+            return pair_scores(scorer, chunk, scoring.rule, scoring.leading_space)
+
+        def write(rows: np.ndarray, columns: dict[str, pl.Series]) -> None:
+            nonlocal written
+            self.write(pairs[rows].with_columns(*columns.values()), folder)
+            written += len(rows)
+
+        counts = score_pair_chunks(
+            pairs,
+            row_chunks(pairs.height, self.run.pace.chunk_size),
+            score,
+            write,
+            scorer.tokenizer,
+            scoring.leading_space,
+            f"right_{scoring.rule}",
+            {"desc": self.suite.name, "leave": False, "disable": progress_off(self.run)},
+        )
+        # Identical pairs were counted as the file was read; undecided ones are in the results.
+        if counts["same-tokens"]:
+            self.skipped["same-tokens"] += counts["same-tokens"]
+        if pairs.height:
+            self.skipped["too-long"] += counts["too-long"]
+        return written
+
+
+class GymTask(SuiteTask):
+    """A SyntaxGym suite: each item's regions scored, each prediction tested."""
+
+    suite: GymSuite
+
+    def ids(self) -> list[str]:
+        return [str(item.number) for item in self.suite.items]
+
+    def predictions(self) -> list[str] | None:
+        return [p.formula for p in self.suite.predictions]
+
+    def score_pending(self, folder: Path) -> int:
+        suite = self.suite
+        if not suite.predictions:  # nothing to evaluate (each bad prediction was reported)
+            return 0
+        todo = [item for item in suite.items if str(item.number) not in self.done]
+        size = self.run.pace.chunk_size
+        written = 0
+        steps = range(0, len(todo), size)
+        bar = tqdm(
+            steps, desc=suite.name, unit="chunk", file=sys.stderr, leave=False,
+            disable=progress_off(self.run),
+        )  # fmt: skip
+        for start in bar:
+            frame = pl.DataFrame(score_items(suite, todo[start : start + size], self.scorer))
+            kept = frame.filter(pl.col("finite").fill_null(False)).drop("finite")
+            scored = kept["pair_id"].n_unique() if kept.height else 0
+            # An item the model cannot score (longer than its window: no finite score).
+            self.skipped["too-long"] += frame["pair_id"].n_unique() - scored
+            if kept.height:
+                self.write(kept, folder)
+            written += scored
+        return written
+
+
+def suite_task(suite: PairSuite | GymSuite, scorer: TokenScorer, run: SuiteRun) -> SuiteTask:
+    """The task of one suite file of a run."""
+    if isinstance(suite, GymSuite):
+        return GymTask(suite, scorer, run)
+    return PairFileTask(suite, scorer, run)
+
+
+def progress_off(run: SuiteRun) -> bool | None:
+    """tqdm's `disable`: None shows a bar on a terminal only."""
+    return None if run.pace.progress else True
 
 
 def blank_scorer(suite: PairSuite | GymSuite, scorer: TokenScorer) -> TokenScorer:
@@ -217,56 +317,6 @@ def skip_line(skipped: dict[str, int], window: int | None) -> str:
     )
 
 
-def score_chunks(
-    suite: PairSuite | GymSuite,
-    todo: pl.DataFrame | list[Item],
-    scorer: TokenScorer,
-    folder: Path,
-    run: SuiteRun,
-    skipped: Counter | None = None,
-) -> int:
-    """Score `todo` (a pair suite's frame, a SyntaxGym suite's items) in chunks of the run's
-    chunk size, each written as it is done; how many. A pair or item the model cannot score (a
-    sentence longer than its window: no finite score) is counted in `skipped` under `too-long`,
-    never written."""
-    skipped = Counter() if skipped is None else skipped
-    size, scoring = run.pace.chunk_size, run.scoring
-    steps = range(0, len(todo), size)
-    disable = None if run.pace.progress else True  # None: a bar only on a terminal
-    written = 0
-    bar = tqdm(steps, desc=suite.name, unit="chunk", file=sys.stderr, leave=False, disable=disable)
-    for start in bar:
-        chunk = todo[start : start + size]
-        # The kind of `todo` follows the suite's: narrowed by hand, as a checker cannot pair them.
-        if isinstance(suite, PairSuite):
-            pairs = cast(pl.DataFrame, chunk)
-            space = " " if scoring.leading_space else ""
-            alike = same_tokens(
-                scorer.tokenizer,
-                [space + t for t in pairs["sentence_good"].to_list()],
-                [space + t for t in pairs["sentence_bad"].to_list()],
-            )
-            if alike.any():  # sentences the tokenizer makes one: skipped, counted apart
-                skipped["same-tokens"] += int(alike.sum())
-                pairs = pairs.filter(pl.Series(~alike))
-                if not pairs.height:
-                    continue
-            scores = pair_scores(scorer, pairs, scoring.rule, scoring.leading_space)
-            frame = pairs.with_columns(*scores.values())
-            finite = pl.col("score_good").is_finite() & pl.col("score_bad").is_finite()
-        else:
-            frame = pl.DataFrame(score_items(suite, cast("list[Item]", chunk), scorer))
-            finite = pl.col("finite")
-        kept = frame.filter(finite.fill_null(False)).drop("finite", strict=False)
-        skipped["too-long"] += frame["pair_id"].n_unique() - (
-            kept["pair_id"].n_unique() if kept.height else 0
-        )
-        if kept.height:
-            write_chunk(result_table(kept, scorer.name, scorer.method), folder)
-        written += kept["pair_id"].n_unique() if kept.height else 0
-    return written
-
-
 def error_written(folder: Path, done: set[str]) -> int:
     """Pairs the chunks of `folder` hold beyond those done before this run."""
     paths = chunk_paths(folder)
@@ -274,19 +324,3 @@ def error_written(folder: Path, done: set[str]) -> int:
         return 0
     held = set(pl.scan_parquet(paths).select("pair_id").unique().collect()["pair_id"].to_list())
     return len(held - done)
-
-
-def ids(suite: PairSuite | GymSuite) -> list[str]:
-    """The pair ids (SyntaxGym: item numbers) of a suite as read."""
-    if isinstance(suite, PairSuite):
-        return suite.pairs["pair_id"].to_list()
-    return [str(item.number) for item in suite.items]
-
-
-def pending(suite: PairSuite | GymSuite, done: set[str]) -> pl.DataFrame | list[Item]:
-    """The pairs (SyntaxGym: items) that no chunk of the folder holds yet."""
-    if isinstance(suite, PairSuite):
-        return suite.pairs.filter(~pl.col("pair_id").is_in(sorted(done)))
-    if not suite.predictions:  # nothing to evaluate (each bad prediction was reported)
-        return []
-    return [item for item in suite.items if str(item.number) not in done]
