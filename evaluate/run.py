@@ -245,7 +245,7 @@ def run_suites(
 ) -> list[Outcome]:
     """Score every suite file of `run` with the one loop; malformed lines go to `warn` (stderr by
     default)."""
-    from .suites.read import read_suite
+    from .sources.files import read_suite
 
     warn = warn or (lambda message: print(message, file=sys.stderr))
     # 1. Read every file first: a bad file or, under --strict, a malformed line stops the run

@@ -379,8 +379,8 @@ class Matrix:
     def suite_run(self, family: Family, suite: Path) -> pl.DataFrame:
         """`python -m evaluate.suite` on a MultiBLiMP TSV (causal: `--rule minicons`)."""
         from ud_agree.evaluate.options import suite_run
+        from ud_agree.evaluate.output.results import load_suite_results
         from ud_agree.evaluate.run import run_suites
-        from ud_agree.evaluate.suites.results import load_suite_results
 
         def run() -> pl.DataFrame:
             out = self.work / "suites" / family.folder.name / suite.parent.name

@@ -38,8 +38,8 @@ _PUBLIC = {
     "load_scorer": "ud_agree.evaluate.backends",
     "score_sentences": "ud_agree.evaluate.readings.token_sums",
     "load_results": "ud_agree.evaluate.output.results",
-    "load_suite_results": "ud_agree.evaluate.suites.results",
-    "read_suite": "ud_agree.evaluate.suites.read",
+    "load_suite_results": "ud_agree.evaluate.output.results",
+    "read_suite": "ud_agree.evaluate.sources.files",
 }
 
 __all__ = ["__version__", *_PUBLIC]

@@ -25,7 +25,7 @@ COMMANDS = {
     ),
     "report": ("ud_agree.evaluate.report.html", "figures and an HTML report over results"),
     "suite": (
-        "ud_agree.evaluate.suites.cli",
+        "ud_agree.evaluate.suite",
         "score peers' minimal-pair suites (BLiMP, CLAMS, SyntaxGym…)",
     ),
     "export": (

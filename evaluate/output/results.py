@@ -2,8 +2,9 @@
 
 `load_results(path)` returns exactly the columns of `ud_agree.schemas.results.RESULTS`, in that order
 (DESIGN.md §3), each described in the schema (and in the docs' table generated from it): the
-corpus runs' rows, then the suite runs' (`reading` = `suite`, their own columns in
-`load_suite_results`).
+corpus runs' rows and the suite runs' (`reading` = `suite`), each with its `source` (the
+corpus's language, the suite's name). `load_suite_results(path)` reads the suite runs' rows with
+their own columns (their metadata too).
 """
 
 from __future__ import annotations
@@ -14,15 +15,21 @@ from pathlib import Path
 import polars as pl
 
 from ud_agree.errors import UserError
-from ud_agree.schemas.results import RESULTS
+from ud_agree.schemas.results import RESULTS, RETIRED_COLUMNS
 from ud_agree.schemas.suites import COLUMNS as SUITE_COLUMNS
 from ud_agree.schemas.suites import SUITE_RESULTS
 
 from .store import RUN_CHUNK, SUITE_CHUNK, check_runs, check_sets, manifest_file, upgrade_rows
+from .suites import CHUNK_GLOB
 
 COLUMNS: tuple[str, ...] = tuple(RESULTS.names)
 SCHEMA: pl.Schema = pl.DataFrame(RESULTS.empty_table()).schema
 SUITE_SCHEMA: pl.Schema = pl.DataFrame(SUITE_RESULTS.empty_table()).schema
+
+
+# Where a row's pair or item comes from: a suite's name, else its corpus's language (chunks
+# written before the column existed have none).
+SOURCE = pl.coalesce("source", "suite", "lang").alias("source")
 
 
 def result_files(path: str | Path) -> list[Path]:
@@ -71,7 +78,8 @@ def read_results(files: Sequence[Path]) -> pl.LazyFrame:
             frame = suite_rows(scan_chunk(file), rules[file.parent])
         else:
             frame = upgrade_rows(scan_chunk(file))
-        frames.append(with_every_column(frame, SCHEMA).select(COLUMNS).cast(SCHEMA))
+        frame = with_every_column(frame, SCHEMA).with_columns(SOURCE)
+        frames.append(frame.select(COLUMNS).cast(SCHEMA))
     return pl.concat(frames, how="vertical")
 
 
@@ -144,3 +152,48 @@ def with_system(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
         .otherwise(pl.format("{} ({})", SHORT_MODEL, method))
     )
     return frame.lazy().with_columns(label.alias("system"))
+
+
+def load_suite_results(path: str | Path) -> pl.LazyFrame:
+    """Every suite result row under `path` (`python -m evaluate.suite`): these columns first, in
+    this order, then every metadata column found in any suite (strings, null where a suite has
+    none); `load_results` reads the same rows in the results' columns.
+
+    =============  ======  ===========================================================
+    column         dtype   meaning
+    =============  ======  ===========================================================
+    suite          str     the suite file's stem (``simple_agrmt``)
+    format         str     blimp | clams | multiblimp | syntaxgym | table
+    pair_id        str     the pair's line in its file (Parquet: row); SyntaxGym: item number
+    line           i64     that line (CLAMS: the False line; SyntaxGym: the item's start)
+    condition      str     CLAMS: file stem; BLiMP: UID; MultiBLiMP: phenomenon; --condition
+    prediction     i32     SyntaxGym: index of the prediction; null for pairs
+    formula        str     SyntaxGym: the prediction's formula; null for pairs
+    sentence_good  str     the grammatical sentence (null for SyntaxGym)
+    sentence_bad   str     the ungrammatical sentence (null for SyntaxGym)
+    score_good     f64     natural-log probability of sentence_good (null for SyntaxGym)
+    score_bad      f64     natural-log probability of sentence_bad (null for SyntaxGym)
+    right          bool    score_good > score_bad; SyntaxGym: the prediction holds
+    surprisals     str     SyntaxGym: JSON {condition: {region: surprisal in bits}}
+    model          str     the scorer's name
+    method         str     causal | pll-sentence | …
+    =============  ======  ===========================================================
+
+    then, for pairs, each sentence's ingredients and a `right_<rule>` per rule (the schema
+    `ud_agree.schemas.suites` describes them)."""
+    # Checked as `load_results` checks them: a half-written or unfinished run is refused.
+    files = [f for f in result_files(path) if is_suite_chunk(f)]
+    if not files:
+        raise FileNotFoundError(f"no {CHUNK_GLOB} under {path}")
+    frames = [
+        with_every_column(scan_chunk(f), SUITE_SCHEMA).cast(SUITE_SCHEMA, strict=False)
+        for f in files
+    ]
+    # Suites carry different metadata columns: a diagonal concat fills the gaps with nulls.
+    frame = pl.concat(frames, how="diagonal_relaxed")
+    meta = [
+        c
+        for c in frame.collect_schema().names()
+        if c not in SUITE_COLUMNS and c not in RETIRED_COLUMNS
+    ]
+    return frame.select(*SUITE_COLUMNS, *meta)

@@ -81,6 +81,7 @@ def result_table(items: pl.DataFrame, scores: dict[str, Any], run: RunOutput) ->
     frame = items.with_columns(
         *(pl.Series(name, values) for name, values in scores.items()),
         *(pl.lit(value, dtype=pl.String).alias(name) for name, value in constants.items()),
+        pl.col("lang").alias("source"),
     )
     present = set(frame.columns)
     table = frame.select([c for c in RESULTS.names if c in present]).to_arrow()

@@ -10,10 +10,9 @@ from typing import Any
 
 import polars as pl
 
-from ..output.results import is_suite_chunk, suite_rule
+from ..output.results import is_suite_chunk, load_suite_results, suite_rule
 from ..output.store import manifest_file
-from ..suites.results import load_suite_results
-from ..suites.summary import summarize_suite
+from ..summary.suites import summarize_suite
 
 
 def suite_rows(files: Sequence[Path], root: Path) -> list[dict[str, Any]]:

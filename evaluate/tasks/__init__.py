@@ -1,10 +1,13 @@
 """Tasks: what a run scores and how it decides, knowing nothing of models (a model is any scorer
 of the back-ends' interface, `evaluate.backends.api`), as lm-evaluation-harness's tasks do.
 
-- corpus pairs (`corpus_pairs.py`, §4–5): one minimal pair per row of `pairs.parquet`;
+- minimal pairs, of every source (`evaluate.sources` reads them into one pair table): a corpus's
+  (`corpus_pairs.py`, §4–5) and peers' files (`suite_files.py`, §7), scored by the one pair
+  reading (`readings/pair_scores.py`) in one chunk loop (`pair_chunks.py`);
 - class-average items (`class_average.py`, §1.5): one masked role per relation, mean probability
   of the correct against the incorrect candidates;
-- suite files (`suite_files.py`, §7): peers' minimal-pair suites.
+- SyntaxGym suites (`suite_files.GymTask`, `syntaxgym.py`, §7): region surprisals tested by
+  each item's predictions.
 
 One loop runs them all (`evaluate.run.run_task`): hold the folder, write the manifest, score in
 chunks (resuming), summarize, finish the manifest. A task bound to its run answers the loop's

@@ -10,8 +10,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ud_agree.errors import UsageError
-from ud_agree.schemas.corpus import RELATION_KEY, ROLES, SENTENCE_KEY
+from ud_agree.schemas.corpus import SENTENCE_KEY
 from ud_agree.surface import Span, surface_text, word_spans
 
 from ..backends.api import TokenScorer
@@ -20,42 +19,14 @@ from ..output.writer import ChunkWriter
 from ..readings.class_decisions import congruence
 from ..readings.distance import sentence_distances
 from ..readings.frequency import PAIR_FACTS, CountBaseline, count_pair_columns, pair_counts
-from ..readings.items import expand_roles, without_relation
 from ..readings.pair_scores import pair_scores
 from ..readings.scoring_rules import TokenUnigram, token_unigram
+from ..sources.corpus import build_pair_items
 from .pair_chunks import score_pair_chunks
 from .spec import Pace, Scoring
 
 # Loads the pair scorer (the model's, or the baseline's counts) when the run is ready for it.
 PairScorerLoader = Callable[[], "TokenScorer | CountBaseline"]
-
-
-def build_pair_items(corpus: Corpus) -> tuple[pl.DataFrame, dict[str, int]]:
-    """One item per minimal pair (§4), with its relation's measures and the varied word's values."""
-    if corpus.pairs is None:
-        raise UsageError(
-            "the corpus has no pairs.parquet; mine it again with this version, without --no-pairs"
-        )
-    pairs = corpus.pairs
-    counts: dict[str, int] = {"pairs": pairs.height}
-    relations = expand_roles(corpus.relations, ROLES, "varied").drop("lemma", "upos", "type")
-    on = [*RELATION_KEY, "varied"]
-    held = pairs.join(relations, on=on, how="inner")
-    # A §4.2 pair whose controller borrows its values (an antecedent, a dependent, an unmarked
-    # cell) has no relation row: the relations table keeps agreeing relations only. It is scored
-    # all the same, with what the pair, its sentence and the lexicon tell (docs/choices.md).
-    alone = pairs.join(relations.select(on).unique(), on=on, how="anti")
-    alone = without_relation(alone, corpus.sentences, corpus.lexicon, like=held)
-    counts["pairs_without_relation"] = alone.height
-    items = pl.concat([held, alone]).with_columns(
-        pl.col("good_form").alias("form"),
-        # §6: a pair's contrast is its varied feature, its value the good form's value of it.
-        pl.format("{}={}", "feature", "good_value").alias("value"),
-    )
-    items = items.sort([*RELATION_KEY, "varied", "feature", "bad_value", "variant"])
-    items = items.with_row_index("item")
-    counts["items_built"] = items.height
-    return items, counts
 
 
 class PairReading:

@@ -18,21 +18,15 @@ from ud_agree.atomic import write_csv
 from ud_agree.errors import UserError
 
 from ..backends.api import TokenScorer
-from ..backends.spec import ModelSpec
+from ..backends.spec import ModelSpec, safe_name
+from ..output.suites import chunk_paths, file_sha256, prepare_folder, result_table, write_chunk
 from ..readings.pair_scores import pair_scores
-from ..suites.output import (
-    chunk_paths,
-    file_sha256,
-    prepare_folder,
-    result_table,
-    run_folder,
-    write_chunk,
-)
-from ..suites.read import PairSuite
-from ..suites.summary import empty_summary, summarize_suite
-from ..suites.syntaxgym import GymSuite, score_items
+from ..sources.files import PairSuite
+from ..sources.syntaxgym import GymSuite
+from ..summary.suites import empty_summary, summarize_suite
 from .pair_chunks import row_chunks, score_pair_chunks
 from .spec import Pace, Scoring
+from .syntaxgym import score_items
 
 SUITE_TOOL = "ud-agree evaluate.suite"  # manifests' `tool`
 
@@ -284,6 +278,11 @@ def suite_task(suite: PairSuite | GymSuite, scorer: TokenScorer, run: SuiteRun) 
 def progress_off(run: SuiteRun) -> bool | None:
     """tqdm's `disable`: None shows a bar on a terminal only."""
     return None if run.pace.progress else True
+
+
+def run_folder(out: str | Path, suite: str, model: str) -> Path:
+    """`<out>/suites/<suite>/<model-safe-name>`."""
+    return Path(out) / "suites" / suite / safe_name(model)
 
 
 def blank_scorer(suite: PairSuite | GymSuite, scorer: TokenScorer) -> TokenScorer:

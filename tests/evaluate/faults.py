@@ -174,7 +174,7 @@ def run_case(case: Case, place: Place) -> Seen:
     crashed = False
     if case.tool == "subprocess-suite":
         done = subprocess.run(
-            [sys.executable, "-m", "ud_agree.evaluate.suites", *argv],
+            [sys.executable, "-m", "ud_agree.evaluate.suite", *argv],
             capture_output=True,
             text=True,
             cwd=place.tmp,
@@ -251,7 +251,7 @@ def _evaluate(argv: list[str]) -> int:
 
 
 def _suite(argv: list[str]) -> int:
-    from ud_agree.evaluate.suites.cli import main
+    from ud_agree.evaluate.suite import main
 
     return main(argv)
 
@@ -268,7 +268,7 @@ def _api(argv: list[str]) -> int:
 
     def body() -> int:
         if argv[0] == "suite":
-            from ud_agree.evaluate.suites.results import load_suite_results as load
+            from ud_agree.evaluate.output.results import load_suite_results as load
         else:
             from ud_agree.evaluate.output.results import load_results as load
         load(argv[1]).collect()

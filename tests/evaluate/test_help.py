@@ -11,7 +11,7 @@ import pytest
 import tomllib
 from ud_agree.evaluate.cli import parser as evaluate_parser
 from ud_agree.evaluate.cluster import parser as cluster_parser
-from ud_agree.evaluate.suites.cli import parser as suite_parser
+from ud_agree.evaluate.suite import parser as suite_parser
 
 from tests.paths import ROOT
 from ud_agree.cli import COMMANDS

@@ -59,7 +59,7 @@ def test_an_old_pair_folder_is_read_with_varied_filled_and_refused_on_resume(
 def test_pair_items_keep_the_varied_role_from_the_corpus_to_the_results(corpus):
     from ud_agree.evaluate.corpus import read_corpus
     from ud_agree.evaluate.readings.items import expand_roles
-    from ud_agree.evaluate.tasks.corpus_pairs import build_pair_items
+    from ud_agree.evaluate.sources.corpus import build_pair_items
 
     read = read_corpus(str(corpus), "fr", pairs=True)
     # The relations' roles are laid out under the pairs' own name: no `masked` on the way.

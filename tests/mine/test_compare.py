@@ -248,7 +248,7 @@ metadata:
 
 
 def test_export_round_trip_compare_suite_reader_and_lm_eval(corpus, tmp_path, monkeypatch):
-    from ud_agree.evaluate.suites.read import read_suite
+    from ud_agree.evaluate.sources.files import read_suite
     from ud_agree.mine.export import export
 
     out = tmp_path / "en.tsv"

@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from ud_agree.evaluate.readings.pair_scores import pair_scores
-from ud_agree.evaluate.suites.read import read_suite
+from ud_agree.evaluate.sources.files import read_suite
 from ud_agree.mine.export import main
 
 from tests.paths import ROOT, SAMPLE

@@ -551,7 +551,7 @@ def _names(folder: Path) -> set[str]:
 def _field_over_the_csv_limit(tmp_path: Path, corpus: Path) -> list[str]:
     """A MultiBLiMP TSV whose second row's sentence is longer than Python's csv field limit
     (131,072 characters): every row is read, the long one to be skipped as too long."""
-    from ud_agree.evaluate.suites.read import read_suite
+    from ud_agree.evaluate.sources.files import read_suite
 
     rows = [("Le chat dort .", "Le chat dorment ."), ("mot " * 40_000, "mots " * 40_000),
             ("Les chats dorment .", "Les chats dort ."), ("Il dort .", "Il dorment .")]  # fmt: skip

@@ -185,17 +185,23 @@ LAYERS: dict[str, tuple[str, ...]] = {
     f"{E}.backends": (API, SPEC, MASKING),
     f"{E}.readings": (API, MASKING),
     f"{E}.summary": (f"{E}.readings",),
-    f"{E}.suites": (API, SPEC, f"{E}.readings", f"{E}.output", f"{E}.summary"),
-    # The suites' command line sits on top, beside the evaluator's.
-    f"{E}.suites.cli": (f"{E}.suites", f"{E}.cli", f"{E}.options", f"{E}.run", f"{E}.tasks"),
-    f"{E}.tasks": (API, SPEC, f"{E}.corpus", f"{E}.output", f"{E}.readings",
-                   f"{E}.suites.output", f"{E}.suites.read",
-                   f"{E}.suites.summary", f"{E}.suites.syntaxgym"),
+    # Every source of pairs is read in one place, into one pair table.
+    f"{E}.sources": (f"{E}.corpus", f"{E}.readings"),
+    f"{E}.tasks": (API, SPEC, f"{E}.corpus", f"{E}.output", f"{E}.readings", f"{E}.sources",
+                   f"{E}.summary"),
     # `python -m evaluate.merge`: the merge of shards reads the store and writes the summary,
     # never the report.
     f"{E}.merge": (f"{E}.output", f"{E}.sharding", f"{E}.summary"),
 }  # fmt: skip
-TOP = (f"{E}.options", f"{E}.cli", f"{E}.run", f"{E}.plan", f"{E}.cluster", f"{E}.merge")
+TOP = (
+    f"{E}.options",
+    f"{E}.cli",
+    f"{E}.suite",
+    f"{E}.run",
+    f"{E}.plan",
+    f"{E}.cluster",
+    f"{E}.merge",
+)
 
 
 def layer_of(module: str) -> str | None:
@@ -236,7 +242,7 @@ def test_tasks_back_ends_output_and_corpus_reading_never_import_the_run_options(
     # take a ModelSpec, the tasks a Scoring, ItemChoice or SuiteRun, the output a RunOutput, the
     # corpus reader its folder and language.
     for lower in (f"{E}.backends", f"{E}.output", f"{E}.corpus", f"{E}.tasks", f"{E}.readings",
-                  f"{E}.summary", f"{E}.sharding"):  # fmt: skip
+                  f"{E}.summary", f"{E}.sharding", f"{E}.sources"):  # fmt: skip
         for top in TOP:
             assert upward_imports(lower, top) == [], (lower, top)
 

@@ -166,5 +166,11 @@ RESULTS = pa.schema(
             "suite: BLiMP UID, CLAMS file, MultiBLiMP phenomenon or --condition; SyntaxGym: the "
             "prediction, `0: (2;%mismatch%) > (2;%match%)`",
         ),
+        described(
+            "source",
+            pa.string(),
+            "where the pair or item comes from: the corpus's language (`fr`), or the suite's "
+            "name (`simple_agrmt`)",
+        ),
     ]
 )

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from ud_agree.evaluate.options import suite_run
 from ud_agree.evaluate.run import run_suites
-from ud_agree.evaluate.suites.read import read_suite
+from ud_agree.evaluate.sources.files import read_suite
 
 from tests.docs import DOCS, blocks
 from tests.suite_stubs import CLAMS, CLAMS_GOOD, OracleScorer, factory, write

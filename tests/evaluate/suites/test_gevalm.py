@@ -14,7 +14,7 @@ from ud_agree.evaluate.backends.api import TokenScores
 from ud_agree.evaluate.options import suite_run
 from ud_agree.evaluate.readings.token_sums import sentence_scores
 from ud_agree.evaluate.run import run_suites
-from ud_agree.evaluate.suites.read import detect_format, read_suite
+from ud_agree.evaluate.sources.files import detect_format, read_suite
 
 from tests.paths import SHARED
 from tests.suite_stubs import factory

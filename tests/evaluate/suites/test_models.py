@@ -15,7 +15,6 @@ torch = pytest.importorskip("torch")
 from ud_agree.evaluate.backends import load_scorer  # noqa: E402
 from ud_agree.evaluate.options import Options, suite_run  # noqa: E402
 from ud_agree.evaluate.run import evaluate, run_suites  # noqa: E402
-from ud_agree.evaluate.suites import load_suite_results  # noqa: E402
 from ud_agree.mine.export import export  # noqa: E402
 from ud_agree.mine.plan import Options as MineOptions  # noqa: E402
 from ud_agree.mine.run import mine_languages  # noqa: E402
@@ -23,6 +22,7 @@ from ud_agree.mine.run import mine_languages  # noqa: E402
 from tests.evaluate.test_backends import loop_log_probability, loop_pll  # noqa: E402
 from tests.paths import SAMPLE, TINY_BERT, TINY_GPT2, needs_tiny_models  # noqa: E402
 from tests.suite_stubs import SUITES, write  # noqa: E402
+from ud_agree import load_suite_results  # noqa: E402
 
 pytestmark = needs_tiny_models
 
@@ -62,8 +62,8 @@ def test_pair_layouts_equal_a_one_pair_at_a_time_loop(tmp_path, scorers, kind, l
 
 @pytest.mark.parametrize("kind", ["causal", "masked"])
 def test_syntaxgym_surprisals_equal_a_loop_over_tokens(tmp_path, scorers, kind):
-    from ud_agree.evaluate.suites.read import read_suite
-    from ud_agree.evaluate.suites.syntaxgym import region_surprisals
+    from ud_agree.evaluate.sources.files import read_suite
+    from ud_agree.evaluate.tasks.syntaxgym import region_surprisals
 
     name, text, _, _ = SUITES["syntaxgym"]
     suite = read_suite(write(tmp_path, name, text))

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from ud_agree.evaluate.suites.read import detect_format, read_suite
-from ud_agree.evaluate.suites.syntaxgym import GymSuite
+from ud_agree.evaluate.sources.files import detect_format, read_suite
+from ud_agree.evaluate.sources.syntaxgym import GymSuite
 
 from tests.suite_stubs import BLIMP, CLAMS, MULTIBLIMP, SUITES, SYNTAXGYM, TABLE, write
 from ud_agree.formats.problems import MalformedInput, SuiteFormatError

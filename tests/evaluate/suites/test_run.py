@@ -13,9 +13,8 @@ import ud_agree.evaluate.backends
 from ud_agree.evaluate import load_results
 from ud_agree.evaluate.options import suite_run
 from ud_agree.evaluate.run import run_suites
-from ud_agree.evaluate.suites import load_suite_results
-from ud_agree.evaluate.suites.cli import main
-from ud_agree.evaluate.suites.read import read_suite
+from ud_agree.evaluate.sources.files import read_suite
+from ud_agree.evaluate.suite import main
 from ud_agree.evaluate.tasks.suite_files import SuiteRun
 
 from tests.suite_stubs import (
@@ -28,6 +27,7 @@ from tests.suite_stubs import (
     sentence_score_of,
     write,
 )
+from ud_agree import load_suite_results
 from ud_agree.formats.problems import SuiteFormatError
 from ud_agree.schemas.suites import COLUMNS
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from ud_agree.evaluate.backends.api import TokenScores
-from ud_agree.evaluate.suites import formula
-from ud_agree.evaluate.suites.read import read_suite
-from ud_agree.evaluate.suites.syntaxgym import Condition, GymSuite, region_surprisals, score_items
+from ud_agree.evaluate.sources import formula
+from ud_agree.evaluate.sources.files import read_suite
+from ud_agree.evaluate.sources.syntaxgym import Condition, GymSuite
+from ud_agree.evaluate.tasks.syntaxgym import region_surprisals, score_items
 
 from tests.paths import needs_models
 from tests.suite_stubs import BITS, SYNTAXGYM_SUITE, OracleScorer, write

@@ -1,7 +1,7 @@
 """Readers of peers' minimal-pair suites (DESIGN.md §7): one table of pairs per file.
 
 Layouts: BLiMP JSON lines, CLAMS / LM_syneval text, MultiBLiMP TSV, any CSV/TSV/Parquet/JSON-lines
-table with `--good`/`--bad` columns (`table`), and SyntaxGym suite JSON (`evaluate.suites.syntaxgym`).
+table with `--good`/`--bad` columns (`table`), and SyntaxGym suite JSON (`evaluate.sources.syntaxgym`).
 A malformed line is reported as `file:line: reason` and skipped; with `strict` the first one stops
 the run (`MalformedInput`, exit 2).
 """

@@ -11,8 +11,7 @@ import pyarrow as pa
 
 from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
 
-from ..backends.spec import safe_name
-from ..output.chunks import ChunkFolder
+from .chunks import ChunkFolder
 
 # Chunks are `suite-NNNNN.parquet`: not `results*`, so `load_results` never mistakes them for
 # the evaluator's own results when a results root holds both.
@@ -31,11 +30,6 @@ RESUME_SETTINGS = (
     "rules",
     "leading_space",
 )
-
-
-def run_folder(out: str | Path, suite: str, model: str) -> Path:
-    """`<out>/suites/<suite>/<model-safe-name>`."""
-    return Path(out) / "suites" / suite / safe_name(model)
 
 
 def chunk_folder(folder: Path) -> ChunkFolder:

@@ -1,8 +1,0 @@
-"""`python -m evaluate.suites FILE…` (the same as `python -m evaluate.suite`)."""
-
-import sys
-
-from .cli import main
-
-if __name__ == "__main__":  # importing it (an API reference, a test) runs nothing
-    sys.exit(main())
