@@ -103,3 +103,20 @@ def test_a_bad_argument_is_said_at_once_without_torch(name, corpus):
         error = done.stderr.strip()
         assert error.startswith("error:") and "\n" not in error and says in error, error
     assert min(took) < LIMIT_S, f"{name}: {min(took):.2f} s"
+
+
+def test_without_the_evaluate_extra_a_model_run_says_what_to_install(corpus, monkeypatch, capsys):
+    import importlib.util
+
+    from ud_agree.evaluate.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a)
+    )
+    args = ["--lang", "fr", "--corpus", str(corpus), "--out", str(corpus.parent / "r")]
+    assert main([*args, "--model", "tiny-random"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error == "error: No module named 'torch'; install with pip install 'ud-agree[evaluate]'"
+    # The frequency baseline needs neither torch nor transformers: it runs.
+    assert main([*args, "--model", "frequency", "--min-candidates", "3", "--no-progress"]) == 0
