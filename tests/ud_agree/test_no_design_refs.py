@@ -13,7 +13,14 @@ from tests.paths import ROOT
 from ud_agree.cli import COMMANDS
 
 CITATION = re.compile(r"§|DESIGN")
-PAGES = sorted([ROOT / "README.md", ROOT / "mkdocs.yml", *(ROOT / "docs").rglob("*.md")])
+PAGES = sorted(
+    [
+        ROOT / "README.md",
+        ROOT / "mkdocs.yml",
+        *(ROOT / "docs").rglob("*.md"),
+        *ROOT.glob("data/*.md"),
+    ]
+)
 
 
 def citations(text: str) -> list[str]:
