@@ -7,9 +7,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ud_agree.errors import OneLineParser, run_main, tool_command
+from ud_agree.errors import OneLineParser, check_out, run_main, tool_command
 
-from .options import CHOICES, FREQUENCY, TINY_RANDOM, Options, UsageError, corpus_not_found
+from .options import (
+    CHOICES,
+    FREQUENCY,
+    TINY_RANDOM,
+    Options,
+    UsageError,
+    corpus_not_found,
+    missing_extra,
+)
 from .plan import ALL, finished, plan_runs, resolve_languages
 
 if TYPE_CHECKING:
@@ -259,13 +267,17 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate") ->
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        from .backends import models  # noqa: F401 - torch and transformers, the 'evaluate' extra
-    except ImportError as error:
-        raise UsageError(f"{error}; install with pip install 'ud-agree[evaluate]'") from None
+    # Every check that needs no model runs before torch and transformers load (seconds): a
+    # misspelt option, model, language or path is said at once.
     base_options(args)  # the options' own checks first (a bad --shard is said as such)
     if not Path(args.corpus).is_dir():  # said before any model's config is read (maybe online)
         raise UsageError(corpus_not_found(args.corpus))
+    check_out(args.out)
+    args.lang = resolve_languages(args.corpus, args.lang)  # French, fra → fr
+    if any(model != FREQUENCY for model in args.model):
+        missing = missing_extra()
+        if missing:
+            raise UsageError(f"{missing}; install with pip install 'ud-agree[evaluate]'")
     runs = options_from(args)  # every run checked and resolved before the first is scored
     if len(runs) == 1 and not (runs[0].resume and finished(runs[0])):
         return _run_one(runs[0])

@@ -292,6 +292,15 @@ def out_dir(options: Options) -> Path:
     return run if options.shard is None else shard_folder(run, options.shard)
 
 
+def missing_extra() -> str:
+    """`No module named 'torch'` where the evaluate extra (torch, transformers) is not installed,
+    found without importing either (that takes seconds); empty when both are there."""
+    from importlib.util import find_spec
+
+    missing = [name for name in ("torch", "transformers") if find_spec(name) is None]
+    return f"No module named '{missing[0]}'" if missing else ""
+
+
 def model_typo(flag: str, model: str, names: tuple[str, ...] = (FREQUENCY, TINY_RANDOM)) -> str:
     """A model name that is almost one of the built-in names or of a local folder's siblings
     (`frequncy`, `../models/tiny-fr-ud-gtp2`), said at once: before a hub lookup of a name that
@@ -307,6 +316,8 @@ def model_typo(flag: str, model: str, names: tuple[str, ...] = (FREQUENCY, TINY_
         if close is None and model.startswith(("/", "./", "../", "~")):
             there = ", ".join(siblings) or "none"
             return f"{flag} {model}: no such folder (folders in {parent}: {there})"
+    if close is None and model.startswith(("/", "./", "../", "~")) and not parent.is_dir():
+        return f"{flag} {model}: no such folder ({parent} does not exist either)"  # no hub name
     return f"{flag} {model}: no such model; did you mean {close}?" if close else ""
 
 

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from ud_agree.errors import OneLineParser, run_main
+from ud_agree.errors import OneLineParser, check_out, run_main
 
 from .environment import keep_freed_memory, share_cores
 from .options import Options
@@ -122,6 +122,7 @@ def _run(options: Options) -> int:
     from .run import mine_languages
 
     check_unimorph_dirs(options.unimorph_dirs)
+    check_out(options.out)  # said before any treebank is read
     from .summary import summary
 
     def warn(message: str) -> None:

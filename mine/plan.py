@@ -140,7 +140,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
             warn(
                 f"{key}: no UniMorph data for '{codes}' under {where}; lexicon from UD only: "
                 "class-average results there lean on attested bundles (a rare form looks "
-                "incorrect for bundles it was never seen with; DESIGN §10)"
+                "incorrect for bundles it was never seen with; see docs/evaluating/frequency-flags.md)"
             )
         stamp = fingerprint(language, group, unimorph, options)
         if not options.force and is_current(options.out / key, stamp, warn):

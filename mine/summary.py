@@ -47,7 +47,8 @@ def summary(manifests: list[dict]) -> str:
         return "\n".join([*lines, "", "Minimal pairs: not built (--no-pairs)."])
     lines += [
         "",
-        "Minimal pairs per type, and (relation, feature, bad value) skipped per reason (§4):",
+        "Minimal pairs per type, and (relation, feature, bad value) skipped per reason "
+        "(docs/mining.md#minimal-pairs):",
     ]
     skips = [r for r in SKIP_REASONS if any(m["counts"]["pair_skips"].get(r) for m in with_pairs)]
     rows = [
@@ -62,17 +63,34 @@ def summary(manifests: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _table(head: list[str], rows: list[list]) -> str:
+# The widest a printed table may be: a terminal of 120 columns shows it whole.
+WIDTH = 120
+
+
+def _table(head: list[str], rows: list[list], width: int = WIDTH) -> str:
+    """Aligned columns under a ruled head; columns that do not fit in `width` go on in blocks
+    below, each repeating the first (the language)."""
     cells = [[str(x) for x in row] for row in [head, *rows]]
     widths = [max(len(row[i]) for row in cells) for i in range(len(head))]
+    blocks: list[list[int]] = [[]]
+    used = widths[0]
+    for i in range(1, len(head)):
+        if blocks[-1] and used + 2 + widths[i] > width:
+            blocks.append([])
+            used = widths[0]
+        blocks[-1].append(i)
+        used += 2 + widths[i]
     out = []
-    for n, row in enumerate(cells):
-        out.append(
-            "  ".join(
-                c.rjust(w) if n and i else c.ljust(w)
-                for i, (c, w) in enumerate(zip(row, widths, strict=True))
+    for number, block in enumerate(blocks):
+        if number:
+            out.append("")
+        columns = [0, *block]
+        for n, row in enumerate(cells):
+            out.append(
+                "  ".join(
+                    row[i].rjust(widths[i]) if n and i else row[i].ljust(widths[i]) for i in columns
+                )
             )
-        )
-        if n == 0:
-            out.append("  ".join("-" * w for w in widths))
+            if n == 0:
+                out.append("  ".join("-" * widths[i] for i in columns))
     return "\n".join(out)

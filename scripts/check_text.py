@@ -1,4 +1,4 @@
-"""Check the mined sentence texts (DESIGN.md §1.4) against each treebank's own `# text =`.
+"""Check the mined sentence texts (surface words: docs/method.md#surface-words) against each treebank's own `# text =`.
 
     python scripts/check_text.py --ud-dir ../shared/data/ud --corpus corpus [--examples 3]
 

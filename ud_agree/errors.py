@@ -172,3 +172,16 @@ def not_empty(convert: Callable[[str], Any]) -> Callable[[str], Any]:
 
     checked.__name__ = getattr(convert, "__name__", "value")
     return checked
+
+
+def check_out(out: str | Path) -> None:
+    """A MachineError where `out` cannot become an output folder (a file there or above it, a
+    folder that cannot be written): said before any slow work starts, as writing would say it."""
+    path = Path(out)
+    above = path
+    while not above.exists() and above != above.parent:  # the nearest that exists
+        above = above.parent
+    if above.exists() and not above.is_dir():
+        raise MachineError(above if above == path else path, "not a directory")
+    if not path.exists() and not os.access(above, os.W_OK | os.X_OK):
+        raise MachineError(above, "permission denied")

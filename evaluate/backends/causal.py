@@ -429,7 +429,7 @@ def tokenizer_adds_bos(tokenizer: Any, model: str) -> bool:
     added = tokenizer.convert_ids_to_tokens([i for i in default if i not in plain])
     raise UsageError(
         f"model {model}: its tokenizer ({type(tokenizer).__name__}) adds {added} around a "
-        "sentence; ud-agree knows only BOS first or nothing added (DESIGN §5.1, lp_native)"
+        "sentence; ud-agree knows only BOS first or nothing added (see docs/evaluating/scoring-rules.md)"
     )
 
 

@@ -14,19 +14,16 @@ from typing import Any
 import polars as pl
 
 from ud_agree.atomic import write_csv, write_text
-from ud_agree.errors import MachineError, OneLineParser, UserError, run_main, tool_command
+from ud_agree.errors import (
+    MachineError,
+    OneLineParser,
+    UserError,
+    check_out,
+    run_main,
+    tool_command,
+)
 
 from ..options import option_defaults
-from ..output.results import read_results
-from ..output.store import check_runs, load_manifests
-from .analysis import analyse
-from .figures import all_figures, prepare
-from .heatmaps import write_heat_maps
-from .judged import judged_rows
-from .markup import docs_href
-from .sections import Page, render
-from .suites import suite_rows
-from .validity import read_validity
 
 
 def build_report(
@@ -41,6 +38,18 @@ def build_report(
     `warn`. With `validity` (scored validity.parquet files) each language × type row of the pair
     reading shows it; with `defaults` (the evaluator's) the runs table lists the options that
     differ from them."""
+    # Imported here: matplotlib and the report's modules load only once the arguments are checked.
+    from ..output.results import read_results
+    from ..output.store import check_runs, load_manifests
+    from .analysis import analyse
+    from .figures import all_figures, prepare
+    from .heatmaps import write_heat_maps
+    from .judged import judged_rows
+    from .markup import docs_href
+    from .sections import Page, render
+    from .suites import suite_rows
+    from .validity import read_validity
+
     judged = None if validity is None else read_validity(validity)
     checked = check_runs(results)
     if not checked.files:
@@ -111,6 +120,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
     args = parser.parse_args(argv)
 
     def body() -> int:
+        if not Path(args.results).exists():
+            raise UserError(f"no such results folder: {args.results}")
+        check_out(args.out)
         try:
             index = build_report(
                 args.results,

@@ -3,11 +3,20 @@ languages, models or readings)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import polars as pl
 
-from ..summary.tables import balanced_note, balanced_text, percent
+from ..summary.tables import (
+    WIDTH,
+    balanced_cell,
+    balanced_text,
+    interval,
+    percent,
+    table_notes,
+    text_table,
+)
 
 OVERALL = ("n", "accuracy", "ci_low", "ci_high", "balanced_accuracy", "ba_ci_low", "ba_ci_high",
            "ba_left_out", "undecided")  # fmt: skip
@@ -23,36 +32,48 @@ def overall(summary: pl.DataFrame | None) -> dict[str, Any]:
 
 
 def run_line(row: dict[str, Any]) -> str:
-    """`412 items, accuracy 61.2% [57.0, 65.3], balanced 58.9% → results/fr/…` (§6: `balanced
-    100.0% on 17% of items` where it covers less than half)."""
+    """`412 items, accuracy 61.2% [57.0, 65.3], balanced 58.9% → results/fr/…` (`balanced
+    100.0% on 17% of items` where it covers less than half; `balanced –` where there is no
+    figure, which the table's note under every run says once)."""
     undecided = row.get("undecided")
+    balanced = balanced_text(row["balanced_accuracy"], row["n"], row.get("ba_left_out"))
     return (
         f"{row['n']} items"
         + (f" ({undecided} undecided, left out)" if undecided else "")
         + f", accuracy {percent(row['accuracy'])}% "
         f"[{percent(row['ci_low'])}, {percent(row['ci_high'])}], balanced "
-        f"{balanced_text(row['balanced_accuracy'], row['n'], row.get('ba_left_out'))}"
+        + balanced.split(" (", 1)[0]
         + (" (RANDOM weights: chance level)" if row.get("random_weights") else "")
         + f" → {row['folder']}"
     )
 
 
 def runs_table(rows: list[dict[str, Any]]) -> str:
-    """Plain-text table, one line per run: accuracy and balanced accuracy in percent, 95% CIs."""
-    width = max([len(str(r["model"])) for r in rows] + [5])
-    lines = [
-        f"{'lang':<6} {'model':<{width}} {'reading':<13} {'method':<12} {'n':>8}  "
-        "accuracy  95% CI          balanced  95% CI"
+    """Plain-text table, one line per run, at most 120 columns: accuracy and balanced accuracy in
+    percent with 95% CIs; the notes its cells need, then where runs score different item sets."""
+    header = ["lang", "model", "reading", "method", "n", "accuracy", "95% CI", "balanced",
+              "95% CI"]  # fmt: skip
+    cells = [
+        [
+            r["lang"],
+            str(r["model"]),
+            r["reading"],
+            r["method"],
+            str(r["n"]),
+            percent(r["accuracy"], "%"),
+            interval(r["ci_low"], r["ci_high"]),
+            balanced_cell(r),
+            interval(r["ba_ci_low"], r["ba_ci_high"]),
+        ]
+        for r in rows
     ]
-    for r in rows:
-        acc = f"{percent(r['accuracy'], '%'):>8}  [{percent(r['ci_low']):>5}, {percent(r['ci_high']):>5}]"
-        bal = f"{percent(r['balanced_accuracy'], '%'):>8}  [{percent(r['ba_ci_low']):>5}, {percent(r['ba_ci_high']):>5}]"
-        note = balanced_note(r)
-        lines.append(
-            f"{r['lang']:<6} {r['model']:<{width}} {r['reading']:<13} {r['method']:<12} "
-            f"{r['n']:>8}  {acc}  {bal}" + (f"  balanced: {note}" if note else "")
-        )
-    return "\n".join(lines + item_set_notes(rows))
+    right = [False] * 4 + [True] * 5  # the model's name takes the width the figures leave
+    notes = [
+        wrapped
+        for note in table_notes(rows) + item_set_notes(rows)
+        for wrapped in textwrap.wrap(note, WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+    ]
+    return "\n".join(text_table(header, cells, right, flexible=1) + notes)
 
 
 def item_set_notes(rows: list[dict[str, Any]]) -> list[str]:

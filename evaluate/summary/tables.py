@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -240,24 +241,109 @@ def _count(value: int | None) -> str:
     return "–" if value is None else str(value)
 
 
-def format_table(summary: pl.DataFrame) -> str:
-    """Plain-text table: accuracy and balanced accuracy in percent with their 95% intervals."""
-    lines = [
-        f"{'breakdown':<22} {'group':<24} {'n':>8}  accuracy  95% CI          balanced  95% CI"
-        "          left out  freq-congruent  incongruent  undecided   ties"
-    ]
-    for row in summary.iter_rows(named=True):
-        acc = f"{percent(row['accuracy'], '%'):>8}  [{percent(row['ci_low']):>5}, {percent(row['ci_high']):>5}]"
-        bal = f"{percent(row['balanced_accuracy'], '%'):>8}  [{percent(row['ba_ci_low']):>5}, {percent(row['ba_ci_high']):>5}]"
-        congruent = percent(row.get("frequency_congruent"), "%")
-        lines.append(
-            f"{row['breakdown']:<22} {row['group'] or '':<24} {row['n']:>8}  {acc}  {bal}"
-            f"  {_count(row.get('ba_left_out')):>8}  {congruent:>14}"
-            f"  {_count(row.get('incongruent_n')):>11}  {_count(row.get('undecided')):>9}"
-            f"  {_count(row.get('ties')):>5}"
-            + (f"  balanced: {note}" if (note := balanced_note(row)) else "")
+# The widest a printed table may be: a terminal of 120 columns shows it whole.
+WIDTH = 120
+# The notes said once under a table, for the marks its cells carry.
+NO_FIGURE_NOTE = f"balanced –: no figure, fewer than {MIN_VALUE_ITEMS} items a value"
+LITTLE_NOTE = (
+    "balanced *: over less than half of the row's items (the others are in groups or values "
+    f"with fewer than {MIN_VALUE_ITEMS} items)"
+)
+
+
+def text_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    right: Sequence[bool],
+    width: int = WIDTH,
+    flexible: int = 0,
+) -> list[str]:
+    """Rows of cells as aligned lines at most `width` wide: column `flexible` (a label, a model's
+    name) takes what the others leave, and a cell too long for it is written whole on a line of
+    its own above its row, whose cell is then left blank."""
+    columns = list(zip(header, *rows, strict=True))
+    widths = [max(len(cell) for cell in column) for column in columns]
+    rest = sum(widths) - widths[flexible] + 2 * (len(widths) - 1)
+    widths[flexible] = max(1, min(widths[flexible], width - rest))
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            cell.rjust(w) if r else cell.ljust(w)
+            for cell, w, r in zip(cells, widths, right, strict=True)
+        ]
+        return "  ".join(parts).rstrip()
+
+    lines = []
+    for cells in [header, *rows]:
+        if len(cells[flexible]) > widths[flexible]:
+            before = line([*cells[:flexible], ""] + [""] * (len(cells) - flexible - 1))
+            lines.append(before.ljust(sum(widths[:flexible]) + 2 * flexible) + cells[flexible])
+            cells = [*cells[:flexible], "", *cells[flexible + 1 :]]
+        lines.append(line(cells))
+    return lines
+
+
+def balanced_cell(row: Mapping[str, Any]) -> str:
+    """A row's balanced accuracy in a printed table: `58.9%`, `–` where there is no figure,
+    `100.0%*` where it covers less than half of the row's items (the notes say what marks mean)."""
+    text = percent(row.get("balanced_accuracy"), "%")
+    share = balanced_share(row.get("n"), row.get("ba_left_out"))
+    return text + "*" if text != "–" and share is not None and share < 0.5 else text
+
+
+def interval(low: float | None, high: float | None) -> str:
+    """A 95% interval as printed: `45.1–79.3`, `–` where it is unknown."""
+    return "–" if low is None or low != low else f"{percent(low)}–{percent(high)}"
+
+
+def table_notes(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The notes for a table's marked balanced cells, each once."""
+    cells = [balanced_cell(row) for row in rows]
+    return [
+        note
+        for note, used in (
+            (
+                NO_FIGURE_NOTE,
+                any(c == "–" and row.get("n") for c, row in zip(cells, rows, strict=True)),
+            ),
+            (LITTLE_NOTE, any(c.endswith("*") for c in cells)),
         )
-    return "\n".join(lines)
+        if used
+    ]
+
+
+def format_table(summary: pl.DataFrame) -> str:
+    """Plain-text table, at most 120 columns: each breakdown a heading over its groups, accuracy
+    and balanced accuracy in percent with their 95% intervals, then the notes its cells need."""
+    header = ["", "n", "accuracy", "95% CI", "balanced", "95% CI", "left out", "freq-cong",
+              "incong", "undecided", "ties"]  # fmt: skip
+    rows: list[list[str]] = []
+    records = list(summary.iter_rows(named=True))
+    heading = None
+    for row in records:
+        label = row["breakdown"]
+        if row["group"] != "all":
+            if row["breakdown"] != heading:
+                rows.append([row["breakdown"]] + [""] * (len(header) - 1))
+            label = f"  {row['group'] or ''}"
+        heading = row["breakdown"]
+        rows.append(
+            [
+                label,
+                str(row["n"]),
+                percent(row["accuracy"], "%"),
+                interval(row["ci_low"], row["ci_high"]),
+                balanced_cell(row),
+                interval(row["ba_ci_low"], row["ba_ci_high"]),
+                _count(row.get("ba_left_out")),
+                percent(row.get("frequency_congruent"), "%"),
+                _count(row.get("incongruent_n")),
+                _count(row.get("undecided")),
+                _count(row.get("ties")),
+            ]
+        )
+    right = [False] + [True] * (len(header) - 1)
+    return "\n".join(text_table(header, rows, right) + table_notes(records))
 
 
 def markdown_table(summary: pl.DataFrame) -> str:
@@ -281,21 +367,26 @@ def markdown_table(summary: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
+# What the summary's columns mean, said once above the table (short lines: a terminal shows them).
+LEGEND = textwrap.wrap(
+    "balanced accuracy: per group (class-average: each agreeing feature balanced over its values "
+    f"with {MIN_VALUE_ITEMS} items or more, the weakest feature's figure; pair: the varied "
+    "feature over its values), groups weighted by their items; 'left out': the items not "
+    "balanced. freq-cong: the share of items the frequency heuristic alone gets right; incong: "
+    "the items where it fails. undecided: items the rule cannot decide, left out of n and every "
+    "figure; ties: items whose two values are exactly equal (counted wrong). See "
+    "docs/evaluating/balanced-accuracy.md and docs/evaluating/frequency-flags.md.",
+    width=100,
+)
+
+
 def header_lines(manifest: Mapping[str, Any]) -> list[str]:
     """What was evaluated, and a plain warning when the weights are random."""
     reading = manifest.get("reading", "class-average")
     lines = [
         f"model: {manifest['model']}  method: {manifest['method']}  reading: {reading}  "
         f"lang: {manifest['options']['lang']}",
-        "balanced accuracy (§6): per group (class-average: its agreeing features, each balanced "
-        "over its values with 20 items or more, the weakest feature's figure; pair: the varied "
-        "feature over its values) when every feature has two such values; groups weighted by "
-        "their items; 'left out' counts the items not balanced. freq-congruent (§10): the share "
-        "of items the frequency heuristic alone gets right; incongruent: items where it fails. "
-        "undecided (§5.1): items the rule cannot decide, left out of n and every figure; ties: "
-        "items whose two values are exactly equal (counted wrong). A balanced figure over less "
-        "than half of its row's items says so ('100.0% on 17% of items'); '–' where no group has "
-        f"two values with {MIN_VALUE_ITEMS} items or more ({NO_FIGURE})",
+        *LEGEND,
     ]
     if manifest.get("random_weights"):
         lines.append(

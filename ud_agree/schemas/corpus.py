@@ -29,13 +29,13 @@ RELATIONS = pa.schema(
             "treebank", pa.string(), "treebank name, the folder name after `UD_<Language>-` (`GSD`)"
         ),
         described("sent_id", pa.string(), "`# sent_id` of the sentence, else `<file stem>:<n>`"),
-        described(
-            "type", pa.string(), "determiner, attributive, predicative or subject-verb (§1.1)"
-        ),
+        described("type", pa.string(), "determiner, attributive, predicative or subject-verb"),
         described("target_id", pa.int32(), "CoNLL-U ID of the target"),
         described("controller_id", pa.int32(), "CoNLL-U ID of the controller"),
         described(
-            "target_surface", pa.int32(), "0-based index of the target's surface word (§1.4)"
+            "target_surface",
+            pa.int32(),
+            "0-based index of the surface word holding the target (a multiword token is one)",
         ),
         described(
             "controller_surface", pa.int32(), "0-based index of the controller's surface word"
@@ -54,7 +54,7 @@ RELATIONS = pa.schema(
         described("controller_gender", _str_list, "the controller's values of Gender"),
         described("controller_case", _str_list, "the controller's values of Case"),
         described("controller_person", _str_list, "the controller's values of Person"),
-        described("agreeing", _str_list, "agreeing features, sorted (§1.2)"),
+        described("agreeing", _str_list, "agreeing features, sorted"),
         described("distance", pa.int32(), "|ID(target) − ID(controller)| in syntactic words"),
         described("order", pa.string(), "target-first or controller-first"),
         described(
@@ -63,7 +63,7 @@ RELATIONS = pa.schema(
         described(
             "distractors",
             pa.int32(),
-            "nouns anywhere whose value of an agreeing feature differs from the controller's (§1.3)",
+            "nouns anywhere whose value of an agreeing feature differs from the controller's",
         ),
         described("attractors", pa.int32(), "distractors strictly between target and controller"),
         described("in_mwt_target", pa.bool_(), "the target lies inside a multiword token"),
@@ -87,14 +87,14 @@ RELATIONS_MINED = pa.schema(
             "target_mwt_offset",
             pa.int32(),
             "where the target begins in its multiword token when the token is its words run "
-            "together (§4 transparent: *is* in *isn't*); null otherwise",
+            "together (transparent: *is* in *isn't*); null otherwise",
         ),
         described("controller_mwt_offset", pa.int32(), "the same for the controller"),
         # §4.2, read by the pair rules only.
         described(
             "listed",
             pa.bool_(),
-            "kept (§1.2); false: a subject-verb candidate without an agreeing feature, for pairs",
+            "kept; false: a subject-verb candidate without an agreeing feature, for pairs",
         ),
         described(
             "antecedent_upos",
@@ -114,20 +114,20 @@ RELATIONS_MINED = pa.schema(
             "controller_determined",
             pa.bool_(),
             "the controller has Definite=Def, a det dependent with Definite=Def, Poss=Yes or "
-            "PronType Dem/Ind/Tot, or a nummod dependent (its plural is not bare, §4.2)",
+            "PronType Dem/Ind/Tot, or a nummod dependent (its plural is not bare)",
         ),
         described(
             "controller_nominal_predicate",
             pa.bool_(),
             "the controller is a nominative noun subject of a noun predicate in an oblique case "
             "(not Nom or Ins) with a cop dependent: with a dropped subject it could be the "
-            "predicate (§4.2)",
+            "predicate",
         ),
         described(
             "between_feats",
             _str_list,
             "attributive relations: the FEATS of each NOUN strictly between target and "
-            "controller (§4.3: another host a bad form could agree with); empty otherwise",
+            "controller (another host a bad form could agree with); empty otherwise",
         ),
     ]
 )
@@ -247,7 +247,7 @@ PAIRS = pa.schema(
         described(
             "variant",
             pa.string(),
-            "original (§4), or nonce-1 … nonce-K (§9: content words replaced); part of the pair key",
+            "original, or nonce-1 … nonce-K (content words replaced); part of the pair key",
         ),
     ]
 )
@@ -296,7 +296,7 @@ PAIR_SKIPS = pa.schema(
             "(`multi-valued`, `no-lemma`, `in-mwt`, `coordinated`, `unagreement`, …)",
         ),
         PAIRS.field("variant"),
-        described("reason", pa.string(), "why there is no pair (§4; listed in docs/mining.md)"),
+        described("reason", pa.string(), "why there is no pair (listed in docs/mining.md)"),
     ]
 )
 
@@ -306,9 +306,7 @@ PAIR_SKIPS = pa.schema(
 DROPS = pa.schema(
     [
         *(RELATIONS.field(name) for name in RELATIONS.names[:6]),  # lang … controller_id
-        described(
-            "reason", pa.string(), "typo, disagree, no-agreeing-feature or invalid-type (§1.2)"
-        ),
+        described("reason", pa.string(), "typo, disagree, no-agreeing-feature or invalid-type"),
     ]
 )
 
@@ -317,7 +315,7 @@ DROPS = pa.schema(
 AGREEMENT = pa.schema(
     [
         described("lang", pa.string(), "language key"),
-        described("type", pa.string(), "agreement type (§1.1)"),
+        described("type", pa.string(), "agreement type"),
         described("feature", pa.string(), "the feature compared"),
         described(
             "controller_value",
@@ -341,7 +339,7 @@ AGREEMENT = pa.schema(
         described(
             "n",
             pa.int64(),
-            "§1.1 candidates (Typo words left out) whose members both carry the feature (a NOUN "
+            "candidate relations (Typo words left out) whose members both carry the feature (a NOUN "
             "subject without Person counts as Person 3 against a verb with Person 3)",
         ),
         described("agree", pa.int64(), "of those, the candidates whose values intersect"),

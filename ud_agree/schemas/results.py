@@ -16,7 +16,7 @@ READINGS = ("class-average", "pair")
 
 # §5.1's ingredients of a pair's sentence: name, type, what it is.
 INGREDIENT_FIELDS = (
-    ("lp_sum", pa.float64(), "the §5 score (log-probability or PLL)"),
+    ("lp_sum", pa.float64(), "the summed score (log-probability or PLL)"),
     (
         "lp_native",
         pa.float64(),
@@ -109,17 +109,17 @@ RESULTS = pa.schema(
             pa.string(),
             "context, no-context, frequency (class-average); causal, pll-word, pll-sentence, frequency (pair)",
         ),
-        described("reading", pa.string(), "class-average or pair (§5); suite: a peer's suite (§7)"),
+        described("reading", pa.string(), "class-average or pair; suite: a peer's suite"),
         described(
             "value",
             pa.string(),
-            "the masked or varied word's values of the agreeing features, `Gender=Fem|Number=Plur` (§6)",
+            "the masked or varied word's values of the agreeing features, `Gender=Fem|Number=Plur`",
         ),
         described("feature", pa.string(), "pair: the feature changed"),
         described(
             "variant",
             pa.string(),
-            "pair: original, or nonce-1 … nonce-K (§9: the sentence's content words replaced)",
+            "pair: original, or nonce-1 … nonce-K (the sentence's content words replaced)",
         ),
         described("bad_value", pa.string(), "pair: its value in the bad sentence"),
         described("good_form", pa.string(), "pair: the varied word as written"),
@@ -132,25 +132,25 @@ RESULTS = pa.schema(
         described("score_bad", pa.float64(), "pair: score of the bad sentence"),
         # §5.1: every rule's ingredients, for the good and the bad sentence, and its decision.
         *(
-            described(f"{name}_{side}", kind, f"pair: {meaning}, {side} sentence (§5.1)")
+            described(f"{name}_{side}", kind, f"pair: {meaning}, {side} sentence")
             for name, kind, meaning in INGREDIENT_FIELDS
             for side in ("good", "bad")
         ),
         *(
-            described(f"right_{rule}", pa.bool_(), f"pair: the `{rule}` rule's decision (§5.1)")
+            described(f"right_{rule}", pa.bool_(), f"pair: the `{rule}` rule's decision")
             for rule in RULE_NAMES
         ),
-        described("rule", pa.string(), "pair: the rule that decided `right` (--rule, §5.1)"),
+        described("rule", pa.string(), "pair: the rule that decided `right` (--rule)"),
         described(
             "good_count",
             pa.int64(),
-            "pair: lexicon count of the good form (for its lemma, upos and bundle; case-folded, §10)",
+            "pair: lexicon count of the good form (for its lemma, upos and bundle; case-folded)",
         ),
-        described("bad_count", pa.int64(), "pair: lexicon count of the bad form (§10)"),
+        described("bad_count", pa.int64(), "pair: lexicon count of the bad form"),
         described(
             "frequency",
             pa.string(),
-            "§10: congruent (the frequency heuristic is right on this item), incongruent or tie",
+            "congruent (the frequency heuristic is right on this item), incongruent or tie",
         ),
         # §7: a peer's suite scored by `python -m evaluate.suite` (its own columns, sentences and
         # metadata included: load_suite_results).

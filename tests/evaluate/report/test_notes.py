@@ -100,9 +100,12 @@ def test_a_row_balanced_over_most_of_its_items_has_no_note(tmp_path):
 def test_a_missing_balanced_figure_says_why(tmp_path):
     rows = [item(i, "Number=Sing", True) for i in range(30)]  # one value: no group has a figure
     summary = summarize(frame(rows), n_boot=50)
-    assert "balanced – (fewer than 20 items a value)" in run_line(
-        {**overall(summary), "folder": "x"}
-    )
+    # The run's own line says `balanced –`; the table under every run says why, once.
+    line = run_line({**overall(summary), "folder": "x"})
+    assert "balanced – →" in line and "fewer than" not in line
+    table = runs_table([{**overall(summary), "lang": "de", "model": "m", "reading": "r",
+                         "method": "m", "folder": "x"}])  # fmt: skip
+    assert table.count("no figure, fewer than 20 items a value") == 1
     page = report(tmp_path, rows)
     assert "no figure: fewer than 20 items a value" in page
 
@@ -121,7 +124,9 @@ def test_runs_over_different_item_sets_are_said_to_be_so():
             runs_row("gpt2", "pair", 32),
         ]
     )
-    notes = [line for line in table.splitlines() if line.startswith("note:")]
+    # Each note starts a line; its words go on in indented lines (the table fits 120 columns).
+    notes = " ".join(line.strip() for line in table.splitlines()).split("note: ")[1:]
+    notes = ["note: " + note.strip() for note in notes]
     assert notes == [
         "note: fr class-average: these runs score different item sets (frequency-baseline "
         "n = 52, gpt2 n = 31), so their accuracies are not over the same items; each run's "
