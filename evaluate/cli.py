@@ -92,6 +92,35 @@ def rule_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def class_average_arguments(p: argparse.ArgumentParser) -> None:
+    """The class-average reading's options: the role masked, and which candidates count."""
+    p.add_argument(
+        "--mask",
+        choices=CHOICES["mask"],
+        default="controller",
+        help="class-average: the role masked and predicted (default: controller)",
+    )
+    p.add_argument(
+        "--match",
+        choices=CHOICES["match"],
+        default="agreement",
+        help="class-average: a candidate is correct when it agrees on the relation's agreeing "
+        "features (agreement) or carries the masked word's whole bundle (exact)",
+    )
+    p.add_argument(
+        "--case",
+        choices=CHOICES["case"],
+        default="fold",
+        help="class-average: candidates' spellings case-folded and pooled (fold) or kept (exact)",
+    )
+    p.add_argument(
+        "--min-candidates",
+        type=int,
+        default=10,
+        help="class-average: skip items with fewer correct or incorrect candidates (default: 10)",
+    )
+
+
 def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
     """Options of the evaluator (DESIGN.md §1.5)."""
     p = OneLineParser(prog=prog, description=DESCRIPTION)
@@ -120,31 +149,7 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         help="class-average (Bacon & Regier) and/or pair: minimal pairs of the corpus "
         "(docs/evaluating/index.md)",
     )
-    p.add_argument(
-        "--mask",
-        choices=CHOICES["mask"],
-        default="controller",
-        help="class-average: the role masked and predicted (default: controller)",
-    )
-    p.add_argument(
-        "--match",
-        choices=CHOICES["match"],
-        default="agreement",
-        help="class-average: a candidate is correct when it agrees on the relation's agreeing "
-        "features (agreement) or carries the masked word's whole bundle (exact)",
-    )
-    p.add_argument(
-        "--case",
-        choices=CHOICES["case"],
-        default="fold",
-        help="class-average: candidates' spellings case-folded and pooled (fold) or kept (exact)",
-    )
-    p.add_argument(
-        "--min-candidates",
-        type=int,
-        default=10,
-        help="class-average: skip items with fewer correct or incorrect candidates (default: 10)",
-    )
+    class_average_arguments(p)
     model_arguments(p)
     p.add_argument("--limit", type=int, default=None, help="score only the first N eligible items")
     p.add_argument("--out", default="results", help="results folder (default: results)")

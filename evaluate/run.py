@@ -245,12 +245,12 @@ def run_suites(
 ) -> list[Outcome]:
     """Score every suite file of `run` with the one loop; malformed lines go to `warn` (stderr by
     default)."""
-    from .sources.files import read_suite
+    from .sources.files import pair_files, read_suite
 
     warn = warn or (lambda message: print(message, file=sys.stderr))
     # 1. Read every file first: a bad file or, under --strict, a malformed line stops the run
     # before a model is loaded.
-    paths = [Path(f) for f in run.files]
+    paths = [path for f in run.files for path in pair_files(Path(f))]
     for path in paths:
         if not path.is_file():
             raise SuiteFormatError(f"no such suite file: {path}")

@@ -100,7 +100,7 @@ def _run(args: argparse.Namespace) -> int:
         counts = m["counts"]
         skipped = skip_line(counts.get("skipped", {}), m["scorer"].get("window_tokens"))
         print(
-            f"{m['suite']} ({m['format']}, {m['file']}): model {m['model']} ({m['method']}); "
+            f"{m['suite']} ({m['format']}, {m['file']})\n  model {m['model']} ({m['method']}): "
             f"{counts['read']} read, {counts['malformed']} malformed lines skipped, "
             f"{counts['scored_now']} scored now, {counts['in_results']} in results"
             + (f"; skipped: {skipped}" if skipped else "")

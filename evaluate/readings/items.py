@@ -91,15 +91,10 @@ def may_be(feature: pl.Expr, value: pl.Expr, own: pl.Expr, unannotated: pl.Expr)
     return (own & held.list.contains(value)) | (unannotated & (held.list.len() == 0))
 
 
-def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
-    """`m_number` … `m_person` of each pair's varied word where no relation row gives them (§4.2):
-    the treebank bundle (count > 0: the word is a treebank token) of its form (case-folded, same
-    lemma and upos) that `word_may_hold` allows, fitting most of the word's pairs, then the most
-    frequent; else what a token the lexicon does not list holds (it lists none without features):
-    nothing for an unmarked cell, the good value else."""
-    names = [name.lower() for name in FEATURES]
-    forms = pairs.select(pl.col("good_form").str.to_lowercase().alias("key"), "lemma", "upos")
-    bundles = (
+def treebank_bundles(lexicon: pl.DataFrame, forms: pl.DataFrame, names: list[str]) -> pl.DataFrame:
+    """The feature bundles (`m_<feature>` lists) each of `forms` (case-folded `key`, lemma, upos)
+    has as a treebank token, with their summed counts."""
+    return (
         lexicon.filter(pl.col("count") > 0)
         .select(
             pl.col("form").str.to_lowercase().alias("key"),
@@ -117,6 +112,17 @@ def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
         .group_by("key", "lemma", "upos", "bundle")
         .agg(*(pl.col(f"m_{n}").first() for n in names), pl.col("count").sum())
     )
+
+
+def varied_values(pairs: pl.DataFrame, lexicon: pl.DataFrame) -> pl.DataFrame:
+    """`m_number` … `m_person` of each pair's varied word where no relation row gives them (§4.2):
+    the treebank bundle (count > 0: the word is a treebank token) of its form (case-folded, same
+    lemma and upos) that `word_may_hold` allows, fitting most of the word's pairs, then the most
+    frequent; else what a token the lexicon does not list holds (it lists none without features):
+    nothing for an unmarked cell, the good value else."""
+    names = [name.lower() for name in FEATURES]
+    forms = pairs.select(pl.col("good_form").str.to_lowercase().alias("key"), "lemma", "upos")
+    bundles = treebank_bundles(lexicon, forms, names)
     own, unannotated = word_may_hold()
     # A word's other pairs (same relation, role and variant) tell more of its annotation: *are*
     # varied for Number (plural) and for Person (1st) is (Plur, 1), not the more frequent (Plur, 3).

@@ -63,6 +63,21 @@ class PairSuite:
         return self.pairs.height
 
 
+def pair_files(path: Path) -> list[Path]:
+    """The pair files a path names: itself, or each task's JSON lines of an lm-evaluation-harness
+    task folder (a `TASK.jsonl` beside its `TASK.yaml`, as `python -m mine.export --format
+    lm-eval` writes them)."""
+    if not path.is_dir():
+        return [path]
+    tasks = sorted(p for p in path.glob("*.jsonl") if p.with_suffix(".yaml").is_file())
+    if not tasks:
+        raise SuiteFormatError(
+            f"{path}: a folder with no lm-eval task in it (a TASK.jsonl beside its TASK.yaml); "
+            "name the suite files themselves"
+        )
+    return tasks
+
+
 def detect_format(path: Path) -> str:
     """A file's layout from its extension and first line (FORMATS)."""
     if not path.is_file():

@@ -101,18 +101,23 @@ def format_suite_table(summary: pl.DataFrame) -> str:
     """Plain-text table: accuracy in percent with its 95% interval, undecided and ties (of the
     run's rule), one line per row."""
     lines = [
-        f"{'suite':<24} {'breakdown':<10} {'group':<32} {'n':>7}  accuracy  95% CI"
+        f"{'suite':<20} {'breakdown':<10} {'group':<30} {'n':>7}  accuracy  95% CI"
         "           undecided   ties"
     ]
     for row in summary.iter_rows(named=True):
-        group = row["group"] if len(row["group"]) <= 32 else row["group"][:31] + "…"
+        suite, group = _cut(row["suite"], 20), _cut(row["group"], 30)
         lines.append(
-            f"{row['suite']:<24} {row['breakdown']:<10} {group:<32} {row['n']:>7}  "
+            f"{suite:<20} {row['breakdown']:<10} {group:<30} {row['n']:>7}  "
             f"{percent(row['accuracy'], '%'):>7}  [{percent(row['ci_low']):>5}, "
             f"{percent(row['ci_high']):>5}]  {_count(row.get('undecided')):>9}  "
             f"{_count(row.get('ties')):>5}"
         )
     return "\n".join(lines)
+
+
+def _cut(text: str, width: int) -> str:
+    """`text` in at most `width` characters (an ellipsis where cut), so lines fit 120 columns."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _count(value: int | None) -> str:

@@ -327,3 +327,42 @@ def test_every_exported_row_names_its_treebank_sentence_and_words(
             "text": sentences[row["sent_id"]],
             "treebank": "UD_English-Test/xx_test-ud-test.conllu",
         }
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_an_lm_eval_task_folder_is_scored_as_its_pairs(
+    mined_without_relations: Path, tmp_path: Path, reverse: bool
+) -> None:
+    # An exported task folder is a source of pairs like any file: each task scored, every pair
+    # once, the oracle right on all of them (reversed: on none), `source` naming each task.
+    from ud_agree.evaluate.options import suite_run
+    from ud_agree.evaluate.run import run_suites
+
+    from tests.suite_stubs import OracleScorer, factory
+    from ud_agree import load_results, load_suite_results
+
+    folder = mined_without_relations
+    out = tmp_path / "tasks"
+    assert main([str(folder.parent), "--format", "lm-eval", "--out", str(out)]) == 0
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    scorer = OracleScorer(pairs["sentence_good"].to_list(), reverse=reverse)
+    run = suite_run(files=[str(out)], model="stub", out=str(tmp_path / "out"), progress=False)
+    outcomes = run_suites(run, factory(scorer))
+    tasks = sorted(p.stem for p in out.glob("*.jsonl"))
+    assert sorted(o.manifest["suite"] for o in outcomes) == tasks
+    rows = load_suite_results(tmp_path / "out").collect()
+    assert sorted(rows.select("sentence_good", "sentence_bad").rows()) == sorted(
+        pairs.select("sentence_good", "sentence_bad").rows()
+    )
+    results = load_results(tmp_path / "out").collect()
+    assert results["right"].to_list() == [not reverse] * pairs.height
+    assert sorted(results["source"].unique()) == tasks
+
+
+def test_a_folder_without_lm_eval_tasks_is_one_line(tmp_path: Path, capsys) -> None:
+    from ud_agree.evaluate.suite import main as suite_main
+
+    (tmp_path / "empty").mkdir()
+    code = suite_main([str(tmp_path / "empty"), "--model", "stub", "--out", str(tmp_path / "o")])
+    assert code == 2
+    assert "no lm-eval task in it" in capsys.readouterr().err

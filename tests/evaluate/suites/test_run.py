@@ -28,6 +28,7 @@ from tests.suite_stubs import (
     write,
 )
 from ud_agree import load_suite_results
+from ud_agree.errors import UserError
 from ud_agree.formats.problems import SuiteFormatError
 from ud_agree.schemas.suites import COLUMNS
 
@@ -129,7 +130,10 @@ def test_resume_loses_and_duplicates_nothing(tmp_path: Path, layout: str) -> Non
     with pytest.raises(Interrupted):  # after 2 of 7 chunks (CLAMS), 1 of 2 items (SyntaxGym)
         run_suites(first, factory(FailingScorer(2 if layout == "clams" else 1)))
     folder = tmp_path / "out" / "suites" / path.stem / "stub"
-    partial = load_suite_results(folder).collect()
+    # A half-written run is refused, as load_results refuses it: its rows are not a result.
+    with pytest.raises(UserError, match="never finished"):
+        load_suite_results(folder)
+    partial = pl.read_parquet(sorted(folder.glob("suite-*.parquet")))
     assert 0 < partial["pair_id"].n_unique() < read_suite(path).size
 
     first = replace(first, resume=True)
@@ -185,6 +189,19 @@ def test_cli_reports_malformed_lines_and_strict_exits_2(tmp_path, capsys, monkey
     )
     assert code == 2
     assert err == f"error: {path}:6: expected True<TAB>sentence or False<TAB>sentence\n"
+
+
+def test_the_printed_table_fits_120_columns_with_long_names(tmp_path, capsys, monkeypatch) -> None:
+    # A long suite name and long conditions (BLiMP's UIDs) are cut with an ellipsis; only the
+    # lines that name a path may be longer.
+    name = "a_suite_file_with_a_very_long_name_indeed.jsonl"
+    path = write(tmp_path, name, SUITES["blimp"][1])
+    code, out, _ = run_cli([str(path), "--model", "m", "--out", str(tmp_path)], capsys, monkeypatch)
+    assert code == 0
+    table = [line for line in out.splitlines() if str(tmp_path) not in line]
+    assert any("regular_plural_subject_verb" in line for line in table)
+    assert max(len(line) for line in table) <= 120
+    assert any(line.startswith("a_suite_file_with_a…") for line in table)
 
 
 @pytest.mark.parametrize(
