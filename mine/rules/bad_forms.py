@@ -21,6 +21,7 @@ from ..paradigms import (
 from ..questions import first_asking, numbered
 from .cells import agrees_in_another_tense, another_cell
 from .features import meets, of_feature, value_list
+from .other_word import other_word_spellings
 
 
 def transparent_offsets(token: str, forms: Sequence[str]) -> list[int] | None:
@@ -72,6 +73,11 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
             pl.col("could_agree", "elsewhere").any(),
         )
     )
+    # §4.3: a spelling of another word that UD lemmatises with the word (*melhores* → *boa*).
+    other = other_word_spellings(own_cell_of(questions), spellings, frames.forms)
+    checked = checked.join(
+        other.with_columns(pl.lit(True).alias("other_word")), on=["qid", "bad_key"], how="left"
+    ).with_columns(pl.col("other_word").fill_null(False))
     return _chosen(checked)
 
 
@@ -181,7 +187,7 @@ def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
     checked = checked.join(own_in_cell, on="qid")
     usable = ~pl.col("own_in_cell") & ~pl.col("could_agree")
     chosen = (
-        checked.filter(usable & ~pl.col("elsewhere"))
+        checked.filter(usable & ~pl.col("elsewhere") & ~pl.col("other_word"))
         .sort("bad_count", "bad_key", descending=[True, False])
         .group_by("qid", maintain_order=True)
         .first()
@@ -190,11 +196,14 @@ def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
         )
     )
     # No form: `syncretic-elsewhere` where some spelling was refused for another cell's
-    # reading alone, else `syncretic`.
+    # reading alone, `other-word` where for being another word's alone, else `syncretic`.
     syncretic = (
         checked.join(chosen, on="qid", how="anti")
         .group_by("qid")
-        .agg((usable & pl.col("elsewhere")).any().alias("elsewhere"))
+        .agg(
+            (usable & pl.col("elsewhere")).any().alias("elsewhere"),
+            (usable & pl.col("other_word")).any().alias("other_word"),
+        )
         .select(
             "qid",
             pl.lit(None, pl.String).alias("bad_key"),
@@ -202,6 +211,8 @@ def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
             pl.lit(None, pl.String).alias("bad_source"),
             pl.when("elsewhere")
             .then(pl.lit("syncretic-elsewhere"))
+            .when("other_word")
+            .then(pl.lit("other-word"))
             .otherwise(pl.lit("syncretic"))
             .alias("outcome"),
         )
@@ -209,7 +220,7 @@ def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([chosen, syncretic])
 
 
-def _own_cell(questions: pl.DataFrame) -> pl.DataFrame:
+def own_cell_of(questions: pl.DataFrame) -> pl.DataFrame:
     """Per question (`qid`), the word (`key`) and its own cell as CELL_COLUMNS."""
     return questions.select(
         "qid",
@@ -228,7 +239,7 @@ def one_paradigm(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
     """The `qid`s of questions whose own cell the other UPOS of SHARED_UPOS fills with the
     word's form (`key`) alone, among forms seen under it."""
     other = pl.when(pl.col("upos") == "AUX").then(pl.lit("VERB")).otherwise(pl.lit("AUX"))
-    asked = _own_cell(questions).filter(pl.col("upos").is_in(SHARED_UPOS))
+    asked = own_cell_of(questions).filter(pl.col("upos").is_in(SHARED_UPOS))
     seen = frames.forms.filter(pl.col("form_upos") == pl.col("upos"))
     return (
         asked.with_columns(other.alias("upos"))
@@ -244,7 +255,7 @@ def one_paradigm(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
 def other_class(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Series:
     """The `qid`s of questions (the word `key`, `lemma`, `upos`, `feats`, its values `k_<name>`)
     whose own cell UniMorph fills, with none of its forms the word's."""
-    own_cell = _own_cell(questions)
+    own_cell = own_cell_of(questions)
     unimorph = frames.forms.filter(
         (pl.col("source") != "ud") & (pl.col("form_upos") == pl.col("upos"))
     ).select(*CELL_COLUMNS, "bad_key")

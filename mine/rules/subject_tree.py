@@ -203,15 +203,22 @@ def _nominal_predicate(
     with_cop[words.head[cop]] = True
     at_clause = np.maximum(clause, 0)
     oblique = _has_value(strings, "Case", "[^|,]+") & ~_has_value(strings, "Case", "Nom|Ins")
+    nominative_noun = (words.upos[c] == rules.NOUN) & _has_value(strings, "Case", "Nom")[
+        words.feats[c]
+    ]
     nominal_predicate = (
         has_clause
-        & (words.upos[c] == rules.NOUN)
-        & _has_value(strings, "Case", "Nom")[words.feats[c]]
+        & nominative_noun
         & (words.upos[at_clause] == rules.NOUN)
         & with_cop[at_clause]
         & oblique[words.feats[at_clause]]
     )
-    return nominal_predicate
+    # §4.3: a nominative noun whose head is the copula itself (existential *být*: *Jsou
+    # rozchody*, *kolem nás je ostrůvek milosti*) is the clause's only nominal: with a dropped
+    # first or second person subject it reads as the predicate (*Jste rozchody*, "you are
+    # break-ups"), so a Person contrast there is no violation.
+    existential = has_clause & nominative_noun & (words.upos[at_clause] == rules.AUX)
+    return nominal_predicate | existential
 
 
 def count_lent(

@@ -238,6 +238,14 @@ def subject_facts(sentence: Sentence, c: int, value_sets: ValueSets) -> tuple:
             for head, deprel in zip(sentence.heads, sentence.deprels, strict=True)
         )
     )
+    # §4.3: or the subject of the copula itself, heading its clause (existential *být*).
+    existential = (
+        clause is not None
+        and sentence.upos[c] in nominal
+        and "Nom" in _values(sentence.feats[c], "Case")
+        and sentence.upos[clause] == "AUX"
+    )
+    predicate = predicate or existential
     return (*ante, sorted(numbers) if len(numbers) == 1 else [], definite, predicate)
 
 
