@@ -245,6 +245,7 @@ def run_suites(
 ) -> list[Outcome]:
     """Score every suite file of `run` with the one loop; malformed lines go to `warn` (stderr by
     default)."""
+    from .output.suites import other_file
     from .sources.files import pair_files, read_suite
 
     warn = warn or (lambda message: print(message, file=sys.stderr))
@@ -278,9 +279,17 @@ def run_suites(
         raise SuiteFormatError(
             f"nothing to score: {skipped[0].path} skipped whole ({skip_reason(skipped[0])})"
         )
-    # 2. Every results folder free and writable before the model loads (held again to score).
+    # 2. Every results folder free and writable before the model loads (held again to score),
+    # and none holding the results of another file of the same name: they would be replaced.
     for suite in suites:
-        with hold(run.folder(suite.name)):
+        folder = run.folder(suite.name)
+        other = other_file(folder, suite.path)
+        if other is not None:
+            raise UserError(
+                f"{folder} holds the results of another file of that name, {other}: give this "
+                "run another --out, or delete that folder"
+            )
+        with hold(folder):
             pass
     # 3. One scorer for every suite.
     scorer = load_suite_scorer(run, scorer_factory)

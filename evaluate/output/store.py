@@ -24,6 +24,8 @@ import polars as pl
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from ud_agree.schemas.results import RULE_NAMES
+
 from ..sharding.spec import FOLDER, RUN_ONLY_OPTIONS, Shard, ShardError
 
 RESUME = "rerun it with --resume"
@@ -114,6 +116,11 @@ def read_manifest(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"its manifest.json is unreadable ({type(error).__name__})"
     if not isinstance(data, dict):
         return None, "its manifest.json is not an object"
+    if version_of(data) > SCHEMA_VERSION:
+        return None, (
+            f"its manifest.json is of schema {version_of(data)}, written by a newer ud-agree "
+            f"(this one reads {SCHEMA_VERSION} and older): upgrade ud-agree to read it"
+        )
     return upgrade_manifest(data), None
 
 
@@ -153,6 +160,9 @@ def check_folder(folder: Path, chunks: list[Path]) -> str | None:
         )
     # A suite run counts pairs (a SyntaxGym item has a row per prediction); a corpus run, rows.
     suite = manifest.get("tool") == SUITE_TOOL
+    rule = (manifest.get("settings") or {}).get("rule") if suite else None
+    if suite and rule not in RULE_NAMES:
+        return f"its manifest names no rule ud-agree knows ({rule!r}): its decisions cannot be read"
     rows, problem = _pairs(chunks) if suite else chunk_rows(chunks)
     if problem is not None:  # named first: --resume, finished or not, stops on it too
         return f"{problem}: delete it and {RESUME}"
@@ -207,7 +217,9 @@ def check_runs(root: str | Path, bare: bool = False) -> Checked:
         if folder in shard_sets or (folder.parent in shard_sets and FOLDER.fullmatch(folder.name)):
             continue  # a set of shards is checked as one run below
         reason = check_folder(folder, chunks[folder])
-        if bare and not (folder / "manifest.json").exists():
+        # A table saved by hand has no manifest; a run's chunks without theirs are not read.
+        named = any(CHUNK_NAME.fullmatch(c.name) for c in chunks[folder])
+        if bare and not named and not (folder / "manifest.json").exists():
             reason = None
         if reason is None:
             files += chunks[folder]

@@ -12,6 +12,7 @@ import pyarrow as pa
 from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
 
 from .chunks import ChunkFolder
+from .store import read_manifest
 
 # Chunks are `suite-NNNNN.parquet`: not `results*`, so `load_results` never mistakes them for
 # the evaluator's own results when a results root holds both.
@@ -62,6 +63,14 @@ def prepare_folder(folder: Path, settings: dict[str, Any], resume: bool) -> set[
         chunks.check_settings(old.get("settings", {}), settings, RESUME_SETTINGS, "settings")
     done = chunks.read(["pair_id"])
     return set() if done is None else set(done["pair_id"].to_list())
+
+
+def other_file(folder: Path, file: Path) -> str | None:
+    """The suite file whose results `folder` holds where that is not `file` (a file of the same
+    name elsewhere); None where the folder holds none, or this file's."""
+    manifest, _ = read_manifest(folder)
+    held = None if manifest is None else manifest.get("file")
+    return held if isinstance(held, str) and held != str(file.resolve()) else None
 
 
 def result_table(frame: pl.DataFrame, model: str, method: str) -> pa.Table:

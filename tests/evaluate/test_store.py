@@ -49,6 +49,10 @@ FAULTS: dict[str, tuple[Callable[[Path], None], str]] = {
         r"no manifest.json beside its results",
     ),
     "manifest unfinished": (set_manifest(complete=False), r"it never finished"),
+    "manifest of a newer schema": (
+        set_manifest(schema_version=99),
+        r"its manifest.json is of schema 99, written by a newer ud-agree",
+    ),
     "manifest without a count": (set_manifest(counts={}), r"its manifest counts no rows"),
 }
 
@@ -162,3 +166,40 @@ def test_the_one_loop_writes_the_schema_version_and_timings_of_a_suite_run_too(t
     # The corpus runs' loop is the suites' loop: the same stage timings, the same counts' place.
     assert set(written["timings"]) == {"start-up", "scoring"}
     assert written["complete"] is True and written["counts"]["in_results"] == 1
+
+
+def test_load_results_refuses_a_run_whose_manifest_was_deleted_but_reads_a_table_saved_by_hand(
+    results: Path, tmp_path: Path
+) -> None:
+    from ud_agree.evaluate import load_results
+
+    from ud_agree.errors import UserError
+
+    (results / RUN / "manifest.json").unlink()
+    with pytest.raises(UserError, match=r"no manifest\.json beside its results"):
+        load_results(results)
+    hand = tmp_path / "hand"
+    hand.mkdir()
+    for chunk in sorted((results / "fr" / "sound").glob("results-*.parquet")):
+        pl.read_parquet(chunk).write_parquet(hand / f"results_{chunk.stem[-1]}.parquet")
+    assert (
+        load_results(hand).collect().height
+        == load_results(results / "fr" / "sound").collect().height
+    )
+
+
+def test_a_suite_run_whose_manifest_names_an_unknown_rule_is_left_out(tmp_path: Path) -> None:
+    from ud_agree.evaluate.run import run_suites
+
+    from tests.evaluate.suites.test_run import options
+    from tests.suite_stubs import SUITES, HashScorer, factory, write
+
+    name, text, _, extra = SUITES["clams"]
+    (outcome,) = run_suites(options(tmp_path, [write(tmp_path, name, text)], **extra),
+                            factory(HashScorer()))  # fmt: skip
+    assert check_runs(tmp_path / "out").left_out == []
+    manifest = json.loads((outcome.folder / "manifest.json").read_text())
+    manifest["settings"]["rule"] = "loudest"
+    (outcome.folder / "manifest.json").write_text(json.dumps(manifest))
+    (left,) = check_runs(tmp_path / "out").left_out
+    assert "names no rule ud-agree knows ('loudest')" in left.reason

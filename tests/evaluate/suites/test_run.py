@@ -191,6 +191,24 @@ def test_cli_reports_malformed_lines_and_strict_exits_2(tmp_path, capsys, monkey
     assert err == f"error: {path}:6: expected True<TAB>sentence or False<TAB>sentence\n"
 
 
+def test_a_file_of_the_same_name_elsewhere_never_replaces_another_files_results(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = write(tmp_path / "a", "x.txt", CLAMS)
+    second = write(tmp_path / "b", "x.txt", CLAMS.replace("chat", "chien"))
+    argv = ["--model", "m", "--out", str(tmp_path / "out")]
+    assert run_cli([str(first), *argv], capsys, monkeypatch)[0] == 0
+    before = load_suite_results(tmp_path / "out").collect()
+    code, _, err = run_cli([str(second), *argv], capsys, monkeypatch)
+    assert code == 2 and "holds the results of another file of that name" in err
+    assert str(first.resolve()) in err
+    assert load_suite_results(tmp_path / "out").collect().equals(before)
+    # The same file again is a rerun: it starts afresh, as before.
+    assert run_cli([str(first), *argv], capsys, monkeypatch)[0] == 0
+
+
 def test_the_printed_table_fits_120_columns_with_long_names(tmp_path, capsys, monkeypatch) -> None:
     # A long suite name and long conditions (BLiMP's UIDs) are cut with an ellipsis; only the
     # lines that name a path may be longer.
