@@ -286,8 +286,8 @@ def run_suites(
         other = other_file(folder, suite.path)
         if other is not None:
             raise UserError(
-                f"{folder} holds the results of another file of that name, {other}: give this "
-                "run another --out, or delete that folder"
+                f"{folder} holds the results of {other}, not of {suite.path}: give this run "
+                "another --out, or delete that folder"
             )
         with hold(folder):
             pass

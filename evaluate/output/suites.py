@@ -1,4 +1,4 @@
-"""Result folders of imported suites: `<out>/suites/<suite>/<model>/`, chunks written atomically, resume."""
+"""Result folders of imported suites: `<out>/<suite>/<model>/`, chunks written atomically, resume."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pyarrow as pa
 from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
 
 from .chunks import ChunkFolder
-from .store import read_manifest
+from .store import SUITE_TOOL, read_manifest
 
 # Chunks are `suite-NNNNN.parquet`: not `results*`, so `load_results` never mistakes them for
 # the evaluator's own results when a results root holds both.
@@ -66,10 +66,15 @@ def prepare_folder(folder: Path, settings: dict[str, Any], resume: bool) -> set[
 
 
 def other_file(folder: Path, file: Path) -> str | None:
-    """The suite file whose results `folder` holds where that is not `file` (a file of the same
-    name elsewhere); None where the folder holds none, or this file's."""
+    """What else `folder` holds the results of, where that is not `file`: a suite file of the
+    same name elsewhere, or a corpus run (a suite named as a language); None where it holds
+    none, or this file's."""
     manifest, _ = read_manifest(folder)
-    held = None if manifest is None else manifest.get("file")
+    if manifest is None:
+        return None
+    if manifest.get("tool") != SUITE_TOOL:
+        return f"a corpus run ({manifest.get('corpus')})"
+    held = manifest.get("file")
     return held if isinstance(held, str) and held != str(file.resolve()) else None
 
 

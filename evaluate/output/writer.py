@@ -15,7 +15,7 @@ from ud_agree.errors import UsageError
 from ud_agree.schemas.results import ITEM_KEY, RESULTS
 
 from .chunks import ChunkFolder
-from .store import SCHEMA_VERSION, rows_version
+from .store import SCHEMA_VERSION, SUITE_TOOL, read_manifest, rows_version
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,12 @@ def chunk_paths(folder: Path) -> list[Path]:
 
 def prepare_folder(folder: Path, run: RunOutput, corpus_sha: str | None) -> pl.DataFrame | None:
     """Make the folder; without --resume old chunks go; with it, check options and return done keys."""
+    held, _ = read_manifest(folder)
+    if held is not None and held.get("tool") == SUITE_TOOL:
+        raise UsageError(
+            f"{folder} holds the results of the suite {held.get('file')} (a suite named as this "
+            "language): give this run another --out, or delete that folder"
+        )
     chunks = chunk_folder(folder)
     chunks.prepare(run.resume, also=("summary.csv", "summary.md"))
     if not run.resume:

@@ -72,7 +72,7 @@ class SuiteRun:
         }
 
     def folder(self, suite: str) -> Path:
-        """`<out>/suites/<suite>/<model>`."""
+        """`<out>/<suite>/<model>`, as a corpus run's `<out>/<lang>/<model>[__<reading>]`."""
         return run_folder(self.out, suite, self.model.model)
 
 
@@ -281,8 +281,9 @@ def progress_off(run: SuiteRun) -> bool | None:
 
 
 def run_folder(out: str | Path, suite: str, model: str) -> Path:
-    """`<out>/suites/<suite>/<model-safe-name>`."""
-    return Path(out) / "suites" / suite / safe_name(model)
+    """`<out>/<suite>/<model-safe-name>`: the results layout of every run (a corpus run's is
+    `<out>/<lang>/<model>[__<reading>]`)."""
+    return Path(out) / suite / safe_name(model)
 
 
 def blank_scorer(suite: PairSuite | GymSuite, scorer: TokenScorer) -> TokenScorer:

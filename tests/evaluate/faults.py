@@ -1310,7 +1310,7 @@ def _suite_held(place: Place) -> list[str]:
     """A suite's run folder held by a live process (this one) on this host."""
     import socket
 
-    folder = place.out / "suites" / "b" / "gpt2"
+    folder = place.out / "b" / "gpt2"
     folder.mkdir(parents=True)
     (folder / ".ud-agree.hold").write_text(
         json.dumps({"host": socket.gethostname(), "pid": os.getpid(), "token": "x"})

@@ -129,7 +129,7 @@ def test_resume_loses_and_duplicates_nothing(tmp_path: Path, layout: str) -> Non
     first = options(tmp_path, [path], chunk_size=3 if layout == "clams" else 1)
     with pytest.raises(Interrupted):  # after 2 of 7 chunks (CLAMS), 1 of 2 items (SyntaxGym)
         run_suites(first, factory(FailingScorer(2 if layout == "clams" else 1)))
-    folder = tmp_path / "out" / "suites" / path.stem / "stub"
+    folder = tmp_path / "out" / path.stem / "stub"
     # A half-written run is refused, as load_results refuses it: its rows are not a result.
     with pytest.raises(UserError, match="never finished"):
         load_suite_results(folder)
@@ -161,7 +161,7 @@ def test_resume_refuses_other_settings_and_a_run_without_resume_starts_afresh(
     with pytest.raises(Exception, match="other settings \\(input_sha256\\)"):
         run_suites(options(tmp_path, [path], resume=True), factory(HashScorer()))
     run_suites(options(tmp_path, [path], chunk_size=100), factory(HashScorer()))
-    folder = tmp_path / "out" / "suites" / "long" / "stub"
+    folder = tmp_path / "out" / "long" / "stub"
     assert len(list(folder.glob("suite-*.parquet"))) == 1
     assert load_suite_results(folder).collect().height == 15  # 14 pairs and the new one
 
@@ -202,11 +202,33 @@ def test_a_file_of_the_same_name_elsewhere_never_replaces_another_files_results(
     assert run_cli([str(first), *argv], capsys, monkeypatch)[0] == 0
     before = load_suite_results(tmp_path / "out").collect()
     code, _, err = run_cli([str(second), *argv], capsys, monkeypatch)
-    assert code == 2 and "holds the results of another file of that name" in err
+    assert code == 2 and f"holds the results of {first.resolve()}, not of {second}" in err
     assert str(first.resolve()) in err
     assert load_suite_results(tmp_path / "out").collect().equals(before)
     # The same file again is a rerun: it starts afresh, as before.
     assert run_cli([str(first), *argv], capsys, monkeypatch)[0] == 0
+
+
+def test_a_suite_named_as_a_language_never_shares_a_folder_with_a_corpus_run(tmp_path) -> None:
+    # One layout, <out>/<lang or suite>/<model>: a suite `fr` and French's class-average run of
+    # the same model would meet in <out>/fr/<model>; whichever comes second is refused.
+    from ud_agree.evaluate.output.writer import RunOutput, prepare_folder
+
+    from ud_agree.errors import UsageError
+
+    corpus_run = tmp_path / "out" / "fr" / "stub"
+    corpus_run.mkdir(parents=True)
+    (corpus_run / "manifest.json").write_text(json.dumps({"tool": "ud-agree evaluate",
+                                                         "corpus": "corpus/fr"}))  # fmt: skip
+    path = write(tmp_path, "fr.txt", CLAMS)
+    with pytest.raises(UserError, match="holds the results of a corpus run"):
+        run_suites(options(tmp_path, [path]), factory(HashScorer()))
+    (corpus_run / "manifest.json").unlink()
+    (outcome,) = run_suites(options(tmp_path, [path]), factory(HashScorer()))
+    assert outcome.folder == corpus_run
+    with pytest.raises(UsageError, match="holds the results of the suite"):
+        prepare_folder(corpus_run, RunOutput("stub", "context", "class-average"), None)
+    assert load_suite_results(corpus_run).collect().height == outcome.manifest["counts"]["read"]
 
 
 def test_the_printed_table_fits_120_columns_with_long_names(tmp_path, capsys, monkeypatch) -> None:
@@ -255,7 +277,7 @@ def test_cli_prints_the_summary_and_writes_results_and_manifest(
     )
     assert code == 0
     assert "simple_agrmt" in out and "all predictions" in out and "100.0%" in out
-    folder = tmp_path / "r" / "suites" / "number_agreement" / "org--m"
+    folder = tmp_path / "r" / "number_agreement" / "org--m"
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["complete"] and manifest["model"] == "oracle"
     assert manifest["scorer"] == {"stub": "oracle", "reverse": False}
