@@ -116,7 +116,7 @@ def test_line_figure_draws_error_bars(frame: pl.DataFrame) -> None:
 
 
 def test_figures_need_no_display_nor_pyplot(tmp_path: Path, frame: pl.DataFrame) -> None:
-    frame.write_parquet(tmp_path / "results-00000.parquet")
+    frame.write_parquet(tmp_path / "results.parquet")  # a table saved by hand: no manifest
     code = (
         "import sys, ud_agree.evaluate.report.figures as f; from ud_agree.evaluate import load_results;"
         f"f.all_figures(load_results({str(tmp_path)!r}), {str(tmp_path / 'out')!r});"
