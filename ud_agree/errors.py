@@ -172,3 +172,18 @@ def not_empty(convert: Callable[[str], Any]) -> Callable[[str], Any]:
 
     checked.__name__ = getattr(convert, "__name__", "value")
     return checked
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """An argparse `type`: an integer, `low` or more (`--nonce -1` is refused, never read as 0)."""
+
+    def integer(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value}: give {low} or more")
+        return value
+
+    return integer

@@ -397,6 +397,12 @@ def _file_named_dot_dot(tmp_path: Path, corpus: Path) -> list[str]:
     return ["--ud-dir", str(tmp_path / "ud"), "--out", "out"]
 
 
+def _sample_with(*option: str) -> list[str]:
+    """The sample's French mined with `option` (given last: the case's value is the one read)."""
+    args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+    return [*args, "--lang", "fr", "--out", "out", "--quiet", *option]
+
+
 def _pairs_of_lang(tmp_path: Path, corpus: Path, lang: str) -> Path:
     pairs = pl.read_parquet(corpus / "fr" / "pairs.parquet").with_columns(lang=pl.lit(lang))
     (tmp_path / "bad" / "fr").mkdir(parents=True)
@@ -432,6 +438,11 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
     "mine/lang-dot-dot": (
         "mine", lambda p, c: ["--ud-dir", str(SAMPLE / "ud"), "--lang", ".."], "--lang .."
     ),
+    "mine/nonce-negative": ("mine", lambda p, c: _sample_with("--nonce", "-1"), "--nonce: -1"),
+    "mine/seed-negative": ("mine", lambda p, c: _sample_with("--seed", "-1"), "--seed: -1"),
+    "mine/jobs-zero": ("mine", lambda p, c: _sample_with("--jobs", "0"), "--jobs: 0"),
+    "mine/jobs-negative": ("mine", lambda p, c: _sample_with("--jobs", "-2"), "--jobs: -2"),
+    "mine/nonce-not-a-number": ("mine", lambda p, c: _sample_with("--nonce", "2.5"), "--nonce"),
     "compare/no-sen-column": (
         "compare", lambda p, c: [*_multiblimp_without_sen(p), "--corpus", str(c)], "no column sen"
     ),
