@@ -504,9 +504,10 @@ def _tree(folder: Path, relative_to: Path = Path("/")) -> dict[str, bytes]:
 
 
 def _shared_sent_ids(tmp_path: Path, corpus: Path) -> list[str]:
-    """A treebank whose dev file repeats its test file's sent_ids: a join on (treebank, sent_id)
-    is ambiguous there, so those sentences give no pair (`duplicate-sent-id`, DESIGN §4), as a
-    sent_id repeated within one file gives none, and the manifest counts the repeats."""
+    """A treebank whose dev file repeats its test file's sent_ids, or one file holding its
+    sentences twice: a join on (treebank, sent_id) would be ambiguous there, so the first
+    sentence of each id is kept (the dev file's: files are read in the order of their names),
+    the rest dropped and counted in the manifest, and the corpus is scored as the one file's."""
     ud = tmp_path / "ud"
     shutil.copytree(SAMPLE / "ud" / "UD_French-Sample", ud / "UD_French-Sample")
     test = ud / "UD_French-Sample" / "fr_sample-ud-test.conllu"
@@ -517,17 +518,20 @@ def _shared_sent_ids(tmp_path: Path, corpus: Path) -> list[str]:
     one_file.mkdir(parents=True)
     (one_file / test.name).write_bytes(test.read_bytes() * 2)
     assert mine_main(["--ud-dir", str(one_file.parent), "--out", str(tmp_path / "c1"), *args]) == 0
-    two = json.loads((tmp_path / "two" / "fr" / "manifest.json").read_text())["counts"]
-    within = json.loads((tmp_path / "c1" / "fr" / "manifest.json").read_text())["counts"]
+    alone = pl.read_parquet(corpus / "fr" / "pairs.parquet")
     n = json.loads((corpus / "fr" / "manifest.json").read_text())["counts"]["sentences"]
-    pairs = pl.read_parquet(tmp_path / "two" / "fr" / "pairs.parquet")
     problems = []
-    if two["duplicate_sent_ids"] != n:
-        problems.append(f"manifest: {two['duplicate_sent_ids']} duplicate sent_ids, not {n}")
-    if pairs.height:
-        problems.append(f"{pairs.height} pairs made of sentences whose sent_id repeats")
-    if two["pair_skips"] != within["pair_skips"]:
-        problems.append(f"skips {two['pair_skips']} differ from one file's {within['pair_skips']}")
+    for folder in ("two", "c1"):
+        counts = json.loads((tmp_path / folder / "fr" / "manifest.json").read_text())["counts"]
+        if counts["duplicate_sent_ids"] != n or counts["sentences"] != n:
+            problems.append(f"{folder}: {counts['duplicate_sent_ids']} duplicates, not {n}")
+        if counts["duplicate_sent_ids_by_treebank"] != {"Sample": n}:
+            problems.append(f"{folder}: by treebank {counts['duplicate_sent_ids_by_treebank']}")
+        pairs = pl.read_parquet(tmp_path / folder / "fr" / "pairs.parquet")
+        if not pairs.equals(alone):
+            problems.append(f"{folder}: {pairs.height} pairs, not the one file's {alone.height}")
+        if evaluate(tmp_path / folder, tmp_path / f"scored-{folder}") != 0:
+            problems.append(f"{folder}: not scored")
     return problems
 
 
