@@ -32,7 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ud_agree.atomic import edited_message, write_bytes, write_parquet
+from ud_agree.atomic import corpus_files, edited_message, input_named, write_bytes, write_parquet
 from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 from ud_agree.formats.multiblimp import FEATURE_MARK
 from ud_agree.formats.pairs_table import LATER_COLUMNS
@@ -588,6 +588,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.compare"
     args = parser.parse_args(argv)
 
     def body() -> int:
+        if args.out:
+            tables = [f for lang in sorted(args.corpus.glob("*/")) for f in corpus_files(lang)]
+            written_over = input_named(args.out, [args.multiblimp, *tables])
+            if written_over:
+                raise CompareError(f"--out {args.out} is {written_over}, which it reads")
         classed = compare(args.multiblimp, args.corpus, args.ud_dir)
         print(table(classed))
         if args.out:

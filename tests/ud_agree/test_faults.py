@@ -420,6 +420,38 @@ def _export_lang(layout: str, lang: str | None) -> Callable[[Path, Path], list[s
     return make
 
 
+def _export_again(
+    layout: str, *extra: str, own: str | None = None, first: str | None = None
+) -> Callable[[Path, Path], list[str]]:
+    """An export of `layout` into the folder of an earlier one (of `first`, default the same
+    layout; holding the user's file `own` too, where given), with `extra` options."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        out = tmp_path / "exported"
+        assert export_main([str(corpus), "--format", first or layout, "--out", str(out)]) == 0
+        if own:
+            (out / own).parent.mkdir(parents=True, exist_ok=True)
+            (out / own).write_text("the user's own notes")
+        return [str(corpus), "--format", layout, "--out", str(out), *extra]
+
+    return make
+
+
+def _writing_over(tool: str, name: str, layout: str = "blimp") -> Callable:
+    """`tool` (export in `layout`, or compare) on a copy of the corpus, with `--out` its file
+    `name` (`data.tsv`: compare's own MultiBLiMP file)."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        copy = tmp_path / "corpus"
+        shutil.copytree(corpus, copy)
+        out = str(tmp_path / name) if name == "data.tsv" else str(copy / "fr" / name)
+        if tool == "export":
+            return [str(copy / "fr" / "pairs.parquet"), "--format", layout, "--out", out]
+        return [*_multiblimp_without_sen(tmp_path), "--corpus", str(copy), "--out", out]
+
+    return make
+
+
 def _export_over_own_files(tmp_path: Path, corpus: Path) -> list[str]:
     """An --out folder holding the user's own files: an export, which replaces its folder
     whole, must not remove them."""
@@ -461,6 +493,29 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
     "export/hf-lang-absolute": ("export", _export_lang("hf", None), "cannot name a folder"),
     "export/lm-eval-lang-dot-dot": (
         "export", _export_lang("lm-eval", ".."), "'..' cannot name a folder"
+    ),
+    "export/blimp-over-its-pairs": ("export", _writing_over("export", "pairs.parquet"), "reads"),
+    "export/clams-over-a-corpus-table": (
+        "export", _writing_over("export", "sentences.parquet", "clams"), "sentences.parquet, which"
+    ),
+    "export/multiblimp-over-the-manifest": (
+        "export", _writing_over("export", "manifest.json", "multiblimp"), "manifest.json, which"
+    ),
+    "compare/over-its-multiblimp-file": (
+        "compare", _writing_over("compare", "data.tsv"), "data.tsv, which it reads"
+    ),
+    "compare/over-a-corpus-table": (
+        "compare", _writing_over("compare", "pairs.parquet"), "pairs.parquet, which it reads"
+    ),
+    "export/hf-rerun-without-force": ("export", _export_again("hf"), "an earlier hf export (fr)"),
+    "export/lm-eval-rerun-without-force": (
+        "export", _export_again("lm-eval"), "--force replaces it whole"
+    ),
+    "export/hf-rerun-over-an-export-holding-own-files": (
+        "export", _export_again("hf", "--force", own="fr/notes.txt"), "holds fr/notes.txt"
+    ),
+    "export/lm-eval-over-an-hf-export-without-force": (
+        "export", _export_again("lm-eval", first="hf"), "an earlier hf export (fr)"
     ),
     "export/hf-over-a-folder-of-own-files": (
         "export", _export_over_own_files, "not a hf export"
@@ -536,8 +591,9 @@ def _shared_sent_ids(tmp_path: Path, corpus: Path) -> list[str]:
 
 
 def _larger_export_first(layout: str) -> Callable[[Path, Path], list[str]]:
-    """An export rerun into the folder of an older export of more languages: the new export
-    alone remains, none of the old one's languages."""
+    """An export rerun into the folder of an older export of more languages: refused without
+    --force (it holds another export's files); with it, the new export alone remains, none of
+    the old one's languages."""
 
     def check(tmp_path: Path, corpus: Path) -> list[str]:
         args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
@@ -545,11 +601,14 @@ def _larger_export_first(layout: str) -> Callable[[Path, Path], list[str]]:
         assert mine_main([*args, "--out", str(three), "--quiet", "--jobs", "1"]) == 0
         out = tmp_path / "export"
         assert export_main([str(three), "--format", layout, "--out", str(out)]) == 0
-        assert export_main([str(corpus), "--format", layout, "--out", str(out)]) == 0
+        older = _tree(out, out)
+        assert export_main([str(corpus), "--format", layout, "--out", str(out)]) == 2
+        problems = [] if _tree(out, out) == older else ["refused, yet the older export changed"]
+        assert export_main([str(corpus), "--format", layout, "--out", str(out), "--force"]) == 0
         fresh = tmp_path / "fresh"
         assert export_main([str(corpus), "--format", layout, "--out", str(fresh)]) == 0
         stale = sorted(_names(out) - _names(fresh))
-        problems = [f"files of the older export left: {stale}"] if stale else []
+        problems += [f"files of the older export left: {stale}"] if stale else []
         if _tree(out, out) != _tree(fresh, fresh):
             problems.append("the export differs from a fresh one")
         if [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]:
@@ -620,7 +679,8 @@ def test_an_export_folder_out_of_space_keeps_the_older_export_whole(
         older = _tree(out)
         capsys.readouterr()
         no_space_at(3)  # the disk fills while the new export (of three languages) is written
-        assert export_main([str(tmp_path / "three"), "--format", layout, "--out", str(out)]) == 1
+        bigger = [str(tmp_path / "three"), "--format", layout, "--out", str(out), "--force"]
+        assert export_main(bigger) == 1
         assert "no space left on device on " in one_line(capsys)
         assert _tree(out) == older  # the older export whole, no part of the new one
         assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
