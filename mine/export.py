@@ -80,6 +80,8 @@ def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | 
     if edited:
         raise ExportError(f"{edited}; mine the corpus again")
     pairs = read_pairs(pairs_path)
+    if pairs.height == 0:  # a file of no pair would read as a suite with nothing wrong
+        raise ExportError(f"{pairs_path}: no pairs to export")
     if layout == "multiblimp":
         from .multiblimp import relation_facts
 
@@ -256,6 +258,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
             from ud_agree.formats import hf, lm_eval
 
             pairs = pairs_by_language(args.pairs)
+            if not any(frame.height for frame in pairs.values()):
+                raise ExportError(f"{args.pairs}: no pairs to export")
             corpus = args.pairs if args.pairs.is_dir() else args.pairs.parent.parent
             check_replaceable(args.out, args.format, args.force)
             with atomic_folder(args.out) as folder:  # no stale language, no part, ever

@@ -452,6 +452,23 @@ def _writing_over(tool: str, name: str, layout: str = "blimp") -> Callable:
     return make
 
 
+def _edited_pairs(layout: str, change: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable:
+    """The sample's pairs changed by `change`, saved as a table of one's own, exported."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        path = tmp_path / "edited.parquet"
+        change(pl.read_parquet(corpus / "fr" / "pairs.parquet")).write_parquet(path)
+        return [str(path), "--format", layout, "--out", str(tmp_path / "exported")]
+
+    return make
+
+
+def _a_null(column: str) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    return lambda f: f.with_columns(
+        pl.when(pl.int_range(pl.len()) == 1).then(None).otherwise(pl.col(column)).alias(column)
+    )
+
+
 def _export_over_own_files(tmp_path: Path, corpus: Path) -> list[str]:
     """An --out folder holding the user's own files: an export, which replaces its folder
     whole, must not remove them."""
@@ -507,6 +524,23 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
     "compare/over-a-corpus-table": (
         "compare", _writing_over("compare", "pairs.parquet"), "pairs.parquet, which it reads"
     ),
+    "export/clams-null-sentence": (
+        "export", _edited_pairs("clams", _a_null("sentence_bad")), "sentence_bad is null in row 2"
+    ),
+    "export/hf-derived-as-text": (
+        "export", _edited_pairs("hf", lambda f: f.with_columns(pl.col("derived").list.join("+"))),
+        "column derived holds text, not lists of text",
+    ),
+    "export/hf-lang-null": ("export", _edited_pairs("hf", _a_null("lang")), "lang is null"),
+    "export/blimp-target-id-as-text": (
+        "export", _edited_pairs("blimp", lambda f: f.with_columns(pl.col("target_id").cast(str))),
+        "column target_id holds text, not integers",
+    ),
+    "export/blimp-unknown-type": (
+        "export", _edited_pairs("blimp", lambda f: f.with_columns(type=pl.lit("weird"))),
+        "column type holds 'weird'",
+    ),
+    "export/lm-eval-no-pair": ("export", _edited_pairs("lm-eval", pl.DataFrame.clear), "no pairs"),
     "export/hf-rerun-without-force": ("export", _export_again("hf"), "an earlier hf export (fr)"),
     "export/lm-eval-rerun-without-force": (
         "export", _export_again("lm-eval"), "--force replaces it whole"

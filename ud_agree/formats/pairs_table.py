@@ -8,7 +8,8 @@ import polars as pl
 
 from ud_agree.errors import UserError
 from ud_agree.names import path_name
-from ud_agree.schemas.corpus import PAIRS
+from ud_agree.schemas.conform import conformed
+from ud_agree.schemas.corpus import PAIRS, TYPES
 
 # The `pairs` table's columns (DESIGN.md §3).
 PAIR_COLUMNS = tuple(PAIRS.names)
@@ -39,7 +40,26 @@ def read_pairs(path: str | Path) -> pl.DataFrame:
     missing = [c for c in PAIR_COLUMNS if c not in pairs.columns and c not in LATER_COLUMNS]
     if missing:
         raise ExportError(f"{path}: not a pairs table (no column {missing[0]!r})")
-    return completed(pairs)
+    # A column of another type, a null where every pair has a value, or a type the miner
+    # never writes would be exported as it is, for a peer's script to trip over or count.
+    pairs = conformed(completed(pairs), PAIRS, path, required=())
+    for name in NEVER_NULL:
+        nulls = pairs.get_column(name).is_null()
+        if nulls.any():
+            raise ExportError(f"{path}: column {name} is null in row {(nulls.arg_max() or 0) + 1}")
+    unknown = pairs.filter(~pl.col("type").is_in(TYPES)).get_column("type")
+    if unknown.len():
+        raise ExportError(
+            f"{path}: column type holds {unknown[0]!r}, not one of {', '.join(TYPES)}"
+        )
+    return pairs
+
+
+# What every pair has: its key, its contrast and its two sentences.
+NEVER_NULL = (
+    *("lang", "treebank", "sent_id", "type", "target_id", "controller_id", "varied"),
+    *("feature", "good_value", "bad_value", "sentence_good", "sentence_bad", "variant"),
+)
 
 
 # Columns a pairs table mined by an earlier version lacks, with what such a table means.

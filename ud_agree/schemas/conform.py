@@ -32,6 +32,16 @@ def _kind(dtype: pl.DataType) -> str:
     return str(dtype)
 
 
+def _fits(have: pl.DataType, want: pl.DataType) -> bool:
+    """A column of `have` holds what the schema's `want` does: the same kind at any width; only
+    nulls (or lists of nothing but nulls, `[]` as polars reads it) fit any."""
+    if have == pl.Null:
+        return True
+    if isinstance(have, pl.List | pl.Array) and isinstance(want, pl.List | pl.Array):
+        return _fits(have.inner, want.inner)  # type: ignore[arg-type]
+    return _kind(have) == _kind(want)
+
+
 def conformed(
     frame: pl.DataFrame, schema: pa.Schema, path: str | Path, required: Iterable[str] | None = None
 ) -> pl.DataFrame:
@@ -45,8 +55,8 @@ def conformed(
     for name, dtype in wanted.items():
         if name not in frame.columns or frame.schema[name] == dtype:
             continue
-        have, want = _kind(frame.schema[name]), _kind(dtype)
-        if have != want:
+        if not _fits(frame.schema[name], dtype):
+            have, want = _kind(frame.schema[name]), _kind(dtype)
             raise TableError(f"{path}: column {name} holds {have}, not {want}")
         try:
             frame = frame.with_columns(pl.col(name).cast(dtype, strict=True))
