@@ -89,6 +89,19 @@ def test_the_first_sentence_of_a_repeated_sent_id_is_kept_and_the_rest_counted(
     assert corpus_read.pairs is not None and corpus_read.pairs.height == pairs.height
 
 
+def test_a_corpus_mined_when_repeats_lost_every_sentence_is_mined_again(tmp_path: Path) -> None:
+    files = {"UD_English-Test/en_test-ud-dev.conllu": DEV}
+    corpus = mine(tmp_path, "old", files)
+    manifest = corpus / "en" / "manifest.json"
+    record = json.loads(manifest.read_text())
+    del record["counts"]["duplicate_sent_ids_by_treebank"]  # as such a corpus's manifest is
+    manifest.write_text(json.dumps(record))
+    args = ["--ud-dir", str(tmp_path / "old" / "ud"), "--unimorph-dir", str(tmp_path / "none")]
+    assert main([*args, "--out", str(corpus), "--quiet", "--jobs", "1"]) == 0
+    counts = json.loads(manifest.read_text())["counts"]
+    assert counts["duplicate_sent_ids_by_treebank"] == {"Test": 1}  # mined again, not skipped
+
+
 def test_treebanks_sharing_a_sent_id_are_no_duplicates(tmp_path: Path) -> None:
     corpus = mine(
         tmp_path,
