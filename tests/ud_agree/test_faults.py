@@ -469,6 +469,23 @@ def _a_null(column: str) -> Callable[[pl.DataFrame], pl.DataFrame]:
     )
 
 
+def _corpus_changed(layout: str, how: str) -> Callable[[Path, Path], list[str]]:
+    """A copy of the corpus whose pairs were cut by hand (`cut`), or whose French folder was
+    copied under another name (`copied`: two tables of one language), exported whole."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        copy = tmp_path / "corpus"
+        shutil.copytree(corpus, copy)
+        if how == "cut":
+            pairs = copy / "fr" / "pairs.parquet"
+            pl.read_parquet(pairs).head(3).write_parquet(pairs)
+        else:
+            shutil.copytree(copy / "fr", copy / "fr-copy")
+        return [str(copy), "--format", layout, "--out", str(tmp_path / "exported")]
+
+    return make
+
+
 def _export_over_own_files(tmp_path: Path, corpus: Path) -> list[str]:
     """An --out folder holding the user's own files: an export, which replaces its folder
     whole, must not remove them."""
@@ -541,6 +558,12 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
         "column type holds 'weird'",
     ),
     "export/lm-eval-no-pair": ("export", _edited_pairs("lm-eval", pl.DataFrame.clear), "no pairs"),
+    "export/hf-pairs-cut-by-hand": (
+        "export", _corpus_changed("hf", "cut"), "pairs.parquet changed since it was mined"
+    ),
+    "export/lm-eval-a-language-in-two-folders": (
+        "export", _corpus_changed("lm-eval", "copied"), "pairs of fr, as "
+    ),
     "export/hf-rerun-without-force": ("export", _export_again("hf"), "an earlier hf export (fr)"),
     "export/lm-eval-rerun-without-force": (
         "export", _export_again("lm-eval"), "--force replaces it whole"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ud_agree.atomic import edited_message
 from ud_agree.errors import UserError
 from ud_agree.names import path_name
 from ud_agree.schemas.conform import conformed
@@ -86,8 +87,16 @@ def pairs_by_language(path: str | Path) -> dict[str, pl.DataFrame]:
     else:
         tables = [path]
     found: dict[str, pl.DataFrame] = {}
+    read_from: dict[str, Path] = {}
     for table in tables:
+        if table.name == "pairs.parquet":  # a corpus's table: as it was mined, or refused
+            edited = edited_message(table.parent, [table.name])
+            if edited:
+                raise ExportError(f"{edited}; mine the corpus again")
         frame = read_pairs(table)
         for (lang,), part in frame.partition_by("lang", as_dict=True, maintain_order=True).items():
-            found[path_name(str(lang), f"{table}: lang")] = part  # a folder or file name
+            key = path_name(str(lang), f"{table}: lang")  # a folder or file name
+            if key in found:  # two tables of one language: neither may replace the other
+                raise ExportError(f"{table}: pairs of {key}, as {read_from[key]} holds")
+            found[key], read_from[key] = part, table
     return found
