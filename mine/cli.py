@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from ud_agree.errors import OneLineParser, check_out, run_main
+from ud_agree.errors import OneLineParser, at_least, check_out, run_main
 
 from .environment import keep_freed_memory, share_cores
 from .options import Options
@@ -48,7 +48,7 @@ def parser(prog: str = "python -m mine") -> OneLineParser:
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=at_least(1),
         default=os.cpu_count() or 1,
         help="worker processes (default: all cores)",
     )
@@ -69,13 +69,15 @@ def parser(prog: str = "python -m mine") -> OneLineParser:
     )
     parser.add_argument(
         "--nonce",
-        type=int,
+        type=at_least(0),
         default=0,
         metavar="K",
         help="add K nonce variants of every pair: its content words replaced by other lemmas' "
         "forms of the same upos and features (docs/evaluating/controls.md; default 0)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the nonce draws (default 0)")
+    parser.add_argument(
+        "--seed", type=at_least(0), default=0, help="seed of the nonce draws, 0 or more (default 0)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     return parser
 
@@ -90,7 +92,7 @@ def parse_args(argv: list[str] | None, prog: str = "python -m mine") -> Options:
         unimorph_dirs=args.unimorph_dir,
         all_types=args.all_types,
         strict=args.strict,
-        jobs=max(1, args.jobs),
+        jobs=args.jobs,
         force=args.force,
         progress=not args.quiet,
         vary=args.vary,

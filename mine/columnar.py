@@ -297,15 +297,15 @@ def _mine(job: FileJob, data: bytes, invalid_at: np.ndarray, result: FileResult)
     head_word, w_sent = check_trees(buf, tokens, ids, len(spans.first))
     file_stem = stem(job.path)
     _name_faults(job, buf, lines, spans, tokens, file_stem, result)
-    good = ~tokens.suspect
+    sent_ids = _sent_ids(
+        buf, spans.comment, lines.start, lines.end, spans.first, tokens.lines, file_stem
+    )
+    good = _first_of_each_id(sent_ids, ~tokens.suspect, job.taken, result)
     good_sent = np.flatnonzero(good)
     kept_rows = good[tokens.row_sent]
     kept_words = good[w_sent]
     renumber = np.cumsum(kept_words) - 1
     heads = head_word[kept_words]
-    sent_ids = _sent_ids(
-        buf, spans.comment, lines.start, lines.end, spans.first, tokens.lines, file_stem
-    )
     table = Table(
         rows=tokens.rows.subset(kept_rows),
         row_sent=(np.cumsum(good) - 1)[tokens.row_sent[kept_rows]],
@@ -321,6 +321,29 @@ def _mine(job: FileJob, data: bytes, invalid_at: np.ndarray, result: FileResult)
         no_tables(result)
         return
     build_tables(job, result, table, *words_of(job, table))
+
+
+def _first_of_each_id(
+    sent_ids: pa.Array, good: np.ndarray, taken: frozenset[str], result: FileResult
+) -> np.ndarray:
+    """The well-formed sentences less those whose `sent_id` an earlier one has (in the file, or
+    in `taken`: an earlier file's), counted in `result.duplicate_sent_ids`: a repeated key
+    would make every join on (treebank, sent_id) ambiguous."""
+    ids = sent_ids.filter(pa.array(good))
+    if not taken and pc.count_distinct(ids).as_py() == len(ids):
+        return good  # the usual case: one hash pass, as the count alone would cost
+    at = np.flatnonzero(good)
+    index = pc.index_in(ids, value_set=pc.unique(ids)).to_numpy(zero_copy_only=False)
+    first = np.zeros(len(ids), bool)
+    first[np.unique(index, return_index=True)[1]] = True
+    if taken:
+        first &= ~pc.is_in(ids, value_set=pa.array(sorted(taken), pa.string())).to_numpy(
+            zero_copy_only=False
+        )
+    result.duplicate_sent_ids = int(len(ids) - first.sum())
+    kept = np.zeros(len(good), bool)
+    kept[at[first]] = True
+    return kept
 
 
 def _scan_lines(buf: Bytes) -> _Lines:

@@ -23,6 +23,7 @@ import io
 import json
 import lzma
 import sys
+import zlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,17 +32,29 @@ from pathlib import Path
 
 import polars as pl
 
-from ud_agree.atomic import edited_message, write_bytes, write_parquet
+from ud_agree.atomic import corpus_files, edited_message, input_named, write_bytes, write_parquet
 from ud_agree.errors import OneLineParser, UserError, run_main, tool_command
 from ud_agree.formats.multiblimp import FEATURE_MARK
+from ud_agree.formats.pairs_table import LATER_COLUMNS
 from ud_agree.names import path_name
-from ud_agree.schemas.corpus import DROP_REASONS, FEATURES, SKIP_REASONS
+from ud_agree.schemas.conform import conformed
+from ud_agree.schemas.corpus import (
+    DROP_REASONS,
+    DROPS,
+    FEATURES,
+    LEXICON,
+    PAIR_SKIPS,
+    PAIRS,
+    RELATIONS,
+    SENTENCES,
+    SKIP_REASONS,
+)
 
 from .fold import every_contrast
 from .languages import load_languages
 from .lexicon import other_feats
 from .paradigms import LIST_COLUMNS
-from .read import Sentence, read_bytes
+from .read import MAX_ID, Sentence, read_bytes
 from .reread import mined_from, sentences_at
 from .resources import read_rows
 
@@ -50,6 +63,15 @@ NEEDED = (
     *("head", "head_idx", "child", "child_idx", "swap_head", "metadata", "phenomenon"),
     *("grammatical_feature", "ungrammatical_feature", "lang", "sen", "wrong_sen"),
 )
+# The corpus tables the comparison reads, and their schemas.
+TABLES = {
+    "sentences": SENTENCES,
+    "relations": RELATIONS,
+    "pairs": PAIRS,
+    "pair_skips": PAIR_SKIPS,
+    "drops": DROPS,
+    "lexicon": LEXICON,
+}
 FEATURE_OF_MARK = {mark: feature for feature, mark in FEATURE_MARK.items()}
 # The classes where ud-agree makes MultiBLiMP's contrast (same target, subject, feature and bad
 # value).
@@ -105,7 +127,7 @@ def read_multiblimp(path: Path) -> pl.DataFrame:
     try:
         data = read_bytes(path)
         frame = pl.read_csv(io.BytesIO(data), separator="\t", infer_schema_length=0)
-    except (OSError, EOFError, lzma.LZMAError, pl.exceptions.PolarsError) as error:
+    except (OSError, EOFError, lzma.LZMAError, zlib.error, pl.exceptions.PolarsError) as error:
         raise CompareError(f"{path}: not a readable MultiBLiMP TSV ({error})") from None
     missing = [c for c in NEEDED if c not in frame.columns]
     if missing:
@@ -130,8 +152,13 @@ def contrast_of(row: dict, line: int, path: Path) -> Contrast:
         target_id, controller_id = int(row["head_idx"]) + 1, int(row["child_idx"]) + 1
         cop = row.get("cop_idx")
         cop_id = int(float(cop)) + 1 if cop not in (None, "", "nan") else None
-    except (ValueError, SyntaxError, KeyError, TypeError) as error:
+    except (ValueError, SyntaxError, KeyError, TypeError, MemoryError, RecursionError) as error:
         raise CompareError(f"{where}: unreadable metadata or word index ({error})") from None
+    for name, word in (("head_idx", target_id), ("child_idx", controller_id), ("cop_idx", cop_id)):
+        if word is not None and not 0 < word < MAX_ID:  # CoNLL-U IDs, as the miner reads them
+            raise CompareError(
+                f"{where}: {name} {word - 1} is not a word index (0 to {MAX_ID - 2})"
+            )
     folder = treebank_path.split("/")[0]
     treebank = folder.split("-", 1)[1] if folder.startswith("UD_") and "-" in folder else folder
     mark = (row["phenomenon"] or "").rpartition("-")[2]
@@ -201,6 +228,7 @@ class ComparedLanguage:
         self.skips_of = _grouped(self.skips.filter(pl.col("varied") == "target"))
 
     def _read(self, name: str) -> pl.DataFrame:
+        """A table of the language, checked for the columns and types its schema gives."""
         path = self.folder / f"{name}.parquet"
         if not path.is_file():
             raise CompareError(
@@ -208,9 +236,13 @@ class ComparedLanguage:
                 "(mine the corpus again with this version, with pairs)"
             )
         try:
-            return pl.read_parquet(path)
+            frame = pl.read_parquet(path)
         except (OSError, pl.exceptions.PolarsError) as error:
             raise CompareError(f"{path}: not a readable table ({error})") from None
+        schema = TABLES[name]
+        # A pairs table of an earlier version lacks the columns it is completed with.
+        required = [c for c in schema.names if name != "pairs" or c not in LATER_COLUMNS]
+        return conformed(frame, schema, path, required)
 
     @cached_property
     def lexicon(self) -> pl.DataFrame:
@@ -556,6 +588,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.compare"
     args = parser.parse_args(argv)
 
     def body() -> int:
+        if args.out:
+            tables = [f for lang in sorted(args.corpus.glob("*/")) for f in corpus_files(lang)]
+            written_over = input_named(args.out, [args.multiblimp, *tables])
+            if written_over:
+                raise CompareError(f"--out {args.out} is {written_over}, which it reads")
         classed = compare(args.multiblimp, args.corpus, args.ud_dir)
         print(table(classed))
         if args.out:

@@ -15,6 +15,7 @@ The miner never imports torch or transformers, nor the evaluator.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -22,7 +23,14 @@ from pathlib import Path
 
 import polars as pl
 
-from ud_agree.atomic import atomic_folder, edited_message, write_text
+from ud_agree import __version__
+from ud_agree.atomic import (
+    atomic_folder,
+    corpus_files,
+    edited_message,
+    input_named,
+    write_text,
+)
 from ud_agree.errors import OneLineParser, run_main, tool_command
 from ud_agree.formats import blimp, clams, multiblimp
 from ud_agree.formats.pairs_table import ExportError, pairs_by_language, read_pairs
@@ -65,10 +73,15 @@ def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | 
     beside = ["pairs.parquet"] + (
         ["relations.parquet", "sentences.parquet"] if layout == "multiblimp" else []
     )
+    written_over = input_named(out, [pairs_path, *corpus_files(folder)])
+    if written_over:
+        raise ExportError(f"--out {out} is {written_over}, which the export reads: choose another")
     edited = edited_message(folder, beside) if Path(pairs_path).name == "pairs.parquet" else None
     if edited:
         raise ExportError(f"{edited}; mine the corpus again")
     pairs = read_pairs(pairs_path)
+    if pairs.height == 0:  # a file of no pair would read as a suite with nothing wrong
+        raise ExportError(f"{pairs_path}: no pairs to export")
     if layout == "multiblimp":
         from .multiblimp import relation_facts
 
@@ -86,29 +99,78 @@ def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | 
     return pairs.height
 
 
-# What marks a folder as an earlier export of a layout, which a new export may replace whole.
+# What marks a folder as an export of a layout written before exports recorded their files.
 EXPORT_MARKS: dict[str, tuple[str, str]] = {
     "lm-eval": ("ud_agree_data.py", ""),
     "hf": ("README.md", "---\npretty_name: ud-agree minimal pairs\n"),
 }
+# What a folder export wrote (its layout, languages and every path in it), beside its files.
+RECORD = ".ud-agree-export.json"
 
 
-def check_replaceable(out: Path, layout: str) -> None:
-    """Refuse an `--out` folder holding anything but an earlier export of `layout`: the export
-    replaces its folder whole, and must never remove a user's own files."""
-    if not out.is_dir() or not any(out.iterdir()):
-        return
+def contents(folder: Path) -> list[str]:
+    """Every file and folder under `folder`, as paths relative to it."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+def record_export(folder: Path, layout: str, languages: list[str]) -> None:
+    """Record in `folder` what the export wrote there, so that a rerun knows what it may remove."""
+    record = {
+        "tool": "ud-agree export",
+        "version": __version__,
+        "format": layout,
+        "languages": sorted(languages),
+        "files": contents(folder),
+    }
+    (folder / RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def _recorded(out: Path) -> dict | None:
+    """The record of the export in `out`, if one is there and readable."""
+    try:
+        record = json.loads((out / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(record, dict) and isinstance(record.get("files"), list)
+    return record if ok else None
+
+
+def _marked(out: Path, layout: str) -> bool:
+    """`out` holds an export of `layout` written before exports recorded their files."""
     name, start = EXPORT_MARKS[layout]
     try:
         with (out / name).open(encoding="utf-8", errors="replace") as mark:
-            if mark.read(len(start)) == start:
-                return
+            return mark.read(len(start)) == start
     except OSError:
-        pass
-    raise ExportError(
-        f"--out {out} holds files that are not a {layout} export, and an export replaces its "
-        "folder whole: give a new or empty folder"
-    )
+        return False
+
+
+def check_replaceable(out: Path, layout: str, force: bool = False) -> None:
+    """Refuse an `--out` folder that is not empty unless it holds an earlier export and nothing
+    else, and `force` says to replace it: the export replaces its folder whole, and must never
+    remove a user's own files nor, unasked, another export."""
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    record = _recorded(out)
+    if record is not None:
+        written = {str(path) for path in record["files"]} | {RECORD}
+        own = [path for path in contents(out) if path not in written]
+        if own:
+            raise ExportError(
+                f"--out {out} holds {own[0]}, which the export there did not write, and an "
+                "export replaces its folder whole: move it, or give a new or empty folder"
+            )
+        languages = ", ".join(str(lang) for lang in record.get("languages") or [])
+        earlier = f"an earlier {record.get('format', 'folder')} export ({languages})"
+    elif _marked(out, layout):
+        earlier = f"an earlier {layout} export"
+    else:
+        raise ExportError(
+            f"--out {out} holds files that are not a {layout} export, and an export replaces its "
+            "folder whole: give a new or empty folder"
+        )
+    if not force:
+        raise ExportError(f"--out {out} holds {earlier}: --force replaces it whole")
 
 
 def mine_first(
@@ -157,6 +219,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
         "--out", type=Path, required=True, help="file to write (a folder for lm-eval and hf)"
     )
     parser.add_argument(
+        "--force",
+        action="store_true",
+        help="(lm-eval, hf) --out may hold an earlier export, and nothing else: it is replaced whole",
+    )
+    parser.add_argument(
         "--ud-dir",
         type=Path,
         help="the UD folder to mine (without PAIRS), or that the corpus was mined from "
@@ -191,14 +258,17 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
             from ud_agree.formats import hf, lm_eval
 
             pairs = pairs_by_language(args.pairs)
+            if not any(frame.height for frame in pairs.values()):
+                raise ExportError(f"{args.pairs}: no pairs to export")
             corpus = args.pairs if args.pairs.is_dir() else args.pairs.parent.parent
-            check_replaceable(args.out, args.format)
+            check_replaceable(args.out, args.format, args.force)
             with atomic_folder(args.out) as folder:  # no stale language, no part, ever
                 n = (
                     lm_eval.write(pairs, folder)
                     if args.format == "lm-eval"
                     else hf.write(pairs, folder, corpus)
                 )
+                record_export(folder, args.format, list(pairs))
             print(f"wrote {n} pairs of {len(pairs)} language(s) to {args.out} ({args.format})")
             return 0
         n = export(args.pairs, args.format, args.out, args.ud_dir)

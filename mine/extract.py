@@ -39,6 +39,9 @@ class FileJob:
     # §4.2: the language drops subjects (`mine/data/pro_drop_languages.tsv`), so a copular
     # clause's noun subject could be the predicate of a dropped first or second person.
     pro_drop: bool = False
+    # `sent_id`s an earlier file of the treebank holds: a sentence with one is dropped, counted
+    # as a duplicate (`FileResult.duplicate_sent_ids`), as a repeat within the file is.
+    taken: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -67,6 +70,8 @@ class FileResult:
     finite_cells: Counter = field(default_factory=Counter)
     malformed: list[tuple[int, str]] = field(default_factory=list)
     words: int = 0
+    # Well-formed sentences dropped for repeating the `sent_id` of an earlier one (in the file,
+    # or in an earlier file of the treebank: `FileJob.taken`); the first is kept.
     duplicate_sent_ids: int = 0
     dropped: pa.Table | None = None  # schema DROPS: `drops` row by row
     # Multiword tokens as written, lower-cased (§4.1: a rebuilt token must be one of the

@@ -56,7 +56,6 @@ def build_tables(
     if len(ranges):
         written = pc.unique(pc.utf8_lower(table.rows.strings(1, ranges)))
         result.tokens = frozenset(written.to_pylist())
-    result.duplicate_sent_ids = len(table.line) - pc.count_distinct(table.sent_id).as_py()
     result.words = len(words.id)
     _count_lexicon(result, table.rows, table.word_rows, words.upos, words.feats, features)
     result.finite_cells.update(finite_cells(words, features))

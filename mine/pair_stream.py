@@ -19,9 +19,8 @@ import pyarrow.parquet as pq
 from ud_agree.atomic import atomic_file
 from ud_agree.schemas.corpus import PAIR_SKIPS, PAIRS
 
-from .duplicates import without_repeats
 from .nonce import nonce_pairs
-from .pairs import provisional, skip_table, skipped_rows
+from .pairs import skip_table
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options
 from .spill import unspill, unspill_columns
@@ -135,7 +134,7 @@ class PairStream:
     ) -> bool | None:
         return self.stack.__exit__(kind, error, trace)
 
-    def add_file(self, prefix: Path, across_files: pl.DataFrame) -> None:
+    def add_file(self, prefix: Path) -> None:
         """A spilled file's attempts and skips, in the language's order of relations (the
         file's relation index made the language's)."""
         # Only the columns read here (`write_plain_tables` reads the tables whole).
@@ -143,15 +142,12 @@ class PairStream:
         sentences = unspill_columns(prefix, "sentences", ["text"])
         if self.keep_nonce:
             self.members.append(pl.DataFrame(relations))
-        tries, twice = without_repeats(pl.DataFrame(unspill(prefix, "attempts")), across_files)
+        tries = pl.DataFrame(unspill(prefix, "attempts"))
         rel = pl.col("rel").cast(pl.Int64) + self.n_relations
         self.batch.append(
             tries.with_columns(rel, pl.col("sentence").cast(pl.Int64) + sum(map(len, self.texts)))
         )
         self.skipped.append(pl.DataFrame(unspill(prefix, "skips")).with_columns(rel))
-        # A repeat's provisional attempts (§4.2) are no skips, as within one file.
-        twice = skipped_rows(twice.filter(~provisional()), "duplicate-sent-id")
-        self.skipped.append(twice.with_columns(rel))
         self.texts.append(sentences.column("text").combine_chunks())
         if sum(b.height for b in self.batch) >= PAIR_BATCH:
             self._submit()

@@ -81,6 +81,9 @@ def is_current(
     recorded = earlier.get("tables")
     if earlier.get("fingerprint") != print_ or not isinstance(recorded, dict):
         return False  # other inputs or options, or a manifest from before tables had prints
+    counts = earlier.get("counts") or {}
+    if counts.get("duplicate_sent_ids") and "duplicate_sent_ids_by_treebank" not in counts:
+        return False  # mined when a repeated sent_id lost every sentence of it, not the rest
     # A table edited, truncated or replaced since it was written is no current output.
     changed = changed_tables(out_dir, {n: recorded.get(n, "") for n in names} | recorded)
     if changed:

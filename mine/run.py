@@ -17,7 +17,7 @@ from concurrent.futures import (
     wait,
 )
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -43,7 +43,7 @@ from ud_agree.schemas.corpus import (
 )
 
 from .columnar import mine_file_columnar
-from .duplicates import repeats
+from .duplicates import taken_earlier
 from .extract import FileJob, FileResult
 from .languages import (
     load_adjective_declension,
@@ -107,6 +107,7 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     files, then write its lexicon and its manifest."""
     out_dir = options.out / run.language.key
     parts = [part(options, run, index) for index in range(len(run.jobs))]
+    drop_repeats_across_files(run, options, parts)
     # The relations, sentences and drops need no lexicon: written in a thread beside the
     # lexicon and the pairs (Parquet encoding and polars release the GIL), a language finished
     # alone, as the run's last is, keeps two cores busy.
@@ -138,6 +139,22 @@ def finish_language(run: LanguageRun, options: Options, mapping: UniMorphMap) ->
     manifest = language_manifest(run, options, lexicon, written)
     write_json(manifest, out_dir / "manifest.json")
     return manifest
+
+
+def drop_repeats_across_files(run: LanguageRun, options: Options, parts: list[Path]) -> None:
+    """Mine again, without them, each file holding `sent_id`s an earlier file of its treebank
+    holds (its spilled tables and counts replaced): the first sentence of a key is kept, in
+    the order of the files, as within a file. Rare (a treebank whose files number their
+    sentences alike), so the usual run only reads the keys."""
+    keys = [unspill_columns(prefix, "sentences", ["treebank", "sent_id"]) for prefix in parts]
+    taken = taken_earlier(keys)
+    del keys  # mapped from the spilled files, which mining again replaces
+    vary = options.vary if options.pairs else None
+    for index, sent_ids in enumerate(taken):
+        if sent_ids:
+            job = replace(run.jobs[index], taken=sent_ids)
+            run.jobs[index] = job
+            (run.results[job.label],) = mine_files([job], [parts[index]], vary)
 
 
 def write_plain_tables(
@@ -188,7 +205,6 @@ class Written:
     pair_skips: Counter
     rates: pl.DataFrame  # AGREEMENT rows (§4.1)
     agreement_flags: Counter  # pairs per `agreement_flag`
-    duplicate_sent_ids: int = 0  # sentences whose (treebank, sent_id) an earlier one has
     lent: LentAgreement = field(default_factory=LentAgreement)  # §4.2's antecedent agreement
     # Each table's fingerprint (`sha256:<hex>`) by file name, hashed as it was written.
     tables: dict[str, str] = field(default_factory=dict)
@@ -238,7 +254,6 @@ def write_tables(
     lent = lent_agreement(run)
     tables: dict[str, str] = {}
     write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT, tables)
-    repeated = repeats([unspill_columns(p, "sentences", ["treebank", "sent_id"]) for p in attempts])
     counts = PairCounts()
     if options.pairs:
         frames = paradigm_frames(run, lexicon if for_pairs is None else for_pairs)
@@ -256,7 +271,7 @@ def write_tables(
         stream = PairStream(out_dir, decide, counts, bool(options.nonce), tables)
         with stream:
             for prefix in attempts:
-                stream.add_file(prefix, repeated.across_files)
+                stream.add_file(prefix)
             stream.finish()
             if options.nonce:
                 nonce, more_skips = write_nonce(run, options, lexicon, frames, rates, stream)
@@ -272,7 +287,6 @@ def write_tables(
         pair_skips=counts.pair_skips,
         rates=rates,
         agreement_flags=counts.flags,
-        duplicate_sent_ids=repeated.duplicate_sent_ids,
         lent=lent,
         tables=tables,
     )
@@ -303,6 +317,9 @@ def language_manifest(
     drops: Counter = Counter()
     agree: Counter = Counter()
     disagree: Counter = Counter()
+    duplicates: Counter = Counter()
+    for job, r in zip(run.jobs, ordered, strict=True):
+        duplicates[job.treebank] += r.duplicate_sent_ids
     for r in ordered:
         drops.update(r.drops)
         agree.update(r.agree)
@@ -347,7 +364,11 @@ def language_manifest(
             "candidates_agree": {t: agree.get(t, 0) for t in TYPES},
             "candidates_disagree": {t: disagree.get(t, 0) for t in TYPES},
             "malformed": len(malformed),
-            "duplicate_sent_ids": written.duplicate_sent_ids,
+            # Sentences dropped for repeating the (treebank, sent_id) of an earlier one.
+            "duplicate_sent_ids": sum(duplicates.values()),
+            "duplicate_sent_ids_by_treebank": {
+                name: duplicates.get(name, 0) for name in sorted(tb.name for tb in run.treebanks)
+            },
             "pairs": sum(written.pairs_by_type.values()),
             "pairs_by_type": {t: written.pairs_by_type.get(t, 0) for t in TYPES},
             "nonce_pairs": sum(written.nonce_by_type.values()),

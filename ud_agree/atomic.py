@@ -16,7 +16,7 @@ import json
 import os
 import secrets
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, cast
@@ -236,3 +236,24 @@ def _swap_in(new: Path, path: Path, old: Path) -> None:
         os.rename(old, path)
         raise
     shutil.rmtree(old, ignore_errors=True)
+
+
+def input_named(out: str | Path, inputs: Iterable[str | Path]) -> Path | None:
+    """The one of `inputs` that `out` names (the same file, through a link too), if any: a
+    command never writes over what it reads."""
+    out = Path(out)
+    for path in map(Path, inputs):
+        try:
+            if out.resolve() == path.resolve() or (
+                out.exists() and path.exists() and os.path.samefile(out, path)
+            ):
+                return path
+        except OSError:
+            continue
+    return None
+
+
+def corpus_files(folder: str | Path) -> list[Path]:
+    """What a mined language folder holds that its readers read: its manifest and tables."""
+    folder = Path(folder)
+    return [folder / "manifest.json", *sorted(folder.glob("*.parquet"))]

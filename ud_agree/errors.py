@@ -185,3 +185,18 @@ def check_out(out: str | Path) -> None:
         raise MachineError(above if above == path else path, "not a directory")
     if not path.exists() and not os.access(above, os.W_OK | os.X_OK):
         raise MachineError(above, "permission denied")
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """An argparse `type`: an integer, `low` or more (`--nonce -1` is refused, never read as 0)."""
+
+    def integer(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value}: give {low} or more")
+        return value
+
+    return integer

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from ud_agree.atomic import edited_message
+
 from .common import ITEM_PREFIX, ValidateError
 
 # What identifies a pair across minings of the same release (the pair key less `variant`).
@@ -149,6 +151,12 @@ def read_language(folder: Path) -> pl.DataFrame:
                 f"{folder / 'relations.parquet'}: no column {', '.join(missing)} (pairs.parquet "
                 "has no column derived either); re-run the miner"
             )
+    # Last: a table that reads well but is not the one mined (pairs cut by hand).
+    edited = edited_message(
+        folder, ["pairs.parquet"] + ["relations.parquet"] * (relations is not None)
+    )
+    if edited:
+        raise ValidateError(f"{edited}; mine the corpus again")
     return pairs.with_columns(rules_of(pairs, relations), item_ids(pairs))
 
 

@@ -237,7 +237,13 @@ def _languages(corpus: Path, langs: Sequence[str] | None, per_cell: int, seed: i
     if twice:
         raise ValidateError(f"--lang {' '.join(twice)}: given twice")
     have = sorted(p.parent.name for p in corpus.glob("*/pairs.parquet"))
+    if not have and (corpus / "pairs.parquet").is_file():
+        raise ValidateError(
+            f"{corpus}: a language's folder; --corpus names the corpus folder ({corpus.parent})"
+        )
     wanted = list(langs) if langs else have
+    if not wanted:
+        raise ValidateError(f"{corpus}: holds no <lang>/pairs.parquet; mine it with pairs")
     absent = [lang for lang in wanted if lang not in have]
     if absent:
         raise ValidateError(

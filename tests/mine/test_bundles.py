@@ -17,6 +17,13 @@ from tests.sentences import conllu
 from ud_agree.schemas.corpus import TYPES
 
 ALL = frozenset(TYPES)
+# A coordinated subject: its verb's attempts are skipped (§4 `coordinated`).
+COORDINATED = (
+    "1 dogs dog NOUN Number=Plur 4 nsubj",
+    "2 and and CCONJ _ 3 cc",
+    "3 cats cat NOUN Number=Plur 1 conj",
+    "4 bark bark VERB Mood=Ind|Tense=Pres|VerbForm=Fin|Number=Plur|Person=3 0 root",
+)
 
 
 def write(path: Path, *blocks: tuple[tuple[str, ...], str]) -> Path:
@@ -27,9 +34,12 @@ def write(path: Path, *blocks: tuple[tuple[str, ...], str]) -> Path:
 
 
 def test_a_bundle_prepares_each_file_as_it_would_alone(tmp_path):
-    # s1 is in both files (a repeat across files is no duplicate within either), s2 twice in
-    # the second (a duplicate there): keys that mix files would decide both otherwise.
-    first = write(tmp_path / "a.conllu", (DOG_HAS, "s1"), (DOG_IS, "s3"), (I_AM, "s4"))
+    # s1 is in both files (a repeat across files is no duplicate within either: `mine.run`
+    # drops it), s2 twice in the second (the reader keeps the first): keys that mix files
+    # would decide both otherwise.
+    first = write(
+        tmp_path / "a.conllu", (DOG_HAS, "s1"), (DOG_IS, "s3"), (I_AM, "s4"), (COORDINATED, "s6")
+    )
     second = write(
         tmp_path / "b.conllu", (THEY_HAVE, "s2"), (DOG_IS, "s1"), (I_HAVE, "s2"), (DOG_HAS, "s5")
     )
@@ -38,7 +48,7 @@ def test_a_bundle_prepares_each_file_as_it_would_alone(tmp_path):
     alone = [prepare_attempts(*f) for f in files]
     together = prepare_bundle(files)
     assert [a.height for a, _ in alone] == [a.height for a, _ in together]
-    assert sum(s.height for _, s in alone) > 0  # the duplicate's skips are among those compared
+    assert sum(s.height for _, s in alone) > 0  # the coordinated subject's skips are compared
     for (attempts, skips), (bundled, bundled_skips) in zip(alone, together, strict=True):
         assert bundled.equals(attempts)
         assert bundled_skips.equals(skips)

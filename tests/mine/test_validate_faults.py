@@ -6,6 +6,7 @@ and the sheets tell a judge what to do."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import polars as pl
@@ -13,6 +14,7 @@ import pytest
 from ud_agree.mine.validate import KEY, README, main, sample, score
 
 from tests.mine.test_validate import CELLS, pairs_frame, read_sheet, write_sheet
+from ud_agree.atomic import fingerprint
 from ud_agree.schemas.validity import VERDICTS
 
 
@@ -144,6 +146,30 @@ def test_a_pairs_table_it_cannot_read_is_one_line_naming_it_and_column(
     change(pl.read_parquet(path)).write_parquet(path)
     code = main(sample_args(corpus, tmp_path / "s", "--lang", "fr"))
     refused(capsys, code, str(path), *words)
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("where", ["language-folder", "empty-folder"])
+def test_a_corpus_folder_without_languages_is_one_line(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    given = corpus / "fr" if where == "language-folder" else tmp_path / "empty"
+    given.mkdir(exist_ok=True)
+    words = (f"--corpus names the corpus folder ({corpus})",) if where == "language-folder" else ()
+    code = main(sample_args(given, tmp_path / "s"))
+    refused(capsys, code, str(given), *(words or ("no <lang>/pairs.parquet",)))
+    assert not (tmp_path / "s").exists()
+
+
+def test_pairs_cut_by_hand_since_mined_are_refused(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = corpus / "fr" / "pairs.parquet"
+    manifest = {"lang": "fr", "tables": {"pairs.parquet": fingerprint(path)}}  # as mined
+    (corpus / "fr" / "manifest.json").write_text(json.dumps(manifest))
+    pl.read_parquet(path).head(3).write_parquet(path)
+    code = main(sample_args(corpus, tmp_path / "s", "--lang", "fr"))
+    refused(capsys, code, "pairs.parquet changed since it was mined", "mine the corpus again")
     assert not (tmp_path / "s").exists()
 
 

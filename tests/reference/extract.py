@@ -52,8 +52,9 @@ def mine_file(job: FileJob) -> FileResult:
                 raise strict_error(job, sentence)
             result.malformed.append((sentence.line, sentence.reason))
             continue
-        if sentence.sent_id in seen_ids:
-            result.duplicate_sent_ids += 1
+        if sentence.sent_id in seen_ids or sentence.sent_id in job.taken:
+            result.duplicate_sent_ids += 1  # the first sentence of a sent_id is kept
+            continue
         seen_ids.add(sentence.sent_id)
         result.words += len(sentence.ids)
         count_ud_words(lexicon_counts, sentence)

@@ -397,6 +397,12 @@ def _file_named_dot_dot(tmp_path: Path, corpus: Path) -> list[str]:
     return ["--ud-dir", str(tmp_path / "ud"), "--out", "out"]
 
 
+def _sample_with(*option: str) -> list[str]:
+    """The sample's French mined with `option` (given last: the case's value is the one read)."""
+    args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
+    return [*args, "--lang", "fr", "--out", "out", "--quiet", *option]
+
+
 def _pairs_of_lang(tmp_path: Path, corpus: Path, lang: str) -> Path:
     pairs = pl.read_parquet(corpus / "fr" / "pairs.parquet").with_columns(lang=pl.lit(lang))
     (tmp_path / "bad" / "fr").mkdir(parents=True)
@@ -410,6 +416,72 @@ def _export_lang(layout: str, lang: str | None) -> Callable[[Path, Path], list[s
     def make(tmp_path: Path, corpus: Path) -> list[str]:
         pairs = _pairs_of_lang(tmp_path, corpus, lang or str(tmp_path / "elsewhere"))
         return [str(pairs), "--format", layout, "--out", "exported"]
+
+    return make
+
+
+def _export_again(
+    layout: str, *extra: str, own: str | None = None, first: str | None = None
+) -> Callable[[Path, Path], list[str]]:
+    """An export of `layout` into the folder of an earlier one (of `first`, default the same
+    layout; holding the user's file `own` too, where given), with `extra` options."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        out = tmp_path / "exported"
+        assert export_main([str(corpus), "--format", first or layout, "--out", str(out)]) == 0
+        if own:
+            (out / own).parent.mkdir(parents=True, exist_ok=True)
+            (out / own).write_text("the user's own notes")
+        return [str(corpus), "--format", layout, "--out", str(out), *extra]
+
+    return make
+
+
+def _writing_over(tool: str, name: str, layout: str = "blimp") -> Callable:
+    """`tool` (export in `layout`, or compare) on a copy of the corpus, with `--out` its file
+    `name` (`data.tsv`: compare's own MultiBLiMP file)."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        copy = tmp_path / "corpus"
+        shutil.copytree(corpus, copy)
+        out = str(tmp_path / name) if name == "data.tsv" else str(copy / "fr" / name)
+        if tool == "export":
+            return [str(copy / "fr" / "pairs.parquet"), "--format", layout, "--out", out]
+        return [*_multiblimp_without_sen(tmp_path), "--corpus", str(copy), "--out", out]
+
+    return make
+
+
+def _edited_pairs(layout: str, change: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable:
+    """The sample's pairs changed by `change`, saved as a table of one's own, exported."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        path = tmp_path / "edited.parquet"
+        change(pl.read_parquet(corpus / "fr" / "pairs.parquet")).write_parquet(path)
+        return [str(path), "--format", layout, "--out", str(tmp_path / "exported")]
+
+    return make
+
+
+def _a_null(column: str) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    return lambda f: f.with_columns(
+        pl.when(pl.int_range(pl.len()) == 1).then(None).otherwise(pl.col(column)).alias(column)
+    )
+
+
+def _corpus_changed(layout: str, how: str) -> Callable[[Path, Path], list[str]]:
+    """A copy of the corpus whose pairs were cut by hand (`cut`), or whose French folder was
+    copied under another name (`copied`: two tables of one language), exported whole."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        copy = tmp_path / "corpus"
+        shutil.copytree(corpus, copy)
+        if how == "cut":
+            pairs = copy / "fr" / "pairs.parquet"
+            pl.read_parquet(pairs).head(3).write_parquet(pairs)
+        else:
+            shutil.copytree(copy / "fr", copy / "fr-copy")
+        return [str(copy), "--format", layout, "--out", str(tmp_path / "exported")]
 
     return make
 
@@ -432,6 +504,11 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
     "mine/lang-dot-dot": (
         "mine", lambda p, c: ["--ud-dir", str(SAMPLE / "ud"), "--lang", ".."], "--lang .."
     ),
+    "mine/nonce-negative": ("mine", lambda p, c: _sample_with("--nonce", "-1"), "--nonce: -1"),
+    "mine/seed-negative": ("mine", lambda p, c: _sample_with("--seed", "-1"), "--seed: -1"),
+    "mine/jobs-zero": ("mine", lambda p, c: _sample_with("--jobs", "0"), "--jobs: 0"),
+    "mine/jobs-negative": ("mine", lambda p, c: _sample_with("--jobs", "-2"), "--jobs: -2"),
+    "mine/nonce-not-a-number": ("mine", lambda p, c: _sample_with("--nonce", "2.5"), "--nonce"),
     "compare/no-sen-column": (
         "compare", lambda p, c: [*_multiblimp_without_sen(p), "--corpus", str(c)], "no column sen"
     ),
@@ -450,6 +527,52 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
     "export/hf-lang-absolute": ("export", _export_lang("hf", None), "cannot name a folder"),
     "export/lm-eval-lang-dot-dot": (
         "export", _export_lang("lm-eval", ".."), "'..' cannot name a folder"
+    ),
+    "export/blimp-over-its-pairs": ("export", _writing_over("export", "pairs.parquet"), "reads"),
+    "export/clams-over-a-corpus-table": (
+        "export", _writing_over("export", "sentences.parquet", "clams"), "sentences.parquet, which"
+    ),
+    "export/multiblimp-over-the-manifest": (
+        "export", _writing_over("export", "manifest.json", "multiblimp"), "manifest.json, which"
+    ),
+    "compare/over-its-multiblimp-file": (
+        "compare", _writing_over("compare", "data.tsv"), "data.tsv, which it reads"
+    ),
+    "compare/over-a-corpus-table": (
+        "compare", _writing_over("compare", "pairs.parquet"), "pairs.parquet, which it reads"
+    ),
+    "export/clams-null-sentence": (
+        "export", _edited_pairs("clams", _a_null("sentence_bad")), "sentence_bad is null in row 2"
+    ),
+    "export/hf-derived-as-text": (
+        "export", _edited_pairs("hf", lambda f: f.with_columns(pl.col("derived").list.join("+"))),
+        "column derived holds text, not lists of text",
+    ),
+    "export/hf-lang-null": ("export", _edited_pairs("hf", _a_null("lang")), "lang is null"),
+    "export/blimp-target-id-as-text": (
+        "export", _edited_pairs("blimp", lambda f: f.with_columns(pl.col("target_id").cast(str))),
+        "column target_id holds text, not integers",
+    ),
+    "export/blimp-unknown-type": (
+        "export", _edited_pairs("blimp", lambda f: f.with_columns(type=pl.lit("weird"))),
+        "column type holds 'weird'",
+    ),
+    "export/lm-eval-no-pair": ("export", _edited_pairs("lm-eval", pl.DataFrame.clear), "no pairs"),
+    "export/hf-pairs-cut-by-hand": (
+        "export", _corpus_changed("hf", "cut"), "pairs.parquet changed since it was mined"
+    ),
+    "export/lm-eval-a-language-in-two-folders": (
+        "export", _corpus_changed("lm-eval", "copied"), "pairs of fr, as "
+    ),
+    "export/hf-rerun-without-force": ("export", _export_again("hf"), "an earlier hf export (fr)"),
+    "export/lm-eval-rerun-without-force": (
+        "export", _export_again("lm-eval"), "--force replaces it whole"
+    ),
+    "export/hf-rerun-over-an-export-holding-own-files": (
+        "export", _export_again("hf", "--force", own="fr/notes.txt"), "holds fr/notes.txt"
+    ),
+    "export/lm-eval-over-an-hf-export-without-force": (
+        "export", _export_again("lm-eval", first="hf"), "an earlier hf export (fr)"
     ),
     "export/hf-over-a-folder-of-own-files": (
         "export", _export_over_own_files, "not a hf export"
@@ -493,9 +616,10 @@ def _tree(folder: Path, relative_to: Path = Path("/")) -> dict[str, bytes]:
 
 
 def _shared_sent_ids(tmp_path: Path, corpus: Path) -> list[str]:
-    """A treebank whose dev file repeats its test file's sent_ids: a join on (treebank, sent_id)
-    is ambiguous there, so those sentences give no pair (`duplicate-sent-id`, DESIGN §4), as a
-    sent_id repeated within one file gives none, and the manifest counts the repeats."""
+    """A treebank whose dev file repeats its test file's sent_ids, or one file holding its
+    sentences twice: a join on (treebank, sent_id) would be ambiguous there, so the first
+    sentence of each id is kept (the dev file's: files are read in the order of their names),
+    the rest dropped and counted in the manifest, and the corpus is scored as the one file's."""
     ud = tmp_path / "ud"
     shutil.copytree(SAMPLE / "ud" / "UD_French-Sample", ud / "UD_French-Sample")
     test = ud / "UD_French-Sample" / "fr_sample-ud-test.conllu"
@@ -506,23 +630,27 @@ def _shared_sent_ids(tmp_path: Path, corpus: Path) -> list[str]:
     one_file.mkdir(parents=True)
     (one_file / test.name).write_bytes(test.read_bytes() * 2)
     assert mine_main(["--ud-dir", str(one_file.parent), "--out", str(tmp_path / "c1"), *args]) == 0
-    two = json.loads((tmp_path / "two" / "fr" / "manifest.json").read_text())["counts"]
-    within = json.loads((tmp_path / "c1" / "fr" / "manifest.json").read_text())["counts"]
+    alone = pl.read_parquet(corpus / "fr" / "pairs.parquet")
     n = json.loads((corpus / "fr" / "manifest.json").read_text())["counts"]["sentences"]
-    pairs = pl.read_parquet(tmp_path / "two" / "fr" / "pairs.parquet")
     problems = []
-    if two["duplicate_sent_ids"] != n:
-        problems.append(f"manifest: {two['duplicate_sent_ids']} duplicate sent_ids, not {n}")
-    if pairs.height:
-        problems.append(f"{pairs.height} pairs made of sentences whose sent_id repeats")
-    if two["pair_skips"] != within["pair_skips"]:
-        problems.append(f"skips {two['pair_skips']} differ from one file's {within['pair_skips']}")
+    for folder in ("two", "c1"):
+        counts = json.loads((tmp_path / folder / "fr" / "manifest.json").read_text())["counts"]
+        if counts["duplicate_sent_ids"] != n or counts["sentences"] != n:
+            problems.append(f"{folder}: {counts['duplicate_sent_ids']} duplicates, not {n}")
+        if counts["duplicate_sent_ids_by_treebank"] != {"Sample": n}:
+            problems.append(f"{folder}: by treebank {counts['duplicate_sent_ids_by_treebank']}")
+        pairs = pl.read_parquet(tmp_path / folder / "fr" / "pairs.parquet")
+        if not pairs.equals(alone):
+            problems.append(f"{folder}: {pairs.height} pairs, not the one file's {alone.height}")
+        if evaluate(tmp_path / folder, tmp_path / f"scored-{folder}") != 0:
+            problems.append(f"{folder}: not scored")
     return problems
 
 
 def _larger_export_first(layout: str) -> Callable[[Path, Path], list[str]]:
-    """An export rerun into the folder of an older export of more languages: the new export
-    alone remains, none of the old one's languages."""
+    """An export rerun into the folder of an older export of more languages: refused without
+    --force (it holds another export's files); with it, the new export alone remains, none of
+    the old one's languages."""
 
     def check(tmp_path: Path, corpus: Path) -> list[str]:
         args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
@@ -530,11 +658,14 @@ def _larger_export_first(layout: str) -> Callable[[Path, Path], list[str]]:
         assert mine_main([*args, "--out", str(three), "--quiet", "--jobs", "1"]) == 0
         out = tmp_path / "export"
         assert export_main([str(three), "--format", layout, "--out", str(out)]) == 0
-        assert export_main([str(corpus), "--format", layout, "--out", str(out)]) == 0
+        older = _tree(out, out)
+        assert export_main([str(corpus), "--format", layout, "--out", str(out)]) == 2
+        problems = [] if _tree(out, out) == older else ["refused, yet the older export changed"]
+        assert export_main([str(corpus), "--format", layout, "--out", str(out), "--force"]) == 0
         fresh = tmp_path / "fresh"
         assert export_main([str(corpus), "--format", layout, "--out", str(fresh)]) == 0
         stale = sorted(_names(out) - _names(fresh))
-        problems = [f"files of the older export left: {stale}"] if stale else []
+        problems += [f"files of the older export left: {stale}"] if stale else []
         if _tree(out, out) != _tree(fresh, fresh):
             problems.append("the export differs from a fresh one")
         if [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]:
@@ -605,7 +736,8 @@ def test_an_export_folder_out_of_space_keeps_the_older_export_whole(
         older = _tree(out)
         capsys.readouterr()
         no_space_at(3)  # the disk fills while the new export (of three languages) is written
-        assert export_main([str(tmp_path / "three"), "--format", layout, "--out", str(out)]) == 1
+        bigger = [str(tmp_path / "three"), "--format", layout, "--out", str(out), "--force"]
+        assert export_main(bigger) == 1
         assert "no space left on device on " in one_line(capsys)
         assert _tree(out) == older  # the older export whole, no part of the new one
         assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import polars as pl
 
+from ud_agree.atomic import edited_message
 from ud_agree.errors import UserError
 from ud_agree.names import path_name
-from ud_agree.schemas.corpus import PAIRS
+from ud_agree.schemas.conform import conformed
+from ud_agree.schemas.corpus import PAIRS, TYPES
 
 # The `pairs` table's columns (DESIGN.md §3).
 PAIR_COLUMNS = tuple(PAIRS.names)
@@ -39,7 +41,26 @@ def read_pairs(path: str | Path) -> pl.DataFrame:
     missing = [c for c in PAIR_COLUMNS if c not in pairs.columns and c not in LATER_COLUMNS]
     if missing:
         raise ExportError(f"{path}: not a pairs table (no column {missing[0]!r})")
-    return completed(pairs)
+    # A column of another type, a null where every pair has a value, or a type the miner
+    # never writes would be exported as it is, for a peer's script to trip over or count.
+    pairs = conformed(completed(pairs), PAIRS, path, required=())
+    for name in NEVER_NULL:
+        nulls = pairs.get_column(name).is_null()
+        if nulls.any():
+            raise ExportError(f"{path}: column {name} is null in row {(nulls.arg_max() or 0) + 1}")
+    unknown = pairs.filter(~pl.col("type").is_in(TYPES)).get_column("type")
+    if unknown.len():
+        raise ExportError(
+            f"{path}: column type holds {unknown[0]!r}, not one of {', '.join(TYPES)}"
+        )
+    return pairs
+
+
+# What every pair has: its key, its contrast and its two sentences.
+NEVER_NULL = (
+    *("lang", "treebank", "sent_id", "type", "target_id", "controller_id", "varied"),
+    *("feature", "good_value", "bad_value", "sentence_good", "sentence_bad", "variant"),
+)
 
 
 # Columns a pairs table mined by an earlier version lacks, with what such a table means.
@@ -66,8 +87,16 @@ def pairs_by_language(path: str | Path) -> dict[str, pl.DataFrame]:
     else:
         tables = [path]
     found: dict[str, pl.DataFrame] = {}
+    read_from: dict[str, Path] = {}
     for table in tables:
+        if table.name == "pairs.parquet":  # a corpus's table: as it was mined, or refused
+            edited = edited_message(table.parent, [table.name])
+            if edited:
+                raise ExportError(f"{edited}; mine the corpus again")
         frame = read_pairs(table)
         for (lang,), part in frame.partition_by("lang", as_dict=True, maintain_order=True).items():
-            found[path_name(str(lang), f"{table}: lang")] = part  # a folder or file name
+            key = path_name(str(lang), f"{table}: lang")  # a folder or file name
+            if key in found:  # two tables of one language: neither may replace the other
+                raise ExportError(f"{table}: pairs of {key}, as {read_from[key]} holds")
+            found[key], read_from[key] = part, table
     return found
