@@ -144,7 +144,10 @@ def _summary(analysis: Analysis) -> list[str]:
         "<h3>Where frequency points the wrong way</h3>",
         "<p>Each model's accuracy overall and on the items where the frequency heuristic is wrong "
         "(<code>frequency = incongruent</code>): a model that only tracks frequency "
-        "scores 0% there, as the frequency baseline does by definition.</p>",
+        "scores 0% there, as the frequency baseline does by definition. In the class-average "
+        "reading the heuristic is judged over the candidates each model chooses among (its "
+        "whole-word forms), so two models may label one item apart; the baseline given a "
+        "model's vocabulary (<code>--vocab-of</code>) labels it as that model's run does.</p>",
         html_table(headline),
         "<h3>Per language</h3>",
         html_table(by_lang),

@@ -79,3 +79,31 @@ def test_a_pair_counts_the_lexicon_rows_of_its_own_lemma_and_form(pud_corpus, tm
             assert good == count
             checked += 1
     assert checked > 100
+
+
+def test_a_class_average_label_is_the_baseline_over_the_models_own_candidates(pud_corpus, tmp_path):
+    # The rule the labels follow: an item's `frequency` says whether the frequency heuristic
+    # gets it right over the candidates the run's model chooses among (its whole-word forms), so
+    # two models' runs may label one item apart. The baseline given that model's vocabulary
+    # (--vocab-of) chooses among the very same candidates: the same items, the same labels, and
+    # right exactly where they say congruent.
+    from ud_agree.evaluate.output.results import load_results
+    from ud_agree.evaluate.run import evaluate
+
+    from tests.paths import MODELS
+
+    if not (MODELS / "tiny-fr-ud-bert").is_dir():
+        pytest.skip("shared tiny-fr-ud-bert not present")
+    bert = str(MODELS / "tiny-fr-ud-bert")
+    key = ["sent_id", "type", "target_id", "controller_id", "masked"]
+    runs = {}
+    for name, extra in (("bert", {"model": bert}), ("baseline", {"vocab_of": bert})):
+        options = sample_options(
+            pud_corpus, tmp_path / name, mask="controller", batch_size=32, **extra
+        )
+        runs[name] = load_results(evaluate(options).out_dir).collect().sort(key)
+    model, baseline = runs["bert"], runs["baseline"]
+    assert model.height == baseline.height > 20
+    assert model.select(key).equals(baseline.select(key))
+    assert model["frequency"].to_list() == baseline["frequency"].to_list()
+    assert baseline["right"].to_list() == [f == "congruent" for f in baseline["frequency"]]
