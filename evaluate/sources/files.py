@@ -9,7 +9,7 @@ the run (`MalformedInput`, exit 2).
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +33,23 @@ from ud_agree.schemas.suites import COLUMNS
 
 from .syntaxgym import read_syntaxgym
 
-FORMATS = ("blimp", "clams", "gevalm", "multiblimp", "syntaxgym", "table")
+
+@dataclass(frozen=True)
+class LineReader:
+    """A layout read by its own reader, not by named columns: its reader, and the keys of a JSON
+    line that mark a file as its (none: detected otherwise)."""
+
+    read: Callable[[Path, Problems], list[Record]]
+    keys: frozenset[str] = frozenset()
+
+
+# Layouts with a reader of their own in `ud_agree.formats`, one row each: the one place a new one
+# is registered (FORMATS, detection, reading and the options they refuse follow).
+READERS: dict[str, LineReader] = {
+    "clams": LineReader(clams.read),
+    "gevalm": LineReader(gevalm.read, gevalm.KEYS),
+}
+FORMATS = tuple(sorted({*READERS, "blimp", "multiblimp", "syntaxgym", "table"}))
 # The character spans of the varied word, when a layout knows it (gevalm): a masked LM scores it.
 SPAN_COLUMNS = ("start", "end_good", "end_bad")
 
@@ -104,8 +120,9 @@ def detect_format(path: Path) -> str:
 
 def _format_of_columns(columns: Iterable[str]) -> str:
     names = set(columns)
-    if names >= gevalm.KEYS:
-        return "gevalm"
+    for name, reader in READERS.items():
+        if reader.keys and names >= reader.keys:
+            return name
     for name, (good, bad, _) in KNOWN_COLUMNS.items():
         if good in names and bad in names:
             return name
@@ -272,7 +289,7 @@ def read_suite(
         raise SuiteFormatError(
             f"--good and --bad name the same column {good!r}: every pair would be identical"
         )
-    if fmt in ("clams", "gevalm", "syntaxgym") and (good or condition):
+    if (fmt in READERS or fmt == "syntaxgym") and (good or condition):
         raise SuiteFormatError(
             f"{path}: --good/--bad/--condition apply to tables, not to {fmt} files"
         )
@@ -280,10 +297,8 @@ def read_suite(
     name = suite or path.stem
     if fmt == "syntaxgym":
         return read_syntaxgym(path, problems, name)
-    if fmt == "clams":
-        found = clams.read(path, problems)
-    elif fmt == "gevalm":
-        found = gevalm.read(path, problems)
+    if fmt in READERS:
+        found = READERS[fmt].read(path, problems)
     else:
         with unreadable_as_error(path):
             found = read_table(path, fmt, good, bad, condition, problems)
