@@ -12,7 +12,17 @@ from ud_agree.names import SAFE_NAME
 from ud_agree.schemas.corpus import ROLES
 from ud_agree.schemas.results import Rule
 
-from .backends.spec import FREQUENCY, TINY_RANDOM, Dtype, Kind, ModelSpec, Pll, name_of, safe_name
+from .backends.spec import (
+    FREQUENCY,
+    KINDS,
+    TINY_RANDOM,
+    Dtype,
+    Kind,
+    ModelSpec,
+    Pll,
+    name_of,
+    safe_name,
+)
 from .corpus import corpus_not_found
 from .output.writer import RunOutput
 from .sharding.spec import Shard, parse_shard, shard_folder
@@ -44,7 +54,8 @@ Reading = Literal["class-average", "pair"]
 # Rules whose ingredients cost work of their own, run only when a run names them (§5.1):
 # `minicons` needs a forward without BOS where the tokenizer adds none.
 COSTLY_RULES: tuple[Rule, ...] = ("minicons",)
-Method = Literal["context", "no-context", "frequency", "causal", "pll-word", "pll-sentence"]
+# context | no-context | frequency | pll-word | pll-sentence, or a kind's own (`causal`: KINDS).
+Method = str
 
 # The enumerated fields and their values: the CLI's `choices` and the checks below share them.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -56,7 +67,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "reading": get_args(Reading),
     "pll": get_args(Pll),
     "dtype": get_args(Dtype),
-    "kind": get_args(Kind),
+    "kind": tuple(KINDS),
     "rule": get_args(Rule),
 }
 
@@ -173,8 +184,9 @@ class Options:
         if self.model == FREQUENCY:
             return "frequency"
         if self.reading == "pair":
-            if self.kind == "causal":
-                return "causal"
+            family = KINDS.get(self.kind or "")
+            if family is not None and family.pair_method is not None:
+                return family.pair_method
             return "pll-word" if self.pll == "word" else "pll-sentence"
         return self.control
 
@@ -194,6 +206,8 @@ def option_problems(options: Options) -> list[str]:
             f"--lang {o.lang!r}: a language key of the corpus (letters, digits, '-', '_'), "
             "not a path"
         )
+    if o.reading == "class-average" and o.kind in KINDS and KINDS[o.kind].form_scorer is None:
+        problems.append(f"--kind {o.kind} scores pairs only: --reading pair")
     if o.batch_size < 1 or o.min_candidates < 1 or (o.limit is not None and o.limit < 0):
         problems.append("--batch-size and --min-candidates must be ≥ 1, --limit ≥ 0")
     if o.max_tokens is not None and o.max_tokens < 1:

@@ -15,6 +15,7 @@ from typing import Any
 from ud_agree.errors import did_you_mean
 
 from .backends.api import TokenScorer
+from .backends.spec import KINDS
 from .options import (
     FREQUENCY,
     RESUME_OPTIONS,
@@ -122,7 +123,8 @@ def kind_of(
     if model == FREQUENCY:
         return None
     if scorer is not None:
-        return "causal" if scorer.method == "causal" else "masked"
+        methods = {family.pair_method: kind for kind, family in KINDS.items()}
+        return methods.get(scorer.method, "masked")
     if model == TINY_RANDOM:
         return "masked"
     from .backends.models import model_kind

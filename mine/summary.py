@@ -7,13 +7,14 @@ from ud_agree.schemas.corpus import DROP_REASONS, SKIP_REASONS, TYPES
 
 def summary(manifests: list[dict]) -> str:
     """Per-language table: relations per type, lexicon size, drops; then agree/disagree per type."""
-    short = {  # column heads
+    short = {  # column heads (another type's is its name)
         "determiner": "det",
         "attributive": "attr",
         "predicative": "pred",
         "subject-verb": "subj-verb",
     }
-    head = ["lang", "sentences", *short.values(), "lexicon", "malformed", *DROP_REASONS]
+    heads = [short.get(t, t) for t in TYPES]
+    head = ["lang", "sentences", *heads, "lexicon", "malformed", *DROP_REASONS]
     rows = []
     for m in manifests:
         c = m["counts"]
@@ -59,7 +60,7 @@ def summary(manifests: list[dict]) -> str:
         ]
         for m in with_pairs
     ]
-    lines.append(_table(["lang", *short.values(), *skips], rows))
+    lines.append(_table(["lang", *heads, *skips], rows))
     return "\n".join(lines)
 
 

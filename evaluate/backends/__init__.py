@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Collection
-from typing import Any, Literal
+from typing import Any
 
 from .api import (
     Blank,
@@ -26,7 +26,7 @@ from .api import (
     TokenScores,
 )
 from .loading import load_scorer
-from .spec import ModelSpec
+from .spec import KINDS, Kind, ModelSpec
 
 __all__ = [
     "BACKENDS",
@@ -44,19 +44,21 @@ __all__ = [
     "registered",
 ]
 
-BackendKind = Literal["masked", "causal"]
+BackendKind = Kind
 
-# kind → (module of this package, class): the class-average reading's form scorers. An LM's kind
-# (masked or causal) is read from its config (evaluate.plan).
+# kind → (module of this package, class): the class-average reading's form scorers, read off the
+# kinds table (`spec.KINDS`). An LM's kind (masked or causal) is read from its config
+# (evaluate.plan).
 BACKENDS: dict[BackendKind, tuple[str, str]] = {
-    "masked": ("masked", "MaskedBackend"),
-    "causal": ("causal", "CausalBackend"),
+    kind: (family.module, family.form_scorer)
+    for kind, family in KINDS.items()
+    if family.form_scorer is not None
 }
 
 
 def backend_kind(spec: ModelSpec) -> BackendKind:
-    """The registry key of `spec.model`: the LM's kind."""
-    return "causal" if spec.kind == "causal" else "masked"
+    """The registry key of `spec.model`: the LM's kind (masked where none is known)."""
+    return spec.kind if spec.kind in BACKENDS else "masked"
 
 
 def registered(registry: dict[BackendKind, tuple[str, str]], kind: BackendKind) -> Any:

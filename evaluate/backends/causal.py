@@ -501,3 +501,21 @@ def _distinct(sequences: Sequence[Sequence[int]]) -> tuple[list[list[int]], np.n
     index: dict[tuple[int, ...], int] = {}
     where = np.asarray([index.setdefault(tuple(s), len(index)) for s in sequences], dtype=np.int64)
     return [list(s) for s in index], where
+
+
+def token_scorer(
+    model: str,
+    *,
+    device: str,
+    batch_size: int,
+    max_tokens: int | None,
+    dtype: str,
+    trust_remote_code: bool,
+    native: bool,
+    **_: Any,
+) -> CausalLM:
+    """A causal LM loaded as a token scorer (`loading.load_scorer`, through `spec.KINDS`)."""
+    loaded = load_model(
+        model, device, kind=CAUSAL, trust_remote_code=trust_remote_code, dtype=dtype
+    )
+    return CausalLM(loaded, batch_size, max_tokens, dtype, native=native)

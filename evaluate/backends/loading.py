@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Collection
 
 from ud_agree.errors import UsageError
 
 from .api import TokenScorer
-from .spec import TINY_RANDOM, Dtype, Kind, Pll
+from .spec import KINDS, TINY_RANDOM, Dtype, Kind, Pll
 
 
 def load_scorer(
@@ -30,7 +31,7 @@ def load_scorer(
     weights from `seed`). `trust_remote_code`: let transformers run the model repository's own
     code. `native`: run §5.1's `lp_native` where it costs a forward of its own (the `minicons`
     rule asked for)."""
-    from .models import CAUSAL, load_model, model_kind, tiny_random_model
+    from .models import model_kind, tiny_random_model
 
     if model == TINY_RANDOM:
         if vocabulary is None:
@@ -38,17 +39,14 @@ def load_scorer(
                 f"{TINY_RANDOM} builds its vocabulary from a corpus's words: pass "
                 "vocabulary=corpus_words(corpus)"
             )
-        loaded = tiny_random_model(vocabulary, device, seed)
-        kind = "masked"
-    else:
-        kind = kind or model_kind(model, trust_remote_code)
-        loaded = load_model(
-            model, device, kind=kind, trust_remote_code=trust_remote_code, dtype=dtype
-        )
-    if kind == CAUSAL:
-        from .causal import CausalLM
+        from .masked import MaskedPLL
 
-        return CausalLM(loaded, batch_size, max_tokens, dtype, native=native)
-    from .masked import MaskedPLL
-
-    return MaskedPLL(loaded, pll, batch_size, max_tokens, dtype)
+        return MaskedPLL(tiny_random_model(vocabulary, device, seed), pll, batch_size, max_tokens,
+                         dtype)  # fmt: skip
+    kind = kind or model_kind(model, trust_remote_code)
+    module = importlib.import_module(f".{KINDS[kind].module}", __package__)
+    scorer: TokenScorer = module.token_scorer(
+        model, pll=pll, device=device, batch_size=batch_size, max_tokens=max_tokens, dtype=dtype,
+        trust_remote_code=trust_remote_code, native=native,
+    )  # fmt: skip
+    return scorer

@@ -382,3 +382,23 @@ def token_words(
 
 def _spans(words: Sequence[Span] | None) -> tuple[Span, ...] | None:
     return None if words is None else tuple((int(a), int(b)) for a, b in words)
+
+
+def token_scorer(
+    model: str,
+    *,
+    pll: str,
+    device: str,
+    batch_size: int,
+    max_tokens: int | None,
+    dtype: str,
+    trust_remote_code: bool,
+    **_: Any,
+) -> MaskedPLL:
+    """A masked LM loaded as a token scorer (`loading.load_scorer`, through `spec.KINDS`)."""
+    from .models import MASKED, load_model
+
+    loaded = load_model(
+        model, device, kind=MASKED, trust_remote_code=trust_remote_code, dtype=dtype
+    )
+    return MaskedPLL(loaded, pll, batch_size, max_tokens, dtype)

@@ -16,7 +16,27 @@ Pll = Literal["word", "sentence"]  # masked LMs in the pair reading: PLL of the 
 # Compute precision: float32, autocast to bfloat16/float16, or `auto`: the checkpoint's stored
 # precision, no autocast (lm-evaluation-harness's default `dtype=auto`).
 Dtype = Literal["float32", "bfloat16", "float16", "auto"]
-Kind = Literal["masked", "causal"]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A model kind: its module of `evaluate.backends`, whose `token_scorer(model, **loading)`
+    loads the pair reading's and suites' scorer; its form scorer class there (the class-average
+    reading; None: pairs only); the `method` of its pair runs (None: a masked LM's `pll-<pll>`)."""
+
+    module: str
+    form_scorer: str | None
+    pair_method: str | None
+
+
+# The model kinds, one row each: the one place a kind is registered (the `--kind` choices, loading,
+# the class-average back-ends and the pair runs' `method` read it). Masked and causal LMs are
+# told apart by their config (`models.model_kind`); another kind is asked for with `--kind`.
+KINDS: dict[str, Family] = {
+    "masked": Family("masked", "MaskedBackend", None),
+    "causal": Family("causal", "CausalBackend", "causal"),
+}
+Kind = str  # a key of KINDS
 
 
 @dataclass(frozen=True)

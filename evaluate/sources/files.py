@@ -9,10 +9,11 @@ the run (`MalformedInput`, exit 2).
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -33,7 +34,22 @@ from ud_agree.schemas.suites import COLUMNS
 
 from .syntaxgym import read_syntaxgym
 
-FORMATS = ("blimp", "clams", "gevalm", "multiblimp", "syntaxgym", "table")
+
+@dataclass(frozen=True)
+class LineReader:
+    """A layout read by its own reader, not by named columns: its reader, and the keys of a JSON
+    line that mark a file as its (none: detected otherwise)."""
+
+    read: Callable[[Path, Problems], list[Record]]
+    keys: frozenset[str] = frozenset()
+
+
+# Layouts with a reader of their own in `ud_agree.formats`, one row each: the one place a new one
+# is registered (FORMATS, detection, reading and the options they refuse follow).
+READERS: dict[str, LineReader] = {
+    "clams": LineReader(clams.read),
+    "gevalm": LineReader(gevalm.read, gevalm.KEYS),
+}
 # The character spans of the varied word, when a layout knows it (gevalm): a masked LM scores it.
 SPAN_COLUMNS = ("start", "end_good", "end_bad")
 
@@ -88,8 +104,9 @@ def detect_format(path: Path) -> str:
     if head.split("\t", 1)[0] in ("True", "False") and "\t" in head:
         return "clams"
     if head.lstrip().startswith(("{", "[")):
-        if _is_syntaxgym(path):
-            return "syntaxgym"
+        for name, document in DOCUMENT_READERS.items():
+            if document.detect(path):
+                return name
         try:
             first = parse_json(head)
         except ValueError:
@@ -104,8 +121,9 @@ def detect_format(path: Path) -> str:
 
 def _format_of_columns(columns: Iterable[str]) -> str:
     names = set(columns)
-    if names >= gevalm.KEYS:
-        return "gevalm"
+    for name, reader in READERS.items():
+        if reader.keys and names >= reader.keys:
+            return name
     for name, (good, bad, _) in KNOWN_COLUMNS.items():
         if good in names and bad in names:
             return name
@@ -119,6 +137,23 @@ def _is_syntaxgym(path: Path) -> bool:
     except (ValueError, UnicodeDecodeError):
         return False
     return isinstance(data, dict) and "items" in data
+
+
+@dataclass(frozen=True)
+class DocumentReader:
+    """A suite kind that is no list of pairs, read as one JSON document: whether a file is one
+    (tried on a file whose first line opens JSON), and its reader (path, problems, suite name)."""
+
+    detect: Callable[[Path], bool]
+    read: Callable[[Path, Problems, str], Any]
+
+
+# Suites that are not pairs, one row each, each scored by its own task (`tasks/suite_files.TASKS`):
+# the one place such a kind is read and detected.
+DOCUMENT_READERS: dict[str, DocumentReader] = {
+    "syntaxgym": DocumentReader(_is_syntaxgym, read_syntaxgym),
+}
+FORMATS = tuple(sorted({*READERS, *DOCUMENT_READERS, "blimp", "multiblimp", "table"}))
 
 
 def sentence_columns(
@@ -272,18 +307,16 @@ def read_suite(
         raise SuiteFormatError(
             f"--good and --bad name the same column {good!r}: every pair would be identical"
         )
-    if fmt in ("clams", "gevalm", "syntaxgym") and (good or condition):
+    if (fmt in READERS or fmt in DOCUMENT_READERS) and (good or condition):
         raise SuiteFormatError(
             f"{path}: --good/--bad/--condition apply to tables, not to {fmt} files"
         )
     problems = Problems(str(path), strict)
     name = suite or path.stem
-    if fmt == "syntaxgym":
-        return read_syntaxgym(path, problems, name)
-    if fmt == "clams":
-        found = clams.read(path, problems)
-    elif fmt == "gevalm":
-        found = gevalm.read(path, problems)
+    if fmt in DOCUMENT_READERS:
+        return DOCUMENT_READERS[fmt].read(path, problems, name)
+    if fmt in READERS:
+        found = READERS[fmt].read(path, problems)
     else:
         with unreadable_as_error(path):
             found = read_table(path, fmt, good, bad, condition, problems)

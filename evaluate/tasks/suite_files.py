@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 import polars as pl
@@ -16,6 +16,7 @@ from tqdm import tqdm
 from ud_agree import __version__
 from ud_agree.atomic import write_csv
 from ud_agree.errors import UserError
+from ud_agree.formats.problems import Malformed
 
 from ..backends.api import TokenScorer
 from ..backends.spec import ModelSpec, safe_name
@@ -29,6 +30,20 @@ from .spec import Pace, Scoring
 from .syntaxgym import score_items
 
 SUITE_TOOL = "ud-agree evaluate.suite"  # manifests' `tool`
+
+
+class SuiteFile(Protocol):
+    """What a task asks of any suite as read: its name, file, layout and malformed lines."""
+
+    name: str
+    path: Path
+    format: str
+    malformed: list[Malformed]
+
+    @property
+    def size(self) -> int:
+        """How many pairs (items) were read."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -82,7 +97,7 @@ class SuiteTask:
 
     unit = "pairs"
 
-    def __init__(self, suite: PairSuite | GymSuite, scorer: TokenScorer, run: SuiteRun) -> None:
+    def __init__(self, suite: SuiteFile, scorer: TokenScorer, run: SuiteRun) -> None:
         self.suite, self.scorer, self.run = suite, scorer, run
         self.skipped: Counter = Counter(getattr(suite, "skipped", {}))
         self.done: set[str] = set()
@@ -268,11 +283,13 @@ class GymTask(SuiteTask):
         return written
 
 
-def suite_task(suite: PairSuite | GymSuite, scorer: TokenScorer, run: SuiteRun) -> SuiteTask:
+# Each suite as read (`sources/files.read_suite`) → the task that scores it, one row each.
+TASKS: dict[type, type[SuiteTask]] = {PairSuite: PairFileTask, GymSuite: GymTask}
+
+
+def suite_task(suite: SuiteFile, scorer: TokenScorer, run: SuiteRun) -> SuiteTask:
     """The task of one suite file of a run."""
-    if isinstance(suite, GymSuite):
-        return GymTask(suite, scorer, run)
-    return PairFileTask(suite, scorer, run)
+    return TASKS.get(type(suite), PairFileTask)(suite, scorer, run)
 
 
 def progress_off(run: SuiteRun) -> bool | None:
@@ -286,7 +303,7 @@ def run_folder(out: str | Path, suite: str, model: str) -> Path:
     return Path(out) / suite / safe_name(model)
 
 
-def blank_scorer(suite: PairSuite | GymSuite, scorer: TokenScorer) -> TokenScorer:
+def blank_scorer(suite: SuiteFile, scorer: TokenScorer) -> TokenScorer:
     """§7: gevalm's blank is the varied word, so a masked LM scores its word PLL there (the
     paper's own measure for a one-token word), whatever `--pll` says for whole sentences."""
     if suite.format != "gevalm" or not scorer.method.startswith("pll-"):
@@ -295,7 +312,7 @@ def blank_scorer(suite: PairSuite | GymSuite, scorer: TokenScorer) -> TokenScore
     return scorer if with_pll is None else cast(TokenScorer, with_pll("word"))
 
 
-def skip_reason(suite: PairSuite | GymSuite) -> str:
+def skip_reason(suite: SuiteFile) -> str:
     """Why a suite has nothing to score: its first malformed line's reason, the pairs skipped as
     undecidable, no prediction to test, else it is empty."""
     if suite.malformed:
