@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .masking import mask_position
+from .masking import mask_position, with_offsets
 
 
 @dataclass(frozen=True)
@@ -38,14 +38,7 @@ def encode(
     limit: int,
 ) -> Encoded:
     """Tokenize masked texts; the scored mask is the `mask_ordinals[i]`-th mask token of text i."""
-    # verbose=False: long sentences are windowed below, so the length warning would mislead.
-    batch = tokenizer(
-        list(texts),
-        add_special_tokens=True,
-        return_offsets_mapping=True,
-        truncation=False,
-        verbose=False,
-    )
+    batch = with_offsets(tokenizer, texts)
     mask_id = tokenizer.mask_token_id
     all_ids, positions, cut = [], [], []
     for ids, offsets, span, ordinal in zip(

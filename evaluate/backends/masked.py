@@ -14,7 +14,7 @@ import numpy as np
 from .api import Blank, FormBatch, Span, TokenScores
 from .batching import length_batches, pad
 from .encoding import Encoded, encode, window
-from .masking import hide
+from .masking import hide, with_offsets
 from .spec import TINY_RANDOM, ModelSpec, name_of
 
 if TYPE_CHECKING:
@@ -279,13 +279,7 @@ def pll_copies(
 ) -> PllCopies:
     """Copy j of a word masks its tokens j… (the within-word rule): each predicts token j. The
     words: `words[i]` alone (word PLL), else `known[i]` (given spans), else the tokenizer's own."""
-    batch = tokenizer(
-        list(texts),
-        add_special_tokens=True,
-        return_offsets_mapping=True,
-        return_special_tokens_mask=True,
-        verbose=False,
-    )
+    batch = with_offsets(tokenizer, texts, special_tokens_mask=True)
     mask_id = tokenizer.mask_token_id
     copies: list[list[int]] = []
     positions, targets, owner, scored = [], [], [], []

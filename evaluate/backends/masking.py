@@ -5,6 +5,7 @@ the masked back-end (its inputs) and the readings (token distances in the text t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ud_agree.surface import Span
 
@@ -50,3 +51,17 @@ def mask_position(
     if inside:
         return inside[0]
     return mask_at[ordinal] if ordinal < len(mask_at) else first_token_at(offsets, span)
+
+
+def with_offsets(tokenizer: Any, texts: Sequence[str], special_tokens_mask: bool = False) -> Any:
+    """The tokenizer's ids and character offsets of each text as the model reads it (special
+    tokens added, never truncated: a long text is windowed by its caller, so the length warning
+    would mislead)."""
+    return tokenizer(
+        list(texts),
+        add_special_tokens=True,
+        return_offsets_mapping=True,
+        return_special_tokens_mask=special_tokens_mask,
+        truncation=False,
+        verbose=False,
+    )

@@ -11,7 +11,7 @@ import polars as pl
 from ud_agree.surface import surface_text
 
 from ..backends.api import Context
-from ..backends.masking import first_token_at, mask_position
+from ..backends.masking import first_token_at, mask_position, with_offsets
 
 
 def masked_distances(
@@ -23,13 +23,7 @@ def masked_distances(
     """Tokens from the mask (at the character span `masked`) to the first token of the other word
     (`other`), special tokens included as the model reads them; -1 where the other word has no
     token."""
-    batch = tokenizer(
-        list(texts),
-        add_special_tokens=True,
-        return_offsets_mapping=True,
-        truncation=False,
-        verbose=False,
-    )
+    batch = with_offsets(tokenizer, texts)
     mask_id = tokenizer.mask_token_id
     distances = []
     for ids, offsets, span, there in zip(
