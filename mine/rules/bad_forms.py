@@ -15,6 +15,7 @@ from ..paradigms import (
     LIST_COLUMNS,
     SHARED_UPOS,
     ParadigmFrames,
+    cell_key_of_joined,
     expanded,
     script_of,
 )
@@ -227,10 +228,7 @@ def own_cell_of(questions: pl.DataFrame) -> pl.DataFrame:
         "key",
         "lemma",
         "upos",
-        *(
-            pl.col(f"k_{n}").str.strip_chars_start(",").fill_null("").alias(f"cell_{n}")
-            for n in LIST_COLUMNS
-        ),
+        *(cell_key_of_joined(pl.col(f"k_{n}")).alias(f"cell_{n}") for n in LIST_COLUMNS),
         "feats",
     )
 

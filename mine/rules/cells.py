@@ -12,6 +12,7 @@ from ..paradigms import (
     LIST_COLUMNS,
     ParadigmFrames,
     cell_key,
+    cell_key_of_joined,
 )
 from .features import meets, value_list
 from .subjects import DERIVABLE
@@ -312,10 +313,7 @@ def contested_forms(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.Serie
         "bad_key",
         "lemma",
         "upos",
-        *(
-            pl.col(f"k_{n}").str.strip_chars_start(",").fill_null("").alias(f"g_{n}")
-            for n in LIST_COLUMNS
-        ),
+        *(cell_key_of_joined(pl.col(f"k_{n}")).alias(f"g_{n}") for n in LIST_COLUMNS),
         *(pl.col(f"cell_{n}").alias(f"b_{n}") for n in LIST_COLUMNS),
     )
 
