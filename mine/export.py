@@ -62,11 +62,17 @@ WRITERS: dict[str, Callable[[pl.DataFrame], str]] = {
 }
 
 
-def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | None = None) -> int:
-    """Write the pairs table in `layout` to `out` (atomically); the number of pairs written.
-    MultiBLiMP's layout reads the corpus beside the pairs (and its CoNLL-U files, under the
-    manifest's or the given `ud_dir`) for the columns the pairs lack, for every pair, with a
-    relation row or without."""
+def export(
+    pairs_path: str | Path,
+    layout: str,
+    out: str | Path,
+    ud_dir: Path | None = None,
+    force: bool = True,
+) -> int:
+    """Write the pairs table in `layout` to `out` (atomically; an existing `out` only with
+    `force`, as the command's `--force`); the number of pairs written. MultiBLiMP's layout reads
+    the corpus beside the pairs (and its CoNLL-U files, under the manifest's or the given
+    `ud_dir`) for the columns the pairs lack, for every pair, with a relation row or without."""
     if layout not in WRITERS:
         raise ExportError(f"unknown layout {layout!r} (one of {', '.join(LAYOUTS)})")
     folder = Path(pairs_path).parent
@@ -76,6 +82,7 @@ def export(pairs_path: str | Path, layout: str, out: str | Path, ud_dir: Path | 
     written_over = input_named(out, [pairs_path, *corpus_files(folder)])
     if written_over:
         raise ExportError(f"--out {out} is {written_over}, which the export reads: choose another")
+    check_file_replaceable(Path(out), force)
     edited = edited_message(folder, beside) if Path(pairs_path).name == "pairs.parquet" else None
     if edited:
         raise ExportError(f"{edited}; mine the corpus again")
@@ -173,6 +180,15 @@ def check_replaceable(out: Path, layout: str, force: bool = False) -> None:
         raise ExportError(f"--out {out} holds {earlier}: --force replaces it whole")
 
 
+def check_file_replaceable(out: Path, force: bool) -> None:
+    """Refuse a file `--out` that exists unless `force` says to replace it, and a folder always:
+    a rerun must not silently write over a file a user may have edited or renamed into place."""
+    if out.is_dir():
+        raise ExportError(f"--out {out} is a folder: name the file to write")
+    if out.exists() and not force:
+        raise ExportError(f"--out {out} exists: --force replaces it, or name another file")
+
+
 def mine_first(
     ud_dir: Path | None, lang: str | None, unimorph_dirs: list[Path], corpus: Path
 ) -> Path:
@@ -221,7 +237,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
     parser.add_argument(
         "--force",
         action="store_true",
-        help="(lm-eval, hf) --out may hold an earlier export, and nothing else: it is replaced whole",
+        help="--out may already exist (a file; for lm-eval and hf a folder holding an earlier "
+        "export and nothing else): it is replaced whole",
     )
     parser.add_argument(
         "--ud-dir",
@@ -271,7 +288,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
                 record_export(folder, args.format, list(pairs))
             print(f"wrote {n} pairs of {len(pairs)} language(s) to {args.out} ({args.format})")
             return 0
-        n = export(args.pairs, args.format, args.out, args.ud_dir)
+        n = export(args.pairs, args.format, args.out, args.ud_dir, force=args.force)
         print(f"wrote {n} pairs to {args.out} ({args.format})")
         return 0
 

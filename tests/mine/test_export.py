@@ -206,6 +206,23 @@ def test_a_table_without_pair_columns_is_one_line_exit_2(tmp_path: Path, capsys)
     assert not (tmp_path / "x.txt").exists()
 
 
+@pytest.mark.parametrize("layout", ["multiblimp", "blimp", "clams"])
+def test_a_file_export_replaces_an_existing_file_only_with_force(
+    pairs_path: Path, layout: str, capsys
+) -> None:
+    out = pairs_path.parent / "edited.out"
+    out.write_text("a judge's notes")
+    args = [str(pairs_path), "--format", layout, "--out", str(out)]
+    assert main(args) == 2
+    assert (
+        capsys.readouterr().err
+        == f"error: --out {out} exists: --force replaces it, or name another file\n"
+    )
+    assert out.read_text() == "a judge's notes"
+    assert main([*args, "--force"]) == 0
+    assert out.read_text() == export(pairs_path, layout, "fresh.out").read_text()
+
+
 def test_export_never_imports_torch_transformers_or_the_evaluator() -> None:
     code = (
         "import sys, mine.export, mine.cli; "

@@ -123,7 +123,7 @@ def test_export_out_of_space_keeps_the_old_file(corpus, tmp_path, capsys, no_spa
     out = tmp_path / "pairs.jsonl"
     out.write_text("old")
     no_space_at(1)
-    assert export_main([str(pairs), "--format", "blimp", "--out", str(out)]) == 1
+    assert export_main([str(pairs), "--format", "blimp", "--out", str(out), "--force"]) == 1
     assert str(out) in one_line(capsys)
     assert out.read_text() == "old" and temporaries(tmp_path) == []
 
@@ -452,6 +452,17 @@ def _writing_over(tool: str, name: str, layout: str = "blimp") -> Callable:
     return make
 
 
+def _file_there(layout: str, folder: bool = False) -> Callable:
+    """An export of `layout` whose `--out` already holds a file of the user's (or is a folder)."""
+
+    def make(tmp_path: Path, corpus: Path) -> list[str]:
+        out = tmp_path / "mine.out"
+        out.mkdir() if folder else out.write_text("the user's own edits")
+        return [str(corpus / "fr" / "pairs.parquet"), "--format", layout, "--out", str(out)]
+
+    return make
+
+
 def _edited_pairs(layout: str, change: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable:
     """The sample's pairs changed by `change`, saved as a table of one's own, exported."""
 
@@ -528,6 +539,8 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
     "export/lm-eval-lang-dot-dot": (
         "export", _export_lang("lm-eval", ".."), "'..' cannot name a folder"
     ),
+    "export/blimp-over-an-earlier-file": ("export", _file_there("blimp"), "exists: --force"),
+    "export/clams-into-a-folder": ("export", _file_there("clams", folder=True), "is a folder"),
     "export/blimp-over-its-pairs": ("export", _writing_over("export", "pairs.parquet"), "reads"),
     "export/clams-over-a-corpus-table": (
         "export", _writing_over("export", "sentences.parquet", "clams"), "sentences.parquet, which"
