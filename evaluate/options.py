@@ -350,6 +350,7 @@ def suite_run(
     dtype: str = "float32",
     out: str | Path = "results",
     resume: bool = False,
+    force: bool = False,
     strict: bool = False,
     chunk_size: int = 4096,
     progress: bool = True,
@@ -377,6 +378,8 @@ def suite_run(
         raise UserError("--max-tokens must be ≥ 1")
     if not files:
         raise UserError("no suite files given")
+    if force and resume:
+        raise UserError("--force clears a results folder and --resume keeps it: give one of them")
     for name in (rule, *rules):
         if name not in CHOICES["rule"]:
             raise UserError(f"--rule {name!r}: expected one of {', '.join(CHOICES['rule'])}")
@@ -404,4 +407,5 @@ def suite_run(
         pace=Pace(chunk_size, progress),
         out=str(out),
         resume=resume,
+        force=force,
     )

@@ -245,7 +245,7 @@ def run_suites(
 ) -> list[Outcome]:
     """Score every suite file of `run` with the one loop; malformed lines go to `warn` (stderr by
     default)."""
-    from .output.suites import other_file
+    from .output.suites import clear_folder, other_file
     from .sources.files import pair_files, read_suite
 
     warn = warn or (lambda message: print(message, file=sys.stderr))
@@ -284,13 +284,14 @@ def run_suites(
     for suite in suites:
         folder = run.folder(suite.name)
         other = other_file(folder, suite.path)
-        if other is not None:
+        if other is not None and not run.force:
             raise UserError(
                 f"{folder} holds the results of {other}, not of {suite.path}: give this run "
-                "another --out, or delete that folder"
+                "another --out, or --force to clear that folder"
             )
-        with hold(folder):
-            pass
+        with hold(folder) as held:
+            if other is not None:
+                clear_folder(folder, keep=held)
     # 3. One scorer for every suite.
     scorer = load_suite_scorer(run, scorer_factory)
     return [

@@ -52,6 +52,12 @@ def parser(prog: str = "python -m evaluate.suite") -> argparse.ArgumentParser:
         "--resume", action="store_true", help="keep the chunks already written and go on"
     )
     p.add_argument(
+        "--force",
+        action="store_true",
+        help="a results folder holding another file's results (a file of the same name elsewhere, "
+        "or a corpus run) is cleared first, then scored anew",
+    )
+    p.add_argument(
         "--strict", action="store_true", help="stop at the first malformed line (exit 2)"
     )
     p.add_argument("--chunk-size", type=int, default=4096, help="pairs (items) per results chunk")
@@ -87,6 +93,7 @@ def _run(args: argparse.Namespace) -> int:
         dtype=args.dtype,
         out=args.out,
         resume=args.resume,
+        force=args.force,
         strict=args.strict,
         chunk_size=args.chunk_size,
         progress=not args.no_progress,

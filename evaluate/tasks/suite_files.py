@@ -62,6 +62,7 @@ class SuiteRun:
     pace: Pace = field(default_factory=Pace)
     out: str = "results"
     resume: bool = False
+    force: bool = False  # a folder holding another file's (or a corpus's) results is cleared
 
     def record(self) -> dict[str, Any]:
         """The options as a suite manifest writes them."""

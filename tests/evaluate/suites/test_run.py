@@ -197,7 +197,7 @@ def test_a_file_of_the_same_name_elsewhere_never_replaces_another_files_results(
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     first = write(tmp_path / "a", "x.txt", CLAMS)
-    second = write(tmp_path / "b", "x.txt", CLAMS.replace("chat", "chien"))
+    second = write(tmp_path / "b", "x.txt", CLAMS.replace("pilote", "marin"))
     argv = ["--model", "m", "--out", str(tmp_path / "out")]
     assert run_cli([str(first), *argv], capsys, monkeypatch)[0] == 0
     before = load_suite_results(tmp_path / "out").collect()
@@ -207,6 +207,28 @@ def test_a_file_of_the_same_name_elsewhere_never_replaces_another_files_results(
     assert load_suite_results(tmp_path / "out").collect().equals(before)
     # The same file again is a rerun: it starts afresh, as before.
     assert run_cli([str(first), *argv], capsys, monkeypatch)[0] == 0
+
+
+def test_force_clears_a_folder_holding_another_files_results_and_scores_anew(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = write(tmp_path / "a", "x.txt", CLAMS)
+    second = write(tmp_path / "b", "x.txt", CLAMS.replace("pilote", "marin"))
+    argv = ["--model", "m", "--out", str(tmp_path / "out")]
+    assert run_cli([str(first), *argv], capsys, monkeypatch)[0] == 0
+    (folder,) = {p.parent for p in (tmp_path / "out").rglob("manifest.json")}
+    (folder / "notes.txt").write_text("stale")
+    code, _, err = run_cli([str(second), *argv, "--force", "--resume"], capsys, monkeypatch)
+    assert code == 2 and "--force clears a results folder and --resume keeps it" in err
+    assert run_cli([str(second), *argv, "--force"], capsys, monkeypatch)[0] == 0
+    assert not (folder / "notes.txt").exists()
+    rows = load_suite_results(tmp_path / "out").collect()
+    good = " ".join(rows["sentence_good"])
+    assert "marin" in good and "pilote" not in good
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["file"] == str(second.resolve())
 
 
 def test_a_suite_named_as_a_language_never_shares_a_folder_with_a_corpus_run(tmp_path) -> None:
