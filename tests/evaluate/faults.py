@@ -1289,6 +1289,34 @@ def _results_unfinished(place: Place) -> list[str]:
     return ["results", str(place.out)]
 
 
+def _results_after(change: Callable[[Path], None]) -> Callable[[Place], list[str]]:
+    """A finished run changed by `change(<its folder>)`, then read by load_results."""
+
+    def setup(place: Place) -> list[str]:
+        _finished_then(change)(place)
+        return ["results", str(place.out)]
+
+    return setup
+
+
+def _newer_schema(folder: Path) -> None:
+    manifest = folder / "manifest.json"
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "schema_version": 99}))
+
+
+def _same_name_elsewhere(*extra: str) -> Callable[[Place], list[str]]:
+    """`x.jsonl` of folder a/ scored, then `x.jsonl` of folder b/ into the same --out."""
+
+    def setup(place: Place) -> list[str]:
+        first = place.file("a/x.jsonl", jsonl(B1, B2))
+        argv = ["--model", str(place.gpt2), "--out", str(place.out), "--no-progress"]
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            assert _suite([first, *argv]) == 0
+        return [place.file("b/x.jsonl", jsonl(B2)), *argv, *extra]
+
+    return setup
+
+
 def _results_chunk_garbled(place: Place) -> list[str]:
     _finished_then(_garble_chunk)(place)
     return ["results", str(place.out)]
@@ -1644,6 +1672,31 @@ def corpus_cases() -> list[Case]:
         ),
         Case("results/load-results-stray-chunk-copy", "api", _results_stray_copy, 2, "(copy)"),
         Case("results/load-results-unfinished", "api", _results_unfinished, 2, "never finished"),
+        Case(
+            "results/load-results-newer-schema",
+            "api",
+            _results_after(_newer_schema),
+            2,
+            "written by a newer ud-agree",
+        ),
+        Case(
+            "results/load-results-manifest-deleted",
+            "api",
+            _results_after(_remove("manifest.json")),
+            2,
+            "no manifest.json beside its results",
+        ),
+        Case(
+            "suite/same-name-elsewhere", "suite", _same_name_elsewhere(), 2, "holds the results of"
+        ),
+        Case(
+            "suite/same-name-elsewhere-force",
+            "suite",
+            _same_name_elsewhere("--force"),
+            0,
+            "",
+            scored(1),
+        ),
         # what the report says of these is the report's (issue 34, point 3): here no traceback
         Case("report/broken-manifest", "report", _report_broken_manifest, None),
         Case("report/no-chunks", "report", _report_no_chunks, None),
