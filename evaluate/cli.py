@@ -323,16 +323,18 @@ def _run_one(options: Options) -> int:
 def _run_many(runs: list[Options]) -> int:
     """Every run in turn (a finished one skipped under --resume), one line each, then one table
     of every run's overall accuracy."""
-    from .report.runs import run_line, runs_table
+    from .backends.spec import name_of
+    from .report.runs import progress_lines, run_line, runs_table
     from .run import NothingToScore
     from .run import evaluate as run_evaluation
 
     rows, empty = [], []
     for number, options in enumerate(runs, 1):
-        where = f"[{number}/{len(runs)}] {options.lang} {options.model} {options.reading}"
+        # A model's folder name, not its path: the lines stay within 120 columns.
+        where = f"[{number}/{len(runs)}] {options.lang} {name_of(options.model)} {options.reading}"
         if options.resume and finished(options):
             row = runs_row(options, None)
-            print(f"{where}: finished earlier, skipped ({row['folder']})", flush=True)
+            print(progress_lines(where, "finished earlier, skipped", row["folder"]), flush=True)
         else:
             try:
                 row = runs_row(options, run_evaluation(options))
@@ -340,7 +342,7 @@ def _run_many(runs: list[Options]) -> int:
                 print(f"{where}: {error}", flush=True)
                 empty.append(str(error))
                 continue
-            print(f"{where}: {run_line(row)}", flush=True)
+            print(progress_lines(where, run_line(row), row["folder"]), flush=True)
         rows.append(row)
     if not rows:
         raise UsageError(f"no run scored anything ({empty[0]})")

@@ -32,7 +32,7 @@ def overall(summary: pl.DataFrame | None) -> dict[str, Any]:
 
 
 def run_line(row: dict[str, Any]) -> str:
-    """`412 items, accuracy 61.2% [57.0, 65.3], balanced 58.9% → results/fr/…` (`balanced
+    """`412 items, accuracy 61.2% [57.0, 65.3], balanced 58.9%` (`balanced
     100.0% on 17% of items` where it covers less than half; `balanced –` where there is no
     figure, which the table's note under every run says once)."""
     undecided = row.get("undecided")
@@ -44,8 +44,16 @@ def run_line(row: dict[str, Any]) -> str:
         f"[{percent(row['ci_low'])}, {percent(row['ci_high'])}], balanced "
         + balanced.split(" (", 1)[0]
         + (" (RANDOM weights: chance level)" if row.get("random_weights") else "")
-        + f" → {row['folder']}"
     )
+
+
+def progress_lines(where: str, said: str, folder: str, width: int = 120) -> str:
+    """A run's progress: `where: said` (`said` on its own line where that would pass `width`),
+    then its results folder on a line of its own, the one line that may be longer."""
+    head = f"{where}: {said}"
+    if len(head) > width:
+        head = f"{where}:\n    {said}"
+    return f"{head}\n    → {folder}"
 
 
 def runs_table(rows: list[dict[str, Any]]) -> str:

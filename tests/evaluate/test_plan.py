@@ -80,7 +80,9 @@ def test_many_runs_in_one_command_resume_and_end_in_one_table(corpus, tmp_path, 
     start = out.index(next(x for x in out if x.startswith("lang ")))
     table = out[start : start + 1 + 6]  # the head and a row per run; notes follow
     # Each table row holds its run's own overall accuracy (summary.csv of its folder).
-    for row, line in zip(table[1:], lines, strict=True):
+    folders = [out[out.index(line) + 1] for line in lines]
+    assert all(folder.startswith("    → ") for folder in folders)
+    for row, line in zip(table[1:], folders, strict=True):
         folder = Path(line.rsplit("→ ", 1)[1])
         manifest = json.loads((folder / "manifest.json").read_text())
         assert manifest["complete"] is True and row.split()[0] == manifest["options"]["lang"]

@@ -3,7 +3,7 @@ groups included, and say a balanced cell's note once under the table, not on eve
 
 from __future__ import annotations
 
-from ud_agree.evaluate.report.runs import runs_table
+from ud_agree.evaluate.report.runs import progress_lines, run_line, runs_table
 from ud_agree.evaluate.summary.tables import format_table, summarize
 
 from tests.evaluate.report.test_notes import frame, item
@@ -55,3 +55,14 @@ def test_the_breakdown_table_fits_120_columns_and_notes_once():
     assert f"  {value}" in lines  # whole, on its own line
     everything = next(line for line in lines if line.startswith("all "))
     assert everything.split()[1:3] == ["12", "33.3%"]  # n and accuracy of the row `all`
+
+
+def test_a_runs_progress_fits_120_columns_but_for_its_folder_line():
+    long = "some-organisation/an-extremely-long-model-name-of-a-finetuned-checkpoint-v2.1"
+    folder = "/home/someone/a/very/deep/results/folder/fr/" + long.replace("/", "--") + "__pair"
+    said = run_line(run_row(long, "pair", 123456, 0.61, 0) | {"random_weights": True})
+    lines = progress_lines(f"[12/40] fr {long} pair", said, folder).splitlines()
+    assert lines[-1] == f"    → {folder}" and len(lines[-1]) > 120
+    assert widest("\n".join(lines[:-1])) <= 120 and lines[1].strip() == said
+    short = progress_lines("[1/2] fr gpt2 pair", said, folder).splitlines()
+    assert short == [f"[1/2] fr gpt2 pair: {said}", f"    → {folder}"]

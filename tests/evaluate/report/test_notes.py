@@ -102,7 +102,7 @@ def test_a_missing_balanced_figure_says_why(tmp_path):
     summary = summarize(frame(rows), n_boot=50)
     # The run's own line says `balanced –`; the table under every run says why, once.
     line = run_line({**overall(summary), "folder": "x"})
-    assert "balanced – →" in line and "fewer than" not in line
+    assert line.endswith("balanced –") and "fewer than" not in line
     table = runs_table([{**overall(summary), "lang": "de", "model": "m", "reading": "r",
                          "method": "m", "folder": "x"}])  # fmt: skip
     assert table.count("no figure, fewer than 20 items a value") == 1
