@@ -13,7 +13,7 @@ from typing import Any
 
 import polars as pl
 
-from ud_agree.atomic import write_csv, write_text
+from ud_agree.atomic import atomic_folder, write_csv, write_text
 from ud_agree.errors import (
     MachineError,
     OneLineParser,
@@ -24,6 +24,7 @@ from ud_agree.errors import (
 )
 
 from ..options import option_defaults
+from .folder import check_report_out, record_report
 
 
 def build_report(
@@ -112,6 +113,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
     )
     parser.add_argument("--out", default="report", help="output folder (default: report/)")
     parser.add_argument(
+        "--force",
+        action="store_true",
+        help="--out may hold files that are not an earlier report: it is replaced whole "
+        "(never a folder holding results)",
+    )
+    parser.add_argument(
         "--validity",
         action="append",
         help=f"a validity.parquet from {tool_command(prog, 'validate')} score: the judged "
@@ -119,14 +126,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
     )
     args = parser.parse_args(argv)
 
-    def body() -> int:
-        if not Path(args.results).exists():
-            raise UserError(f"no such results folder: {args.results}")
-        check_out(args.out)
+    def build(folder: Path) -> None:
         try:
-            index = build_report(
+            build_report(
                 args.results,
-                args.out,
+                folder,
                 lambda line: print(f"warning: {line}", file=sys.stderr),
                 args.validity,
                 option_defaults(),
@@ -138,7 +142,17 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m evaluate.repo
         except (pl.exceptions.PolarsError, ValueError) as error:
             reason = str(error).splitlines()[0]
             raise UserError(f"cannot build a report from {args.results}: {reason}") from None
-        print(index)
+
+    def body() -> int:
+        if not Path(args.results).exists():
+            raise UserError(f"no such results folder: {args.results}")
+        check_out(args.out)
+        check_report_out(Path(args.out), Path(args.results), args.force)
+        # Written beside --out, then swapped in whole: a failed build leaves the old report.
+        with atomic_folder(args.out) as folder:
+            build(folder)
+            record_report(folder)
+        print(Path(args.out) / "index.html")
         return 0
 
     return run_main(body)
