@@ -159,6 +159,12 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         help="skip finished runs; keep the chunks of an unfinished one and go on",
     )
     p.add_argument(
+        "--force",
+        action="store_true",
+        help="a run's folder holding a suite's results (a suite named as the language) is "
+        "cleared first",
+    )
+    p.add_argument(
         "--control",
         choices=CHOICES["control"],
         default="context",
@@ -212,6 +218,7 @@ def base_options(args: argparse.Namespace) -> Options:
         limit=args.limit,
         out=args.out,
         resume=args.resume,
+        force=args.force,
         control=args.control,
         vocab_of=args.vocab_of,
         chunk_size=args.chunk_size,

@@ -89,6 +89,7 @@ class Options:
     limit: int | None = None
     out: str = "results"
     resume: bool = False
+    force: bool = False  # a run folder holding a suite's results is cleared first
     control: Control = "context"
     vocab_of: str | None = None  # frequency baseline: restrict to this model's whole words
     chunk_size: int = 4096
@@ -153,6 +154,7 @@ class Options:
             case=None if pair else self.case,
             chunk_size=self.chunk_size,
             resume=self.resume,
+            force=self.force,
             record=self.as_record(),
             resume_keys=RESUME_OPTIONS,
         )
@@ -214,6 +216,8 @@ def option_problems(options: Options) -> list[str]:
         problems.append("--max-tokens must be ≥ 1")
     if o.chunk_size < 1:
         problems.append("--chunk-size must be ≥ 1")
+    if o.force and o.resume:
+        problems.append(FORCE_AND_RESUME)
     problems += [
         f"--rules {rule!r}: expected one of {', '.join(CHOICES['rule'])}"
         for rule in o.rules
@@ -240,6 +244,7 @@ def option_problems(options: Options) -> list[str]:
     return problems
 
 
+FORCE_AND_RESUME = "--force clears a results folder and --resume keeps it: give one of them"
 # Options that make results incomparable: --resume refuses a folder made with others.
 RESUME_OPTIONS = (
     "lang",
@@ -379,7 +384,7 @@ def suite_run(
     if not files:
         raise UserError("no suite files given")
     if force and resume:
-        raise UserError("--force clears a results folder and --resume keeps it: give one of them")
+        raise UserError(FORCE_AND_RESUME)
     for name in (rule, *rules):
         if name not in CHOICES["rule"]:
             raise UserError(f"--rule {name!r}: expected one of {', '.join(CHOICES['rule'])}")

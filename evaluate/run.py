@@ -245,7 +245,8 @@ def run_suites(
 ) -> list[Outcome]:
     """Score every suite file of `run` with the one loop; malformed lines go to `warn` (stderr by
     default)."""
-    from .output.suites import clear_folder, other_file
+    from .output.chunks import clear_folder
+    from .output.suites import other_file
     from .sources.files import pair_files, read_suite
 
     warn = warn or (lambda message: print(message, file=sys.stderr))

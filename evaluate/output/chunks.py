@@ -3,6 +3,7 @@ atomically in a run folder, the folder prepared for a fresh run or checked for -
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,3 +96,14 @@ class ChunkFolder:
         """The table as chunk `number` (default: the next one), atomically."""
         number = self.next_number() if number is None else number
         return write_parquet(table, self.folder / f"{self.prefix}-{number:05d}.parquet")
+
+
+def clear_folder(folder: Path, keep: Path) -> None:
+    """Remove everything in a results folder but `keep` (the hold): --force's fresh start."""
+    for entry in folder.iterdir():
+        if entry == keep:
+            continue
+        try:
+            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        except OSError as error:
+            raise MachineError.of(error, entry) from None

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import shutil
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import pyarrow as pa
 
-from ud_agree.errors import MachineError
 from ud_agree.schemas.suites import COLUMNS, SUITE_RESULTS
 
 from .chunks import ChunkFolder
@@ -78,17 +76,6 @@ def other_file(folder: Path, file: Path) -> str | None:
         return f"a corpus run ({manifest.get('corpus')})"
     held = manifest.get("file")
     return held if isinstance(held, str) and held != str(file.resolve()) else None
-
-
-def clear_folder(folder: Path, keep: Path) -> None:
-    """Remove everything in a results folder but `keep` (the hold): --force's fresh start."""
-    for entry in folder.iterdir():
-        if entry == keep:
-            continue
-        try:
-            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
-        except OSError as error:
-            raise MachineError.of(error, entry) from None
 
 
 def result_table(frame: pl.DataFrame, model: str, method: str) -> pa.Table:

@@ -12,9 +12,10 @@ import polars as pl
 import pyarrow as pa
 
 from ud_agree.errors import UsageError
+from ud_agree.hold import NAME as HOLD_NAME
 from ud_agree.schemas.results import ITEM_KEY, RESULTS
 
-from .chunks import ChunkFolder
+from .chunks import ChunkFolder, clear_folder
 from .store import SCHEMA_VERSION, SUITE_TOOL, read_manifest, rows_version
 
 
@@ -30,6 +31,7 @@ class RunOutput:
     case: str | None = None
     chunk_size: int = 4096
     resume: bool = False
+    force: bool = False  # a folder holding a suite's results is cleared first
     record: Mapping[str, Any] = field(default_factory=dict)  # the options, as the manifest has them
     resume_keys: tuple[str, ...] = ()  # those of `record` that --resume compares
 
@@ -48,10 +50,12 @@ def prepare_folder(folder: Path, run: RunOutput, corpus_sha: str | None) -> pl.D
     """Make the folder; without --resume old chunks go; with it, check options and return done keys."""
     held, _ = read_manifest(folder)
     if held is not None and held.get("tool") == SUITE_TOOL:
-        raise UsageError(
-            f"{folder} holds the results of the suite {held.get('file')} (a suite named as this "
-            "language): give this run another --out, or delete that folder"
-        )
+        if not run.force:
+            raise UsageError(
+                f"{folder} holds the results of the suite {held.get('file')} (a suite named as "
+                "this language): give this run another --out, or --force to clear that folder"
+            )
+        clear_folder(folder, keep=folder / HOLD_NAME)
     chunks = chunk_folder(folder)
     chunks.prepare(run.resume, also=("summary.csv", "summary.md"))
     if not run.resume:

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 import ud_agree.evaluate.backends
 from ud_agree.evaluate import load_results
-from ud_agree.evaluate.options import suite_run
+from ud_agree.evaluate.options import Options, suite_run
 from ud_agree.evaluate.run import run_suites
 from ud_agree.evaluate.sources.files import read_suite
 from ud_agree.evaluate.suite import main
@@ -251,6 +251,11 @@ def test_a_suite_named_as_a_language_never_shares_a_folder_with_a_corpus_run(tmp
     with pytest.raises(UsageError, match="holds the results of the suite"):
         prepare_folder(corpus_run, RunOutput("stub", "context", "class-average"), None)
     assert load_suite_results(corpus_run).collect().height == outcome.manifest["counts"]["read"]
+    # --force clears the suite's results first; never with --resume.
+    prepare_folder(corpus_run, RunOutput("stub", "context", "class-average", force=True), None)
+    assert list(corpus_run.iterdir()) == []
+    with pytest.raises(UsageError, match="--force clears a results folder and --resume keeps it"):
+        Options(lang="fr", model="frequency", force=True, resume=True)
 
 
 def test_the_printed_table_fits_120_columns_with_long_names(tmp_path, capsys, monkeypatch) -> None:
