@@ -82,10 +82,10 @@ def export(
     written_over = input_named(out, [pairs_path, *corpus_files(folder)])
     if written_over:
         raise ExportError(f"--out {out} is {written_over}, which the export reads: choose another")
-    check_file_replaceable(Path(out), force)
     edited = edited_message(folder, beside) if Path(pairs_path).name == "pairs.parquet" else None
     if edited:
         raise ExportError(f"{edited}; mine the corpus again")
+    check_file_replaceable(Path(out), force)
     pairs = read_pairs(pairs_path)
     if pairs.height == 0:  # a file of no pair would read as a suite with nothing wrong
         raise ExportError(f"{pairs_path}: no pairs to export")

@@ -92,6 +92,22 @@ def is_current(
     return not changed
 
 
+def foreign_tables(out_dir: Path) -> str | None:
+    """What in a language's output folder the miner would write over without having written it
+    (tables or a manifest, with no manifest of the miner's beside them); None where nothing."""
+    if not out_dir.is_dir():
+        return None
+    try:
+        tool = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8")).get("tool")
+    except (OSError, ValueError, AttributeError):
+        tool = None
+    if tool == "ud-agree mine":
+        return None
+    found = sorted(p.name for p in out_dir.iterdir() if p.suffix == ".parquet")
+    found += ["manifest.json"] if (out_dir / "manifest.json").exists() else []
+    return found[0] if found else None
+
+
 @dataclass
 class LanguageRun:
     """A language being mined: its jobs, and its files' results as they arrive."""
@@ -146,6 +162,12 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 "incorrect for bundles it was never seen with; see docs/evaluating/frequency-flags.md)"
             )
         stamp = fingerprint(language, group, unimorph, options)
+        foreign = None if options.force else foreign_tables(options.out / key)
+        if foreign is not None:
+            raise UsageError(
+                f"{options.out / key} holds {foreign}, which the miner did not write (no manifest "
+                "of its own beside it): give another --out, or --force to write over it"
+            )
         if not options.force and is_current(options.out / key, stamp, warn):
             current.append(key)
             continue

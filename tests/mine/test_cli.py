@@ -421,3 +421,17 @@ def test_a_language_without_unimorph_is_warned_about_attested_bundles(tmp_path):
     languages = sorted(p.name for p in (tmp_path / "out").iterdir() if p.is_dir())
     assert len(warned) == len(languages) >= 2  # one line per language
     assert all("class-average results there lean on attested bundles" in w for w in warned)
+
+
+def test_a_language_folder_of_tables_the_miner_did_not_write_is_written_over_only_with_force(
+    tmp_path, capsys
+):
+    own = tmp_path / "de" / "pairs.parquet"
+    own.parent.mkdir()
+    own.write_bytes(b"pairs cut by hand, kept as one's own")
+    args = ["--ud-dir", str(SAMPLE / "ud"), "--lang", "de", "--out", str(tmp_path), "--quiet"]
+    assert main([*args, "--jobs", "1"]) == 2
+    assert "holds pairs.parquet, which the miner did not write" in capsys.readouterr().err
+    assert own.read_bytes() == b"pairs cut by hand, kept as one's own"
+    assert main([*args, "--jobs", "1", "--force"]) == 0
+    assert pl.read_parquet(own).height > 0 and (own.parent / "manifest.json").is_file()

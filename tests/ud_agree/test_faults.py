@@ -397,6 +397,13 @@ def _file_named_dot_dot(tmp_path: Path, corpus: Path) -> list[str]:
     return ["--ud-dir", str(tmp_path / "ud"), "--out", "out"]
 
 
+def _own_table_in(tmp_path: Path) -> list[str]:
+    """`--out` whose fr/ holds a pairs table of one's own (no miner's manifest beside it)."""
+    (tmp_path / "mine" / "fr").mkdir(parents=True)
+    (tmp_path / "mine" / "fr" / "pairs.parquet").write_bytes(b"a table edited by hand")
+    return [*_sample_with(), "--out", str(tmp_path / "mine")]
+
+
 def _sample_with(*option: str) -> list[str]:
     """The sample's French mined with `option` (given last: the case's value is the one read)."""
     args = ["--ud-dir", str(SAMPLE / "ud"), "--unimorph-dir", str(SAMPLE / "unimorph")]
@@ -515,6 +522,7 @@ MINER_CASES: dict[str, tuple[str, Callable[[Path, Path], list[str]], str]] = {
     "mine/lang-dot-dot": (
         "mine", lambda p, c: ["--ud-dir", str(SAMPLE / "ud"), "--lang", ".."], "--lang .."
     ),
+    "mine/over-a-table-of-ones-own": ("mine", lambda p, c: _own_table_in(p), "which the miner did not write"),
     "mine/nonce-negative": ("mine", lambda p, c: _sample_with("--nonce", "-1"), "--nonce: -1"),
     "mine/seed-negative": ("mine", lambda p, c: _sample_with("--seed", "-1"), "--seed: -1"),
     "mine/jobs-zero": ("mine", lambda p, c: _sample_with("--jobs", "0"), "--jobs: 0"),
