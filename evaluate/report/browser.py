@@ -85,10 +85,15 @@ def shown_figures(index: Path, width: int = PAGE_WIDTH) -> list[ShownFigure]:
 PHONE_WIDTH = 390  # CSS px: a phone held upright
 
 
-def page_width(index: Path, width: int = PHONE_WIDTH) -> tuple[int, list[str]]:
+def page_width(
+    index: Path, width: int = PHONE_WIDTH, screenshot: Path | None = None
+) -> tuple[int, list[str]]:
     """Open `index` at `width` px: the page's laid-out width (more than `width`: the whole page
-    scrolls sideways) and the tags of the elements that reach past it."""
+    scrolls sideways) and the tags of the elements that reach past it; with `screenshot`, the
+    whole page saved there as PNG, for a person to look at."""
     with opened(index, width, 800) as page:
+        if screenshot is not None:
+            page.screenshot(path=str(screenshot), full_page=True)
         scroll = int(page.evaluate("document.documentElement.scrollWidth"))
         wide = page.eval_on_selector_all(
             "body *",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from ud_agree.evaluate.report.browser import (
     PAGE_WIDTH,
     PHONE_WIDTH,
@@ -35,7 +36,13 @@ def test_figures_read_in_chromium(tmp_path: Path) -> None:
         assert figure.clipped == (), figure
 
 
-def test_the_page_fits_a_phone_with_wide_tables_scrolling_in_their_box(tmp_path: Path) -> None:
+@pytest.mark.parametrize("screen", [PHONE_WIDTH, PAGE_WIDTH])
+def test_the_page_fits_a_phone_and_a_laptop_with_wide_tables_scrolling_in_their_box(
+    tmp_path: Path, screen: int
+) -> None:
     index = build_report(build_results(tmp_path / "results"), tmp_path / "report")
-    width, wide = page_width(index, PHONE_WIDTH)
-    assert wide == [] and width <= PHONE_WIDTH, (width, wide[:5])
+    shot = tmp_path / f"report-{screen}px.png"
+    width, wide = page_width(index, screen, screenshot=shot)
+    assert wide == [] and width <= screen, (width, wide[:5])
+    with Image.open(shot) as image:  # the whole page, as wide as the screen
+        assert image.width == screen and image.height > 800
