@@ -138,24 +138,24 @@ def cell_forms(lexicon: pl.DataFrame, cells: set[tuple], value_sets: ValueSets) 
             pl.col("count").fill_null(0),
         )
     )
+    # Each row's values read once (few lemmas, many cells of each), each value list once.
+    expanded: dict[tuple, frozenset[str]] = {}
     by_lemma: dict[tuple[str, str], list[tuple]] = {}
-    for row in rows.iter_rows():
-        by_lemma.setdefault((row[1], row[2]), []).append(row)
+    for form, lemma, upos, *values, tense, count in rows.iter_rows():
+        keys = [(name, *(v or ())) for v, name in zip(values, FEATURES, strict=True)]
+        for key in keys:
+            if key not in expanded:
+                expanded[key] = frozenset(_stands_for(key[1:], key[0], value_sets))
+        bundle = tuple(expanded[key] for key in keys)
+        by_lemma.setdefault((lemma, upos), []).append((form, bundle, tense, count))
     usual: dict[tuple, set[str]] = {}
     for cell in cells:
-        lemma, upos, feature, values, others, tense = cell
+        lemma, upos, feature, wanted, others, tense = cell
         f = FEATURES.index(feature)
         tokens: Counter = Counter()
-        for row in by_lemma.get((lemma, upos), []):
-            bundle = [
-                _stands_for(v, name, value_sets) for v, name in zip(row[3:7], FEATURES, strict=True)
-            ]
-            if (
-                bundle[f] & values
-                and bundle[:f] + bundle[f + 1 :] == list(others)
-                and row[7] == tense
-            ):
-                tokens[row[0]] += row[8]
+        for form, bundle, row_tense, count in by_lemma.get((lemma, upos), []):
+            if row_tense == tense and bundle[f] & wanted and bundle[:f] + bundle[f + 1 :] == others:
+                tokens[form] += count
         total = sum(tokens.values())
         usual[cell] = {form for form, n in tokens.items() if total and n >= CELL_SHARE * total}
     return usual
