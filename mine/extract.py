@@ -61,6 +61,8 @@ class FileResult:
     # feature, and those agreeing.
     rated: Counter = field(default_factory=Counter)
     rated_agree: Counter = field(default_factory=Counter)
+    # ... and per configuration and the target's (form lower-cased, lemma), those disagreeing.
+    rated_disagree: Counter = field(default_factory=Counter)
     # §4.2 values from an antecedent, measured: per (relative pronoun lemma, feature), relations
     # where the pronoun lacks the feature and its antecedent has one value, and those agreeing.
     lent: Counter = field(default_factory=Counter)

@@ -3,6 +3,7 @@ lexicon counts, and the counts the language's rates are made of."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -65,9 +66,29 @@ def build_tables(
     result.disagree.update(found.disagree)
     result.rated.update(found.rated)
     result.rated_agree.update(found.rated_agree)
+    result.rated_disagree.update(_disagreeing_forms(table, words, features, found.rated_disagree))
     result.relations = _relations_table(job, table, surface, words, features, found)
     count_lent(result, table, words, features, found, job.pro_drop)
     result.dropped = _drops_table(job, table, words, found)
+
+
+def _disagreeing_forms(
+    table: Table, words: Words, features: Features, disagreeing: Counter
+) -> Counter:
+    """The disagreeing candidates of the rates keyed by configuration and the target's form
+    (lower-cased), lemma and FEATS, in place of its word (`rules.relations.agreement_rates`)."""
+    if not disagreeing:
+        return Counter()
+    word = np.array([key[-1] for key in disagreeing], np.int64)
+    rows = table.word_rows[word]
+    form = pc.utf8_lower(table.rows.strings(1, rows)).to_pylist()
+    lemma = table.rows.strings(2, rows).to_pylist()
+    feats = [features.strings[code] for code in words.feats[word].tolist()]
+    named: Counter = Counter()
+    for (key, count), f, lem, bundle in zip(disagreeing.items(), form, lemma, feats, strict=True):
+        target = (*key[:-1], f, lem, bundle)
+        named[target] += count
+    return named
 
 
 def _drops_table(job: FileJob, table: Table, words: Words, found: rules.Relations) -> pa.Table:

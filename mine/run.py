@@ -210,13 +210,20 @@ class Written:
     tables: dict[str, str] = field(default_factory=dict)
 
 
-def language_rates(run: LanguageRun) -> pl.DataFrame:
-    """§4.1: the language's agreement rates, from its files' counts (AGREEMENT rows)."""
+def language_rates(run: LanguageRun, lexicon: pa.Table) -> pl.DataFrame:
+    """§4.1: the language's agreement rates, from its files' counts (AGREEMENT rows); a
+    disagreement whose target's form `lexicon` attests with the controller's value counts as
+    agreeing (`certainty.syncretic_agree`)."""
     rated: Counter = Counter()
     rated_agree: Counter = Counter()
+    disagreeing: Counter = Counter()
     for result in run.results.values():
         rated.update(result.rated)
         rated_agree.update(result.rated_agree)
+        disagreeing.update(result.rated_disagree)
+    value_sets = load_value_sets().get(run.language.code) or {}
+    rows = pl.DataFrame(lexicon.filter(pc.equal(lexicon.column("source"), "ud")))
+    rated_agree.update(certainty.syncretic_agree(disagreeing, rows, value_sets))
     return certainty.rate_table(run.language.key, rated, rated_agree)
 
 
@@ -250,7 +257,7 @@ def write_tables(
     pair rules read `for_pairs` where given (the lexicon with §4.2's silent UniMorph cells),
     nonce draws read `lexicon`."""
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
-    rates = language_rates(run)
+    rates = language_rates(run, lexicon if for_pairs is None else for_pairs)
     lent = lent_agreement(run)
     tables: dict[str, str] = {}
     write_parquet(certainty.as_arrow(rates), out_dir / "agreement.parquet", AGREEMENT, tables)

@@ -1,18 +1,23 @@
 """§4.1 Does agreement hold here? A language's agreement rates per configuration and controller
 value (§4.3), measured from its candidates (counted by `rules.relations.agreement_rates` in the
-miner's one pass), and the decision each pair's configuration gets: made, made after backing
+miner's one pass; a disagreement whose target's form is also the controller's value's usual
+form counts as agreeing, `syncretic_agree`), and the decision each pair's configuration gets: made, made after backing
 off, made unmeasured, or skipped as `uncertain-agreement`."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 import polars as pl
 import pyarrow as pa
 
-from ud_agree.schemas.corpus import AGREEMENT
+from ud_agree.schemas.corpus import AGREEMENT, FEATURES
 
+from ..languages import ValueSets
+from ..paradigms import LIST_COLUMNS
 from ..questions import first_asking, numbered
+from .relations import NO_VALUE
 
 MIN_CANDIDATES = 20  # n below which a configuration backs off to the next level
 MIN_RATE = 0.90  # (agree + 1) / (n + 2) at least this: agreement holds
@@ -61,6 +66,105 @@ def rate_table(lang: str, rated: Counter, rated_agree: Counter) -> pl.DataFrame:
     return table.select(AGREEMENT.names).sort(
         "type", "feature", *CONFIGURATION, VALUE, nulls_last=True, maintain_order=True
     )
+
+
+# A disagreeing target's form is its controller's value's own form where it holds at least this
+# share of the treebanks' tokens of that cell (docs/choices.md).
+CELL_SHARE = 0.5
+
+
+def syncretic_agree(disagreeing: Counter, lexicon: pl.DataFrame, value_sets: ValueSets) -> Counter:
+    """Per configuration, the disagreeing candidates whose target's form is also the usual form of
+    the cell with the controller's value (`cell_forms`): Greek *είναι*, *ήταν* are 3sg and 3pl, and
+    the treebank tags them Sing, so the token agrees under that reading and is no evidence that
+    agreement is optional; it counts as agreeing. A form the cell only borrows (Hindi honorific
+    *हैं* beside a singular subject, 3% of the 3sg's tokens) stays evidence (`disagreeing` keys:
+    a configuration, then the target's lower-cased form, lemma and FEATS)."""
+    asked = {key: count for key, count in disagreeing.items() if _may_agree(key)}
+    if not asked:
+        return Counter()
+    usual = cell_forms(lexicon, {_cell(key, value_sets) for key in asked}, value_sets)
+    agree: Counter = Counter()
+    for key, count in asked.items():
+        if key[-3] in usual.get(_cell(key, value_sets), ()):
+            agree[key[:-3]] += count
+    return agree
+
+
+# Relations whose controller is a subject: an oblique one's verb agrees with another word or takes
+# the default (§4.1), so a form that would agree with the subject under another reading agrees
+# with that word as well, and its token stays counted as tagged (Hindi *है*, of either gender,
+# tagged Fem after an ergative Masc subject: it agrees with the object).
+SUBJECT_TYPES = ("subject-verb", "predicative")
+SUBJECT_CASES = ("Nom", NO_VALUE)
+
+
+def _may_agree(key: tuple) -> bool:
+    """Whether a disagreement's target may be read as agreeing with its controller: any
+    controller of a determiner or an adjective, a subject only in the nominative or without Case."""
+    return key[0] not in SUBJECT_TYPES or key[3] in SUBJECT_CASES
+
+
+def _cell(key: tuple, value_sets: ValueSets) -> tuple:
+    """A disagreement's cell: the target's lemma and upos, the feature with the controller's
+    value, the target's values of the other features of F, its Tense."""
+    config, (_, lemma, feats) = key[:-3], key[-3:]
+    feature, value, upos = config[1], config[2], config[4]
+    items = dict(item.split("=", 1) for item in feats.split("|") if "=" in item)
+    others = tuple(
+        _stands_for(items.get(name, "").split(",") if name in items else (), name, value_sets)
+        for name in FEATURES
+        if name != feature
+    )
+    values = frozenset(_stands_for(value.split(","), feature, value_sets))
+    return (lemma, upos, feature, values, tuple(map(frozenset, others)), items.get("Tense", ""))
+
+
+def cell_forms(lexicon: pl.DataFrame, cells: set[tuple], value_sets: ValueSets) -> dict:
+    """Per cell (`_cell`), the lower-cased forms that hold CELL_SHARE of the treebanks' tokens of
+    the lemma with the cell's values (UD rows: UniMorph gives no counts)."""
+    lemmas = pl.DataFrame(
+        list({(cell[0], cell[1]) for cell in cells}), schema=["lemma", "upos"], orient="row"
+    )
+    rows = (
+        lexicon.filter(pl.col("source") == "ud")
+        .join(lemmas, on=["lemma", "upos"], how="semi")
+        .select(
+            pl.col("form").str.to_lowercase(),
+            "lemma",
+            "upos",
+            *LIST_COLUMNS,
+            pl.col("feats").str.extract(r"(?:^|\|)Tense=([^|]+)", 1).fill_null("").alias("tense"),
+            pl.col("count").fill_null(0),
+        )
+    )
+    # Each row's values read once (few lemmas, many cells of each), each value list once.
+    expanded: dict[tuple, frozenset[str]] = {}
+    by_lemma: dict[tuple[str, str], list[tuple]] = {}
+    for form, lemma, upos, *values, tense, count in rows.iter_rows():
+        keys = [(name, *(v or ())) for v, name in zip(values, FEATURES, strict=True)]
+        for key in keys:
+            if key not in expanded:
+                expanded[key] = frozenset(_stands_for(key[1:], key[0], value_sets))
+        bundle = tuple(expanded[key] for key in keys)
+        by_lemma.setdefault((lemma, upos), []).append((form, bundle, tense, count))
+    usual: dict[tuple, set[str]] = {}
+    for cell in cells:
+        lemma, upos, feature, wanted, others, tense = cell
+        f = FEATURES.index(feature)
+        tokens: Counter = Counter()
+        for form, bundle, row_tense, count in by_lemma.get((lemma, upos), []):
+            if row_tense == tense and bundle[f] & wanted and bundle[:f] + bundle[f + 1 :] == others:
+                tokens[form] += count
+        total = sum(tokens.values())
+        usual[cell] = {form for form, n in tokens.items() if total and n >= CELL_SHARE * total}
+    return usual
+
+
+def _stands_for(values: Iterable[str], feature: str, value_sets: ValueSets) -> set[str]:
+    """The values, each with those it stands for (§1.2: Norwegian Com = {Masc, Fem})."""
+    sets = value_sets.get(feature, {})
+    return {v for value in values if value for v in sets.get(value, {value})}
 
 
 def measured(n: pl.Expr) -> pl.Expr:

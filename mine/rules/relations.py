@@ -333,12 +333,14 @@ Configuration = tuple[str, str, str, str, str, str, str]
 
 def agreement_rates(
     words: Words, features: Features, t: np.ndarray, c: np.ndarray, kind: np.ndarray
-) -> tuple[Counter, Counter]:
+) -> tuple[Counter, Counter, Counter]:
     """§4.1: per configuration and controller value (§4.3), the candidates whose members both
-    carry its feature (§1.2's comparison), and those of them that agree. A NOUN controller
-    without Person of a subject-verb target with Person 3 counts as Person 3 where §4's implicit
-    third person applies (so it agrees: a target of another Person is no evidence, as in
-    `rules.subjects.implicit_person`)."""
+    carry its feature (§1.2's comparison), those of them that agree, and those that disagree
+    keyed by configuration and target word (`(*configuration, word)`: whether its form shows
+    the controller's value elsewhere is the lexicon's to say, `certainty.syncretic_agree`). A
+    NOUN controller without Person of a subject-verb target with Person 3 counts as Person 3
+    where §4's implicit third person applies (so it agrees: a target of another Person is no
+    evidence, as in `rules.subjects.implicit_person`)."""
     ft, fc = words.feats[t], words.feats[c]
     mt, mc = features.compared[:, ft], features.compared[:, fc]
     carried = (mt != 0) & (mc != 0)
@@ -353,6 +355,7 @@ def agreement_rates(
     verbforms, verbform_of = np.unique(features.verbform_key.astype(str), return_inverse=True)
     n: Counter = Counter()
     agree: Counter = Counter()
+    disagreeing: Counter = Counter()
     orders = ("controller-first", "target-first")
     for f, feature in enumerate(FEATURES):
         keyed = pc.binary_join(features.lists[f], ",").fill_null(NO_VALUE)
@@ -377,6 +380,7 @@ def agreement_rates(
         found, where = np.unique(key[carried[f]], return_inverse=True)
         counts = np.bincount(where.ravel(), minlength=len(found))
         agreeing = np.bincount(where.ravel(), agrees[f][carried[f]], minlength=len(found))
+        names = {}
         for k, total, yes in zip(found.tolist(), counts.tolist(), agreeing.tolist(), strict=True):
             kd, val, case, upos, verbform, order = np.unravel_index(k, shape)
             config = (
@@ -388,9 +392,14 @@ def agreement_rates(
                 verbforms[verbform],
                 orders[order],
             )
+            names[k] = config
             n[config] = total
             agree[config] = int(yes)
-    return n, agree
+        against = carried[f] & ~agrees[f]  # few: the candidates that disagree in f
+        for k, word in zip(key[against].tolist(), t[against].tolist(), strict=True):
+            counted = (*names[k], word)
+            disagreeing[counted] += 1
+    return n, agree, disagreeing
 
 
 # §1.3 Context measures of kept relations (and the `coordinated` column of §1.1 Notes).
@@ -503,6 +512,8 @@ class Relations:
     # §4.1 per configuration: candidates carrying its feature, and those agreeing.
     rated: Counter = field(default_factory=Counter)
     rated_agree: Counter = field(default_factory=Counter)
+    # ... and those disagreeing, by configuration and target word (`agreement_rates`).
+    rated_disagree: Counter = field(default_factory=Counter)
 
 
 def _count(names: tuple, codes: np.ndarray) -> Counter:
@@ -523,7 +534,9 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
     disagree = _count(TYPES, kind[reason == DISAGREE])
     # Rates over every candidate but those with a Typo word (its features are no evidence).
     counted = reason != TYPO
-    rated, rated_agree = agreement_rates(words, features, t[counted], c[counted], kind[counted])
+    rated, rated_agree, rated_disagree = agreement_rates(
+        words, features, t[counted], c[counted], kind[counted]
+    )
     kept = reason == 0
     dropped = (t[~kept], c[~kept], kind[~kept], reason[~kept])
     # §4.2: subject-verb candidates without an agreeing feature go on to the pairs (a relative
@@ -556,4 +569,5 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
         dropped=dropped,
         rated=rated,
         rated_agree=rated_agree,
+        rated_disagree=rated_disagree,
     )

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import polars as pl
-from ud_agree.mine.rules.certainty import KEYS, decide, rate_table
+from ud_agree.mine.rules.certainty import KEYS, decide, rate_table, syncretic_agree
 
 from tests.mine.test_pairs import mine_with_skips
 from ud_agree.schemas.corpus import AGREEMENT
@@ -258,3 +258,117 @@ def test_singular_subjects_keep_their_pairs_where_only_plural_ones_may_disagree(
     )
     got = {(r["controller_value"], r["n"], r["agree"]) for r in finest.iter_rows(named=True)}
     assert got == {("Sing", 24, 24), ("Plur", 24, 12)}
+
+
+# A syncretic target is no evidence of optional agreement: Greek *είναι* is 3sg and 3pl, and
+# UD_Greek-GDT tags it Sing after plural subjects too.
+GREEK_AUX = "Aspect=Imp|Mood=Ind|Number={}|Person=3|Tense=Pres|VerbForm=Fin|Voice={}"
+
+
+def greek_perfect(number: str) -> tuple[str, ...]:
+    """*Οι άνθρωποι έχουν φύγει* (or the singular *Ο άνθρωπος έχει φύγει*)."""
+    plural = number == "Plur"
+    return (
+        f"1 {'Οι' if plural else 'Ο'} ο DET Case=Nom|Definite=Def|Gender=Masc|Number={number}|"
+        "PronType=Art 2 det",
+        f"2 {'άνθρωποι' if plural else 'άνθρωπος'} άνθρωπος NOUN Case=Nom|Gender=Masc|"
+        f"Number={number} 4 nsubj",
+        f"3 {'έχουν' if plural else 'έχει'} έχω AUX {GREEK_AUX.format(number, 'Act')} 4 aux",
+        "4 φύγει φεύγω VERB Aspect=Perf|VerbForm=Inf|Voice=Act 0 root",
+    )
+
+
+def greek_copula(subject: str, copula: str) -> tuple[str, ...]:
+    """*Τα παιδιά είναι μικρά* (`subject` Plur) or *Το παιδί είναι μικρό*, *είναι* tagged
+    `copula`."""
+    plural = subject == "Plur"
+    return (
+        f"1 {'Τα' if plural else 'Το'} ο DET Case=Nom|Definite=Def|Gender=Neut|Number={subject}|"
+        "PronType=Art 2 det",
+        f"2 {'παιδιά' if plural else 'παιδί'} παιδί NOUN Case=Nom|Gender=Neut|Number={subject} "
+        "4 nsubj",
+        f"3 είναι είμαι AUX {GREEK_AUX.format(copula, 'Pass')} 4 cop",
+        f"4 {'μικρά' if plural else 'μικρό'} μικρός ADJ Case=Nom|Gender=Neut|Number={subject} "
+        "0 root",
+    )
+
+
+def test_a_syncretic_target_tagged_against_its_subject_counts_as_agreeing(tmp_path):
+    # 20 plural perfects agree; 8 plural copulas tagged Plur make *είναι* the usual 3pl form of
+    # *είμαι*, and 6 more are tagged Sing: before, 28 of 34 plural subjects agreed after an
+    # auxiliary ((28 + 1) / 36 < 0.90) and *οι άνθρωποι έχουν* → *έχει* was skipped.
+    plural = [greek_perfect("Plur") for _ in range(20)]
+    copulas = [greek_copula("Plur", "Plur") for _ in range(8)]
+    copulas += [greek_copula("Plur", "Sing") for _ in range(6)]
+    singular = [greek_perfect("Sing"), *(greek_copula("Sing", "Sing") for _ in range(10))]
+    pairs, skips, _ = mine_with_skips(tmp_path, *plural, *copulas, *singular, lang="Greek")
+    table = pl.read_parquet(tmp_path / "corpus" / "el" / "agreement.parquet")
+    finest = table.filter(
+        (pl.col("type") == "subject-verb")
+        & (pl.col("feature") == "Number")
+        & (pl.col("controller_value") == "Plur")
+        & pl.col("order").is_not_null()
+    ).row(0, named=True)
+    assert (finest["n"], finest["agree"], finest["certain"]) == (34, 34, True)
+    made = pairs.filter(
+        (pl.col("type") == "subject-verb")
+        & (pl.col("feature") == "Number")
+        & pl.col("sent_id").is_in([f"s{i}" for i in range(1, 21)])
+    )
+    assert made.height == 20
+    assert set(made["bad_form"]) == {"έχει"}
+    assert "uncertain-agreement" not in set(skips["reason"])
+
+
+def lexicon_rows(*rows: tuple[str, str, str, str, str, int]) -> pl.DataFrame:
+    """UD lexicon rows (form, lemma, upos, Number, Person, Tense, count) of verbs."""
+    return pl.DataFrame(
+        [
+            (form, lemma, upos, [number], [], [], ["3"], f"Mood=Ind|Tense={tense}", count, "ud")
+            for form, lemma, upos, number, tense, count in rows
+        ],
+        schema=["form", "lemma", "upos", "number", "gender", "case", "person", "feats",
+                "count", "source"],
+        orient="row",
+    )  # fmt: skip
+
+
+def disagreement(
+    case: str, form: str, lemma: str, tagged: str, value: str, kind: str = "subject-verb"
+) -> tuple[str, ...]:
+    """A `rated_disagree` key: a Number configuration with the controller's `value` and Case,
+    then the target's form, lemma and FEATS (tagged `tagged`)."""
+    config = (kind, "Number", value, case, "AUX", "Fin", "controller-first")
+    return (*config, form, lemma, f"Mood=Ind|Number={tagged}|Person=3|Tense=Pres")
+
+
+def test_a_form_the_controllers_cell_only_borrows_stays_evidence():
+    # Greek-like: *είναι* is the 3pl's only form. Hindi-like: the plural *हैं* is tagged Sing
+    # beside honorific singular subjects, 3 of the 3sg's 103 tokens: agreement that is optional
+    # (a singular subject with a plural verb) stays so.
+    lexicon = lexicon_rows(
+        ("είναι", "είμαι", "AUX", "Sing", "Pres", 310),
+        ("είναι", "είμαι", "AUX", "Plur", "Pres", 100),
+        ("है", "है", "AUX", "Sing", "Pres", 100),
+        ("हैं", "है", "AUX", "Sing", "Pres", 3),
+        ("हैं", "है", "AUX", "Plur", "Pres", 90),
+    )
+    greek = disagreement("Nom", "είναι", "είμαι", "Sing", "Plur")
+    hindi = disagreement("Nom", "हैं", "है", "Plur", "Sing")
+    agree = syncretic_agree(Counter({greek: 6, hindi: 4}), lexicon, {})
+    assert agree == Counter({greek[:-3]: 6})
+
+
+def test_an_oblique_subject_keeps_its_syncretic_disagreements():
+    # An oblique subject's verb agrees with another word (Hindi ergative subjects: the object),
+    # so a syncretic form there is counted as tagged; a determiner's oblique noun is not a
+    # subject, and its syncretic determiner counts as agreeing.
+    lexicon = lexicon_rows(
+        ("είναι", "είμαι", "AUX", "Sing", "Pres", 310),
+        ("είναι", "είμαι", "AUX", "Plur", "Pres", 100),
+    )
+    oblique = disagreement("Acc", "είναι", "είμαι", "Sing", "Plur")
+    caseless = disagreement("_", "είναι", "είμαι", "Sing", "Plur")
+    determiner = disagreement("Dat", "είναι", "είμαι", "Sing", "Plur", kind="determiner")
+    agree = syncretic_agree(Counter({oblique: 5, caseless: 2, determiner: 1}), lexicon, {})
+    assert agree == Counter({caseless[:-3]: 2, determiner[:-3]: 1})

@@ -343,7 +343,12 @@ AGREEMENT = pa.schema(
             "candidate relations (Typo words left out) whose members both carry the feature (a NOUN "
             "subject without Person counts as Person 3 against a verb with Person 3)",
         ),
-        described("agree", pa.int64(), "of those, the candidates whose values intersect"),
+        described(
+            "agree",
+            pa.int64(),
+            "of those, the candidates whose values intersect, or whose target's form is also the"
+            " usual form of the controller's value (a syncretic form tagged against it)",
+        ),
         described("rate", pa.float64(), "agree / n"),
         described(
             "certain",
