@@ -191,15 +191,21 @@ def test_cli_reports_malformed_lines_and_strict_exits_2(tmp_path, capsys, monkey
     assert err == f"error: {path}:6: expected True<TAB>sentence or False<TAB>sentence\n"
 
 
-def test_a_file_of_the_same_name_elsewhere_never_replaces_another_files_results(
-    tmp_path, capsys, monkeypatch
-) -> None:
+def first_of_two_files_named_alike(tmp_path, capsys, monkeypatch) -> tuple[Path, Path, list[str]]:
+    """`a/x.txt` scored into `out/`, and `b/x.txt` (other pairs) beside it; the options."""
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     first = write(tmp_path / "a", "x.txt", CLAMS)
     second = write(tmp_path / "b", "x.txt", CLAMS.replace("pilote", "marin"))
     argv = ["--model", "m", "--out", str(tmp_path / "out")]
     assert run_cli([str(first), *argv], capsys, monkeypatch)[0] == 0
+    return first, second, argv
+
+
+def test_a_file_of_the_same_name_elsewhere_never_replaces_another_files_results(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    first, second, argv = first_of_two_files_named_alike(tmp_path, capsys, monkeypatch)
     before = load_suite_results(tmp_path / "out").collect()
     code, _, err = run_cli([str(second), *argv], capsys, monkeypatch)
     assert code == 2 and f"holds the results of {first.resolve()}, not of {second}" in err
@@ -212,12 +218,7 @@ def test_a_file_of_the_same_name_elsewhere_never_replaces_another_files_results(
 def test_force_clears_a_folder_holding_another_files_results_and_scores_anew(
     tmp_path, capsys, monkeypatch
 ) -> None:
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    first = write(tmp_path / "a", "x.txt", CLAMS)
-    second = write(tmp_path / "b", "x.txt", CLAMS.replace("pilote", "marin"))
-    argv = ["--model", "m", "--out", str(tmp_path / "out")]
-    assert run_cli([str(first), *argv], capsys, monkeypatch)[0] == 0
+    first, second, argv = first_of_two_files_named_alike(tmp_path, capsys, monkeypatch)
     (folder,) = {p.parent for p in (tmp_path / "out").rglob("manifest.json")}
     (folder / "notes.txt").write_text("stale")
     code, _, err = run_cli([str(second), *argv, "--force", "--resume"], capsys, monkeypatch)
