@@ -218,7 +218,7 @@ def test_a_file_of_the_same_name_elsewhere_never_replaces_another_files_results(
 def test_force_clears_a_folder_holding_another_files_results_and_scores_anew(
     tmp_path, capsys, monkeypatch
 ) -> None:
-    first, second, argv = first_of_two_files_named_alike(tmp_path, capsys, monkeypatch)
+    _, second, argv = first_of_two_files_named_alike(tmp_path, capsys, monkeypatch)
     (folder,) = {p.parent for p in (tmp_path / "out").rglob("manifest.json")}
     (folder / "notes.txt").write_text("stale")
     code, _, err = run_cli([str(second), *argv, "--force", "--resume"], capsys, monkeypatch)
