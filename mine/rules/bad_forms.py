@@ -183,7 +183,8 @@ def _readings(frames: ParadigmFrames) -> tuple[pl.Expr, pl.Expr]:
 
 def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
     """Per question, the usable spelling of the highest count (then the first alphabetically),
-    or why there is none (`outcome`)."""
+    none of another cell's reading, another word's or the other series' (§4.3), or why there is
+    none (`outcome`)."""
     # Where the word's own spelling fills the wanted cell too (*you do* → 1sg *do*, German
     # *dem Ersten* → fem. dat. *ersten*), the cell's other spellings are variants of it, not a
     # violation (*du*, *Erster*): the contrast is syncretic.
