@@ -31,6 +31,7 @@ from .rules.certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, VALUE, decid
 from .rules.declension import changes_declension, changes_declension_class
 from .rules.eligibility import relation_skip_reason
 from .rules.hosts import agrees_with_another_host
+from .rules.instrumental import instrumental_predicate
 from .rules.relations import NO_VALUE
 from .rules.surface import breaks_apocope, breaks_elision, capitalised_like, changes_prefix
 from .written import NO_SURFACE, WrittenSurface, write_surface
@@ -287,6 +288,9 @@ def _with_bad_forms(
         tries = _certain(tries, rates, pl.col("varied") == "controller", skipped)
     # §4.3: the bad form reads as another noun's (a noun between target and controller).
     tries = _skip(tries, agrees_with_another_host(tries), "ambiguous-host", skipped)
+    if frames.instrumental_predicate:  # §4.1: *víno bylo dobrým* is Czech
+        refused = instrumental_predicate(tries)
+        tries = _skip(tries, refused, "instrumental-predicate", skipped)
     tries = tries.drop("between_feats")
     if frames.apocope:
         apocopated = tries.select(breaks_apocope(frames.apocope)).to_series()

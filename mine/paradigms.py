@@ -286,6 +286,9 @@ class ParadigmFrames:
     each (upos, feature) attests, with the rare ones (`rare`). Only rows attested as §4.1 asks
     are read; `narrowed` keeps the paradigms that a batch of questions reads."""
 
+    # Its adjective predicates may be instrumental (`rules.instrumental`; set by the miner).
+    instrumental_predicate: bool = False
+
     def __init__(
         self,
         lexicon: pa.Table,

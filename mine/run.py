@@ -70,6 +70,7 @@ from .paradigms import ParadigmFrames, marked_cells
 from .plan import LanguageRun, Options, default_unimorph_dirs, plan
 from .pool import pool_context, start_worker
 from .rules import certainty
+from .rules.instrumental import load_instrumental_predicate_languages
 from .spill import SPILL, part, spill, unspill, unspill_columns
 from .written import load_written_surface
 
@@ -313,6 +314,7 @@ def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
         prefixes=load_verb_prefixes().get(code),
     )
     frames.marked = marked_cells(finite_cells(run))
+    frames.instrumental_predicate = code in load_instrumental_predicate_languages()
     return frames
 
 

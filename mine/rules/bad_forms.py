@@ -23,6 +23,7 @@ from ..questions import first_asking, numbered
 from .cells import agrees_in_another_tense, another_cell
 from .features import meets, of_feature, value_list
 from .other_word import other_word_spellings
+from .same_word import other_series_spellings
 
 
 def transparent_offsets(token: str, forms: Sequence[str]) -> list[int] | None:
@@ -75,10 +76,14 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         )
     )
     # §4.3: a spelling of another word that UD lemmatises with the word (*melhores* → *boa*).
-    other = other_word_spellings(own_cell_of(questions), spellings, frames.forms)
-    checked = checked.join(
-        other.with_columns(pl.lit(True).alias("other_word")), on=["qid", "bad_key"], how="left"
-    ).with_columns(pl.col("other_word").fill_null(False))
+    own = own_cell_of(questions)
+    other = other_word_spellings(own, spellings, frames.forms)
+    # §4.3: a spelling of the other series where a lemma spans two words (*stalo* → *stála*).
+    series = other_series_spellings(own, spellings, frames.forms)
+    for name, refused in (("other_word", other), ("other_series", series)):
+        checked = checked.join(
+            refused.with_columns(pl.lit(True).alias(name)), on=["qid", "bad_key"], how="left"
+        ).with_columns(pl.col(name).fill_null(False))
     return _chosen(checked)
 
 
@@ -178,7 +183,8 @@ def _readings(frames: ParadigmFrames) -> tuple[pl.Expr, pl.Expr]:
 
 def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
     """Per question, the usable spelling of the highest count (then the first alphabetically),
-    or why there is none (`outcome`)."""
+    none of another cell's reading, another word's or the other series' (§4.3), or why there is
+    none (`outcome`)."""
     # Where the word's own spelling fills the wanted cell too (*you do* → 1sg *do*, German
     # *dem Ersten* → fem. dat. *ersten*), the cell's other spellings are variants of it, not a
     # violation (*du*, *Erster*): the contrast is syncretic.
@@ -188,7 +194,9 @@ def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
     checked = checked.join(own_in_cell, on="qid")
     usable = ~pl.col("own_in_cell") & ~pl.col("could_agree")
     chosen = (
-        checked.filter(usable & ~pl.col("elsewhere") & ~pl.col("other_word"))
+        checked.filter(
+            usable & ~pl.col("elsewhere") & ~pl.col("other_word") & ~pl.col("other_series")
+        )
         .sort("bad_count", "bad_key", descending=[True, False])
         .group_by("qid", maintain_order=True)
         .first()
@@ -197,13 +205,15 @@ def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
         )
     )
     # No form: `syncretic-elsewhere` where some spelling was refused for another cell's
-    # reading alone, `other-word` where for being another word's alone, else `syncretic`.
+    # reading alone, `other-word` or `other-series` where for being another word's alone, else
+    # `syncretic`.
     syncretic = (
         checked.join(chosen, on="qid", how="anti")
         .group_by("qid")
         .agg(
             (usable & pl.col("elsewhere")).any().alias("elsewhere"),
             (usable & pl.col("other_word")).any().alias("other_word"),
+            (usable & pl.col("other_series")).any().alias("other_series"),
         )
         .select(
             "qid",
@@ -214,6 +224,8 @@ def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
             .then(pl.lit("syncretic-elsewhere"))
             .when("other_word")
             .then(pl.lit("other-word"))
+            .when("other_series")
+            .then(pl.lit("other-series"))
             .otherwise(pl.lit("syncretic"))
             .alias("outcome"),
         )

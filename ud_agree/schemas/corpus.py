@@ -282,6 +282,8 @@ SKIP_REASONS = (
     "apocope",
     "ambiguous-host",
     "other-word",
+    "other-series",
+    "instrumental-predicate",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
