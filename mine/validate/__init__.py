@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .cli import main, parser
 from .common import KEY, README, ValidateError
-from .draw import draw, item_ids, read_language, rules_of
+from .draw import draw, draw_uniform, item_ids, read_language, rules_of
 from .score import Judgment, printed, read_judged, read_key, read_sheet, score, validity, wilson
 from .sheets import marked, page, readme, sample, sheet_rows
 
@@ -22,6 +22,7 @@ __all__ = [
     "Judgment",
     "ValidateError",
     "draw",
+    "draw_uniform",
     "item_ids",
     "main",
     "marked",

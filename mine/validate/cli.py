@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ud_agree.errors import OneLineParser, run_main, tool_command
 
+from .common import ValidateError
 from .score import printed, score
 from .sheets import sample
 
@@ -29,8 +30,12 @@ def parser(prog: str = "python -m mine.validate") -> OneLineParser:
         help=f"a corpus written by {tool_command(prog, 'mine')}",
     )
     draw_.add_argument("--lang", nargs="+", help="language folders (default: all with pairs)")
+    draw_.add_argument("--per-cell", type=int, help="pairs per language × type × rule (default 25)")
     draw_.add_argument(
-        "--per-cell", type=int, default=25, help="pairs per language × type × rule (default 25)"
+        "--uniform",
+        type=int,
+        metavar="N",
+        help="instead of per cell: N pairs drawn uniformly over all the languages' pairs",
     )
     draw_.add_argument(
         "--seed", type=int, default=0, help="seed of the draw, 0 or more (default 0)"
@@ -68,8 +73,17 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.validate
 
     def body() -> int:
         if args.command == "sample":
+            if args.uniform is not None and args.per_cell is not None:
+                raise ValidateError("--per-cell and --uniform: give one (per cell, or uniform)")
             key = sample(
-                args.corpus, args.out, args.lang, args.per_cell, args.seed, args.blind, args.force
+                args.corpus,
+                args.out,
+                args.lang,
+                25 if args.per_cell is None else args.per_cell,
+                args.seed,
+                args.blind,
+                args.force,
+                args.uniform,
             )
             langs = key.get_column("lang").n_unique()
             print(f"wrote {key.height} pairs to judge ({langs} language(s)) to {args.out}")

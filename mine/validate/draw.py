@@ -127,6 +127,16 @@ def draw(pairs: pl.DataFrame, per_cell: int, seed: int) -> pl.DataFrame:
     )
 
 
+def draw_uniform(pairs: pl.DataFrame, size: int, seed: int) -> pl.DataFrame:
+    """A seeded sample of `size` pairs (all where fewer), each pair as likely as any other, over
+    every language and cell at once."""
+    frame = pairs.sort("item")  # the draw depends on the pairs, not on the order they were read
+    picked = np.random.default_rng(seed).choice(
+        frame.height, min(size, frame.height), replace=False
+    )
+    return frame[sorted(picked.tolist())].sort("lang", "type", "item")
+
+
 def read_language(folder: Path) -> pl.DataFrame:
     """A language's original pairs with their rules and item ids; a column missing, of another
     type or null where a pair needs it, or pairs of another language, is an error naming it."""

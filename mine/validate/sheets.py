@@ -30,7 +30,7 @@ from .common import (
     SHEET_COLUMNS,
     ValidateError,
 )
-from .draw import draw, read_language
+from .draw import draw, draw_uniform, read_language
 from .table import kept_because
 
 
@@ -203,13 +203,25 @@ def sample(
     seed: int = 0,
     blind: bool = False,
     force: bool = False,
+    uniform: int | None = None,
 ) -> pl.DataFrame:
     """Draw and write the sheets (`<out>/<lang>.csv`, `.html`), README.txt and `<out>/key.csv`;
-    the key. `out` must hold no sample's files, or with `force` no judged sheet (then cleared)."""
+    the key. `out` must hold no sample's files, or with `force` no judged sheet (then cleared).
+    With `uniform`, that many pairs drawn over all the languages' pairs at once, not per cell."""
     wanted = _languages(corpus, langs, per_cell, seed)
+    if uniform is not None:
+        if uniform < 1:
+            raise ValidateError(f"--uniform {uniform}: must be at least 1")
+        every = pl.concat([read_language(corpus / lang) for lang in wanted], how="diagonal_relaxed")
+        drawn_all = draw_uniform(every, uniform, seed)
+        wanted = [lang for lang in wanted if lang in set(drawn_all.get_column("lang"))]
+        drawn_per = {lang: drawn_all.filter(pl.col("lang") == lang) for lang in wanted}
     sheets, keys = [], []
     for lang in wanted:
-        drawn = draw(read_language(corpus / lang), per_cell, seed)
+        if uniform is None:
+            drawn = draw(read_language(corpus / lang), per_cell, seed)
+        else:
+            drawn = drawn_per[lang]
         sheet, key = sheet_rows(drawn, blind, seed, f"{lang}.csv")
         sheets.append((lang, sheet))
         keys.append(key)

@@ -14,6 +14,7 @@ import pytest
 from ud_agree.mine.validate import (
     KEY,
     draw,
+    draw_uniform,
     item_ids,
     main,
     marked,
@@ -113,6 +114,63 @@ def test_the_draw_ignores_the_order_pairs_were_written(corpus: Path) -> None:
     forward = draw(pairs, 5, 3).get_column("item").to_list()
     backward = draw(pairs.reverse(), 5, 3).get_column("item").to_list()
     assert forward == backward
+
+
+def originals(lang: str, cells: tuple) -> pl.DataFrame:
+    pairs = pairs_frame(lang, cells).filter(pl.col("variant") == "original")
+    return pairs.with_columns(rules_of(pairs), item_ids(pairs))
+
+
+def test_a_uniform_draw_gives_every_pair_the_same_chance() -> None:
+    # 93 English pairs in five cells and 3 French: a draw per cell would give French its 3 pairs
+    # every time; drawn uniformly, a French pair is 3 of 96, so 10 pairs hold 0.3125 on average.
+    pairs = pl.concat([originals("en", CELLS), originals("fr", (("determiner", [], 3),))])
+    french = [
+        draw_uniform(pairs, 10, seed).get_column("lang").eq("fr").sum() for seed in range(400)
+    ]
+    assert abs(sum(french) / 400 - 0.3125) < 0.06
+    drawn = draw_uniform(pairs, 10, 7)
+    assert drawn.height == 10 and drawn.get_column("item").is_unique().all()
+    assert drawn.equals(draw_uniform(pairs.reverse(), 10, 7))  # not the order read
+    assert draw_uniform(pairs, 500, 0).height == pairs.height  # all where fewer
+
+
+def test_uniform_sheets_are_blind_sheets_per_language_that_score(
+    corpus: Path, tmp_path: Path
+) -> None:
+    key = sample(corpus, tmp_path / "u", seed=3, blind=True, uniform=12)
+    assert key.height == 12 and key.get_column("item").is_unique().all()
+    # Asked more than there are: every original pair (93 + 3), never the nonce variant.
+    assert sample(corpus, tmp_path / "all", seed=3, uniform=500).height == 96
+    langs = sorted(set(key.get_column("lang")))
+    sheets = sorted(p.name for p in (tmp_path / "u").glob("*.csv") if p.name != KEY)
+    assert sheets == [f"{lang}.csv" for lang in langs]  # a sheet only where a pair was drawn
+    for sheet in sheets:
+        rows = read_sheet(tmp_path / "u" / sheet)
+        assert "choice" in rows[0] and "sentence_good" not in rows[0]
+        bad = {r["item"]: r["bad"] for r in read_sheet(tmp_path / "u" / KEY)}
+        for row in rows:
+            row.update(choice=bad[row["item"]], verdict="valid")
+        write_sheet(tmp_path / "u" / sheet, rows)
+    table = score([tmp_path / "u" / s for s in sheets], None)
+    assert table.filter(pl.col("cell") == "type").get_column("valid").sum() == 12
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--uniform", "0"], "--uniform 0: must be at least 1"),
+        (["--uniform", "5", "--per-cell", "3"], "--per-cell and --uniform: give one"),
+    ],
+)
+def test_a_bad_uniform_option_is_one_line_and_exit_2(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], options, message: str
+) -> None:
+    out = tmp_path / "s"
+    assert main(["sample", "--corpus", str(corpus), "--out", str(out), *options]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+    assert not out.exists()
 
 
 def test_the_sheet_marks_the_varied_word_and_leaves_verdicts_empty(
