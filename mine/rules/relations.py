@@ -13,6 +13,7 @@ up here. The readable sentence-by-sentence oracle these functions are tested aga
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -29,11 +30,27 @@ from ..languages import ValueSets
 UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX")
 NOUN, PRON, DET, ADJ, VERB, AUX = range(1, 7)
 
-# Deprels the rules read, one bit each: base deprels (`nsubj` covers `nsubj:pass`), then two
-# full deprels.
+# Deprels the rules read, one bit each: base deprels (`nsubj` covers `nsubj:pass`), then full
+# deprels. `Words.deprel` is as wide as they need (`DEPREL_DTYPE`).
 BASE_DEPRELS = (b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj")
 FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer")
-DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NSUBJ_PASS, NSUBJ_OUTER = (1 << i for i in range(8))
+DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NSUBJ_PASS, NSUBJ_OUTER = (
+    1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS))
+)
+DEPREL_DTYPE = next(
+    np.dtype(unsigned)
+    for unsigned in (np.uint8, np.uint16, np.uint32, np.uint64)
+    if len(BASE_DEPRELS) + len(FULL_DEPRELS) <= 8 * np.dtype(unsigned).itemsize
+)
+
+
+def deprel_bits(deprel: bytes) -> int:
+    """The bits of one deprel as written (`nsubj:pass` sets NSUBJ and NSUBJ_PASS)."""
+    base = deprel.split(b":")[0]
+    bits = sum(1 << i for i, name in enumerate(BASE_DEPRELS) if name == base)
+    full = enumerate(FULL_DEPRELS, len(BASE_DEPRELS))
+    return bits | sum(1 << i for i, name in full if name == deprel)
+
 
 DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB = range(4)  # TYPES, in table order
 assert TYPES[SUBJECT_VERB] == "subject-verb"
@@ -55,12 +72,12 @@ class Words:
     id: np.ndarray  # int64: CoNLL-U ID
     head: np.ndarray  # int64: index of the head word, -1 for the root
     upos: np.ndarray  # int8: class in UPOS
-    deprel: np.ndarray  # uint8: bit set of the deprels above
+    deprel: np.ndarray  # DEPREL_DTYPE: bit set of the deprels above
     feats: np.ndarray  # int64: code of the FEATS string in `Features`
 
     def has(self, bits: int) -> np.ndarray:
         """Words whose deprel is (one of) the given bits."""
-        return (self.deprel & np.uint8(bits)) != 0
+        return (self.deprel & self.deprel.dtype.type(bits)) != 0
 
     @cached_property
     def head_upos(self) -> np.ndarray:
@@ -253,18 +270,38 @@ def verb_form_allowed(
     return allowed
 
 
+@dataclass(frozen=True)
+class Row:
+    """A row of the §1.1 table: its type (index into TYPES), the rule finding its (t, c) pairs,
+    and the UPOS its targets and controllers may have."""
+
+    kind: int
+    find: Callable[[Words], Pairs]
+    targets: tuple[str, ...]
+    controllers: tuple[str, ...]
+
+
+_SUBJECTS = ("NOUN", "PRON")
+# The §1.1 table in its order (the first type wins a pair two rows find).
+ROWS = (
+    Row(DETERMINER, determiner, ("DET",), ("NOUN",)),
+    Row(ATTRIBUTIVE, attributive, ("ADJ",), ("NOUN",)),
+    Row(PREDICATIVE, predicative, ("ADJ",), _SUBJECTS),
+    Row(SUBJECT_VERB, subject_verb_a, ("VERB", "AUX"), _SUBJECTS),
+    Row(SUBJECT_VERB, subject_verb_b, ("AUX",), _SUBJECTS),
+)
+# The UPOS a relation's members have: the lexicon keeps these (a varied word's bad forms, the
+# other member's ambiguity come from it), each a class of UPOS.
+MEMBER_UPOS = frozenset(tag for row in ROWS for tag in row.targets + row.controllers)
+assert MEMBER_UPOS.issubset(UPOS)
+
+
 def candidates(
     words: Words, features: Features, facts: Facts
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """§1.1: (t, c, type) of every row of the table, once per pair (the first type in table
     order wins), subject-verb pairs kept only where the verb-form rule allows; sorted by t, c."""
-    rows = (
-        (DETERMINER, determiner(words)),
-        (ATTRIBUTIVE, attributive(words)),
-        (PREDICATIVE, predicative(words)),
-        (SUBJECT_VERB, subject_verb_a(words)),
-        (SUBJECT_VERB, subject_verb_b(words)),
-    )
+    rows = [(row.kind, row.find(words)) for row in ROWS]
     t = np.concatenate([pair[0] for _, pair in rows]).astype(np.int64)
     c = np.concatenate([pair[1] for _, pair in rows]).astype(np.int64)
     kind = np.concatenate([np.full(len(pair[0]), k, np.int64) for k, pair in rows])

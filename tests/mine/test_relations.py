@@ -480,3 +480,16 @@ def test_russian_pud_auxiliary_heading_its_clause_agrees_with_its_subject():
 def test_reference_and_package_agree_with_all_facts(sentence):
     """The engines agree whatever the language facts (participles, value sets)."""
     found(*sentence, participle_agreement=True, value_sets=NORWEGIAN)
+
+
+def test_the_lexicon_keeps_every_member_upos_and_the_deprel_column_holds_every_bit():
+    from ud_agree.mine.lexicon import LEXICON_UPOS
+    from ud_agree.mine.rules import relations as rules
+
+    members = {tag for row in rules.ROWS for tag in row.targets + row.controllers}
+    assert members == LEXICON_UPOS and {"DET", "ADJ", "NOUN", "PRON"} <= members
+    bits = len(rules.BASE_DEPRELS) + len(rules.FULL_DEPRELS)
+    assert 8 * rules.DEPREL_DTYPE.itemsize >= bits
+    assert rules.deprel_bits(b"nsubj:pass") == rules.NSUBJ | rules.NSUBJ_PASS
+    assert rules.deprel_bits(b"nsubj:outer") == rules.NSUBJ | rules.NSUBJ_OUTER
+    assert rules.deprel_bits(b"obl") == 0
