@@ -27,14 +27,14 @@ from ..features import parse_feats
 from ..languages import ValueSets
 
 # UPOS classes the rules read (0: any other tag).
-UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX")
-NOUN, PRON, DET, ADJ, VERB, AUX = range(1, 7)
+UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX", "NUM")
+NOUN, PRON, DET, ADJ, VERB, AUX, NUM = range(1, 8)
 
 # Deprels the rules read, one bit each: base deprels (`nsubj` covers `nsubj:pass`), then full
 # deprels. `Words.deprel` is as wide as they need (`DEPREL_DTYPE`).
-BASE_DEPRELS = (b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj")
+BASE_DEPRELS = (b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod")
 FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer")
-DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NSUBJ_PASS, NSUBJ_OUTER = (
+DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, NSUBJ_PASS, NSUBJ_OUTER = (
     1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS))
 )
 DEPREL_DTYPE = next(
@@ -52,8 +52,8 @@ def deprel_bits(deprel: bytes) -> int:
     return bits | sum(1 << i for i, name in full if name == deprel)
 
 
-DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB = range(4)  # TYPES, in table order
-assert TYPES[SUBJECT_VERB] == "subject-verb"
+DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB, NUMERAL = range(5)  # TYPES, in table order
+assert TYPES[SUBJECT_VERB] == "subject-verb" and TYPES[NUMERAL] == "numeral"
 
 # Drop reasons of §1.2 by code, in the order they apply (0: kept).
 REASONS = (None, "typo", "disagree", "no-agreeing-feature", "invalid-type")
@@ -236,6 +236,13 @@ def subject_verb_b(words: Words) -> Pairs:
     return targets, np.concatenate([c, c_outer])
 
 
+def numeral(words: Words) -> Pairs:
+    """§1.7 `numeral`: t has upos NUM and base deprel `nummod`; c = head(t), upos NOUN (Czech
+    *dva stoly*)."""
+    t = np.flatnonzero((words.upos == NUM) & words.has(NUMMOD) & (words.head_upos == NOUN))
+    return t, words.head[t]
+
+
 def subjects(words: Words) -> np.ndarray:
     """§1.1 Subjects: words with base deprel `nsubj`, not `nsubj:outer`, and upos NOUN or PRON
     (PROPN is never a controller)."""
@@ -289,6 +296,7 @@ ROWS = (
     Row(PREDICATIVE, predicative, ("ADJ",), _SUBJECTS),
     Row(SUBJECT_VERB, subject_verb_a, ("VERB", "AUX"), _SUBJECTS),
     Row(SUBJECT_VERB, subject_verb_b, ("AUX",), _SUBJECTS),
+    Row(NUMERAL, numeral, ("NUM",), ("NOUN",)),
 )
 # The UPOS a relation's members have: the lexicon keeps these (a varied word's bad forms, the
 # other member's ambiguity come from it), each a class of UPOS.

@@ -15,7 +15,7 @@ from ud_agree.schemas.corpus import FEATURES, TYPES
 SUBJECT_UPOS = frozenset({"NOUN", "PRON"})
 OUTER = "nsubj:outer"
 _RANK = {name: rank for rank, name in enumerate(TYPES)}
-_TARGET_UPOS = frozenset({"DET", "ADJ", "VERB", "AUX"})
+_TARGET_UPOS = frozenset({"DET", "ADJ", "VERB", "AUX", "NUM"})
 
 
 def base(deprel: str) -> str:
@@ -106,7 +106,12 @@ def candidates(sentence: Sentence, participle_agreement: bool = False) -> list[C
         if tag not in _TARGET_UPOS:
             continue
         relation = base(deprels[t])
-        if tag in ("DET", "ADJ"):
+        if tag == "NUM":
+            # §1.7 numeral: a NUM with base deprel nummod, its head a NOUN.
+            head = index_of.get(heads[t]) if heads[t] else None
+            if relation == "nummod" and head is not None and upos[head] == "NOUN":
+                add("numeral", t, head)
+        elif tag in ("DET", "ADJ"):
             head = index_of.get(heads[t]) if heads[t] else None
             if head is not None and upos[head] == "NOUN":
                 if tag == "DET" and relation == "det":
