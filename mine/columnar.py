@@ -556,11 +556,16 @@ def words_of(job: FileJob, table: Table) -> tuple[Words, Features]:
     for code, tag in enumerate(UPOS[1:], 1):
         upos[upos_field.equals(tag.encode())] = code
     deprel_field = rows.field(7)
-    deprel = np.zeros(len(table.row_sent), np.uint8)
+    deprel = np.zeros(len(table.row_sent), rules.DEPREL_DTYPE)
+    bit_of = rules.DEPREL_DTYPE.type
     for bit, base in enumerate(rules.BASE_DEPRELS):
-        deprel[deprel_field.base_is(base)] |= np.uint8(1 << bit)
+        deprel[deprel_field.base_is(base)] |= bit_of(1 << bit)
     for bit, full in enumerate(rules.FULL_DEPRELS, len(rules.BASE_DEPRELS)):
-        deprel[deprel_field.equals(full)] |= np.uint8(1 << bit)
+        deprel[deprel_field.equals(full)] |= bit_of(1 << bit)
+    lemma_field = rows.field(2)
+    have = np.zeros(len(table.row_sent), bool)
+    for lemma in job.have_lemmas:
+        have |= lemma_field.equals(lemma.encode())
     encoded = pc.dictionary_encode(rows.strings(5))
     feats = encoded.indices.to_numpy().astype(np.int64)
     features = Features.build(encoded.dictionary.to_pylist(), job.value_sets)
@@ -572,6 +577,7 @@ def words_of(job: FileJob, table: Table) -> tuple[Words, Features]:
             upos=pick(upos, words),
             deprel=pick(deprel, words),
             feats=pick(feats, words),
+            have=pick(have, words),
         ),
         features,
     )

@@ -33,6 +33,9 @@ class FileJob:
     # §1.2: values that stand for several values when compared (`mine/data/value_sets.tsv`):
     # feature → value → the values it stands for.
     value_sets: ValueSets = field(default_factory=dict)
+    # §1.7 subject-participle: the lemmas of the language's *have* auxiliary, whose participles
+    # agree with no subject (`mine/data/have_auxiliaries.tsv`).
+    have_lemmas: frozenset[str] = frozenset()
     # §4 implicit third person: a plural noun subject may take a first- or second-person verb
     # (`mine/data/unagreement_languages.tsv`), so a plural target's Person is not varied.
     unagreement: bool = False

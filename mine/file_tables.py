@@ -158,7 +158,7 @@ def _relations_table(
     distinct, where = np.unique(both, return_inverse=True)  # strings are built in file order
     where = pa.array(where.ravel())
     form, lemma = (table.rows.strings(f, table.word_rows[distinct]).take(where) for f in (1, 2))
-    # Targets are DET, ADJ, VERB or AUX and controllers NOUN or PRON: their UPOS is a class.
+    # Members' UPOS are classes (`rules.relations.MEMBER_UPOS`).
     upos_name = pa.array(UPOS, pa.string()).take(pa.array(words.upos[both]))
     surface_index = surface.of_row[both_rows]
     in_mwt = surface.in_mwt_row[both_rows]

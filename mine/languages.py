@@ -168,6 +168,15 @@ def load_apocope() -> dict[str, dict[str, str]]:
     return table
 
 
+def load_have_lemmas() -> dict[str, frozenset[str]]:
+    """UD code → the lemmas of its *have* auxiliary (§1.7 subject-participle: *elle a travaillé*
+    agrees with no subject), from `mine/data/have_auxiliaries.tsv`."""
+    lemmas: dict[str, set[str]] = defaultdict(set)
+    for row in read_rows("have_auxiliaries.tsv"):
+        lemmas[row["code"].strip()].add(row["lemma"].strip())
+    return {code: frozenset(found) for code, found in lemmas.items()}
+
+
 def load_participle_languages() -> frozenset[str]:
     """UD codes of the languages whose active participles agree with their subject (§1.1 verb
     forms: Czech *řekl*, *byl*), from `mine/data/participle_languages.tsv`."""

@@ -17,8 +17,10 @@ from ud_agree.schemas.corpus import FEATURES, LEXICON
 from .features import parse_feats
 from .read import Sentence, UnreadableError, decode, read_bytes
 from .resources import read_rows
+from .rules.relations import MEMBER_UPOS
 
-LEXICON_UPOS = frozenset({"NOUN", "PRON", "DET", "ADJ", "VERB", "AUX"})
+# The UPOS of relations' members, declared with the rules that find them.
+LEXICON_UPOS = MEMBER_UPOS
 _SKIPPED_FILES = (".md", ".txt", ".args", ".segmentations", ".derivations", ".json", ".tsv")
 
 # A bundle: the four value sets as sorted tuples, hashable and ready to write as lists.

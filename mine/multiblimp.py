@@ -18,7 +18,7 @@ import polars as pl
 from ud_agree.errors import UserError
 from ud_agree.schemas.corpus import FEATURES, RELATION_KEY
 
-from .languages import load_languages, load_value_sets
+from .languages import load_have_lemmas, load_languages, load_value_sets
 from .read import CONLLU_SUFFIXES, Sentence
 from .reread import ChangedSinceMining, mined_from, sentences_at, words_of
 from .rules import relations as rules
@@ -64,6 +64,7 @@ def relation_facts(
     lang = manifest.get("lang", "")
     code = next((x.code for x in load_languages() if x.key == lang), lang)
     value_sets = load_value_sets().get(code, {})
+    have_lemmas = load_have_lemmas().get(code, frozenset())
     iso3 = manifest.get("iso639_3") or lang
     joined = described(relations, pairs).join(
         sentences.select("treebank", "sent_id", "file", "line", "text"),
@@ -78,7 +79,7 @@ def relation_facts(
         if sentence is None:
             continue
         if place not in words_cache:
-            words_cache[place] = words_of(sentence, value_sets)
+            words_cache[place] = words_of(sentence, value_sets, have_lemmas)
         facts = _facts(relation, sentence, *words_cache[place], iso3)
         rows.append({**{k: relation[k] for k in RELATION_KEY}, **facts})
     schema = {k: pl.String for k in FACTS} | {

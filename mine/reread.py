@@ -70,16 +70,14 @@ def sentences_at(
     return found
 
 
-def words_of(sentence: Sentence, value_sets: ValueSets) -> tuple[rules.Words, rules.Features]:
+def words_of(
+    sentence: Sentence, value_sets: ValueSets, have_lemmas: frozenset[str] = frozenset()
+) -> tuple[rules.Words, rules.Features]:
     """One sentence's syntactic words as the §1 rules read them (`rules.relations.Words`)."""
     position = {word_id: i for i, word_id in enumerate(sentence.ids)}
-    deprel = np.zeros(len(sentence.ids), np.uint8)
-    for i, name in enumerate(sentence.deprels):
-        base = name.split(":")[0].encode()
-        for bit, wanted in enumerate(rules.BASE_DEPRELS):
-            deprel[i] |= np.uint8((base == wanted) << bit)
-        for bit, wanted in enumerate(rules.FULL_DEPRELS, len(rules.BASE_DEPRELS)):
-            deprel[i] |= np.uint8((name.encode() == wanted) << bit)
+    deprel = np.array(
+        [rules.deprel_bits(name.encode()) for name in sentence.deprels], rules.DEPREL_DTYPE
+    )
     strings = sorted(set(sentence.feats))
     code = {feats: i for i, feats in enumerate(strings)}
     upos = {tag: i for i, tag in enumerate(rules.UPOS) if tag}
@@ -90,5 +88,6 @@ def words_of(sentence: Sentence, value_sets: ValueSets) -> tuple[rules.Words, ru
         upos=np.array([upos.get(tag, 0) for tag in sentence.upos], np.int8),
         deprel=deprel,
         feats=np.array([code[f] for f in sentence.feats], np.int64),
+        have=np.array([lemma in have_lemmas for lemma in sentence.lemmas], bool),
     )
     return words, rules.Features.build(strings, value_sets)

@@ -26,7 +26,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "system": ("model", "the model and method (a control or baseline in brackets)"),
     "model": ("model", "the model and method"),
     "lang": ("language", "UD language code"),
-    "type": ("agreement type", "determiner, attributive, predicative or subject-verb"),
+    "type": ("agreement type", "determiner, attributive, predicative, subject-verb, numeral, …"),
     "reading": ("reading", "class-average (cloze) or pair (minimal pairs)"),
     "rule": ("scoring rule", "how the pair reading compares the two sentences"),
     "n": ("items", "items scored (undecided items left out)"),

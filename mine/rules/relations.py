@@ -13,6 +13,7 @@ up here. The readable sentence-by-sentence oracle these functions are tested aga
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -26,17 +27,34 @@ from ..features import parse_feats
 from ..languages import ValueSets
 
 # UPOS classes the rules read (0: any other tag).
-UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX")
-NOUN, PRON, DET, ADJ, VERB, AUX = range(1, 7)
+UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX", "NUM")
+NOUN, PRON, DET, ADJ, VERB, AUX, NUM = range(1, 8)
 
-# Deprels the rules read, one bit each: base deprels (`nsubj` covers `nsubj:pass`), then two
-# full deprels.
-BASE_DEPRELS = (b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj")
-FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer")
-DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NSUBJ_PASS, NSUBJ_OUTER = (1 << i for i in range(8))
+# Deprels the rules read, one bit each: base deprels (`nsubj` covers `nsubj:pass`), then full
+# deprels. `Words.deprel` is as wide as they need (`DEPREL_DTYPE`).
+BASE_DEPRELS = (b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod")
+FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer", b"aux:pass")
+DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, NSUBJ_PASS, NSUBJ_OUTER, AUX_PASS = (
+    1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS))
+)
+DEPREL_DTYPE = next(
+    np.dtype(unsigned)
+    for unsigned in (np.uint8, np.uint16, np.uint32, np.uint64)
+    if len(BASE_DEPRELS) + len(FULL_DEPRELS) <= 8 * np.dtype(unsigned).itemsize
+)
 
-DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB = range(4)  # TYPES, in table order
-assert TYPES[SUBJECT_VERB] == "subject-verb"
+
+def deprel_bits(deprel: bytes) -> int:
+    """The bits of one deprel as written (`nsubj:pass` sets NSUBJ and NSUBJ_PASS)."""
+    base = deprel.split(b":")[0]
+    bits = sum(1 << i for i, name in enumerate(BASE_DEPRELS) if name == base)
+    full = enumerate(FULL_DEPRELS, len(BASE_DEPRELS))
+    return bits | sum(1 << i for i, name in full if name == deprel)
+
+
+# TYPES, in table order
+DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB, NUMERAL, SUBJECT_PARTICIPLE = range(6)
+assert TYPES[SUBJECT_VERB] == "subject-verb" and TYPES[SUBJECT_PARTICIPLE] == "subject-participle"
 
 # Drop reasons of §1.2 by code, in the order they apply (0: kept).
 REASONS = (None, "typo", "disagree", "no-agreeing-feature", "invalid-type")
@@ -55,12 +73,13 @@ class Words:
     id: np.ndarray  # int64: CoNLL-U ID
     head: np.ndarray  # int64: index of the head word, -1 for the root
     upos: np.ndarray  # int8: class in UPOS
-    deprel: np.ndarray  # uint8: bit set of the deprels above
+    deprel: np.ndarray  # DEPREL_DTYPE: bit set of the deprels above
     feats: np.ndarray  # int64: code of the FEATS string in `Features`
+    have: np.ndarray  # bool: the lemma is the language's *have* (`mine/data/have_auxiliaries.tsv`)
 
     def has(self, bits: int) -> np.ndarray:
         """Words whose deprel is (one of) the given bits."""
-        return (self.deprel & np.uint8(bits)) != 0
+        return (self.deprel & self.deprel.dtype.type(bits)) != 0
 
     @cached_property
     def head_upos(self) -> np.ndarray:
@@ -219,6 +238,26 @@ def subject_verb_b(words: Words) -> Pairs:
     return targets, np.concatenate([c, c_outer])
 
 
+def numeral(words: Words) -> Pairs:
+    """§1.7 `numeral`: t has upos NUM and base deprel `nummod`; c = head(t), upos NOUN (Czech
+    *dva stoly*)."""
+    t = np.flatnonzero((words.upos == NUM) & words.has(NUMMOD) & (words.head_upos == NOUN))
+    return t, words.head[t]
+
+
+def subject_participle(words: Words, features: Features) -> Pairs:
+    """§1.7 `subject-participle`: t is a VERB participle (`VerbForm=Part`) with an `aux:pass` or
+    `cop` dependent, or an `aux` whose lemma is not the language's *have* (*elles sont parties*,
+    not *elle a travaillé*); c = every subject of t. Where §1.1 finds the same pair, it wins."""
+    marking = (words.has(COP | AUX_PASS) | (words.has(AUX_REL) & ~words.have)) & (words.head >= 0)
+    marked = np.zeros(len(words.head), bool)
+    marked[words.head[marking]] = True
+    target = marked & (words.upos == VERB) & features.participle[words.feats]
+    c = np.flatnonzero(subjects(words) & (words.head >= 0))
+    c = c[target[words.head[c]]]
+    return words.head[c], c
+
+
 def subjects(words: Words) -> np.ndarray:
     """§1.1 Subjects: words with base deprel `nsubj`, not `nsubj:outer`, and upos NOUN or PRON
     (PROPN is never a controller)."""
@@ -253,30 +292,60 @@ def verb_form_allowed(
     return allowed
 
 
+@dataclass(frozen=True)
+class Row:
+    """A row of the §1.1 table: its type (index into TYPES), the rule finding its (t, c) pairs,
+    and the UPOS its targets and controllers may have."""
+
+    kind: int
+    find: Callable[[Words, Features], Pairs]
+    targets: tuple[str, ...]
+    controllers: tuple[str, ...]
+
+
+_SUBJECTS = ("NOUN", "PRON")
+
+
+def _words_only(find: Callable[[Words], Pairs]) -> Callable[[Words, Features], Pairs]:
+    """A row's rule that reads the words alone."""
+    return lambda words, _features: find(words)
+
+
+# The §1.1 table in its order (the first type wins a pair two rows find).
+ROWS = (
+    Row(DETERMINER, _words_only(determiner), ("DET",), ("NOUN",)),
+    Row(ATTRIBUTIVE, _words_only(attributive), ("ADJ",), ("NOUN",)),
+    Row(PREDICATIVE, _words_only(predicative), ("ADJ",), _SUBJECTS),
+    Row(SUBJECT_VERB, _words_only(subject_verb_a), ("VERB", "AUX"), _SUBJECTS),
+    Row(SUBJECT_VERB, _words_only(subject_verb_b), ("AUX",), _SUBJECTS),
+    Row(NUMERAL, _words_only(numeral), ("NUM",), ("NOUN",)),
+    Row(SUBJECT_PARTICIPLE, subject_participle, ("VERB",), _SUBJECTS),
+)
+# The UPOS a relation's members have: the lexicon keeps these (a varied word's bad forms, the
+# other member's ambiguity come from it), each a class of UPOS.
+MEMBER_UPOS = frozenset(tag for row in ROWS for tag in row.targets + row.controllers)
+assert MEMBER_UPOS.issubset(UPOS)
+
+
 def candidates(
     words: Words, features: Features, facts: Facts
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """§1.1: (t, c, type) of every row of the table, once per pair (the first type in table
-    order wins), subject-verb pairs kept only where the verb-form rule allows; sorted by t, c."""
-    rows = (
-        (DETERMINER, determiner(words)),
-        (ATTRIBUTIVE, attributive(words)),
-        (PREDICATIVE, predicative(words)),
-        (SUBJECT_VERB, subject_verb_a(words)),
-        (SUBJECT_VERB, subject_verb_b(words)),
-    )
+    """§1.1: (t, c, type) of every row of the table, subject-verb pairs kept only where the
+    verb-form rule allows, then once per pair (the first type in table order wins: a participle
+    §1.1 takes is no subject-participle target); sorted by t, c."""
+    rows = [(row.kind, row.find(words, features)) for row in ROWS]
     t = np.concatenate([pair[0] for _, pair in rows]).astype(np.int64)
     c = np.concatenate([pair[1] for _, pair in rows]).astype(np.int64)
     kind = np.concatenate([np.full(len(pair[0]), k, np.int64) for k, pair in rows])
+    verb = kind == SUBJECT_VERB
+    keep = ~verb
+    keep[verb] = verb_form_allowed(words, features, t[verb], c[verb], facts.participle_agreement)
+    t, c, kind = t[keep], c[keep], kind[keep]
     order = np.lexsort((kind, c, t))
     t, c, kind = t[order], c[order], kind[order]
     once = np.ones(len(t), bool)
     once[1:] = (t[1:] != t[:-1]) | (c[1:] != c[:-1])
-    t, c, kind = t[once], c[once], kind[once]
-    verb = kind == SUBJECT_VERB
-    keep = ~verb
-    keep[verb] = verb_form_allowed(words, features, t[verb], c[verb], facts.participle_agreement)
-    return t[keep], c[keep], kind[keep]
+    return t[once], c[once], kind[once]
 
 
 # §1.2 Agreement and drops.

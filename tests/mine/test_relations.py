@@ -22,14 +22,20 @@ from ud_agree.schemas.corpus import TYPES
 
 ALL = frozenset(TYPES)
 NORWEGIAN = load_value_sets()["no"]
+AVOIR = frozenset({"avoir"})
 
 
-def found(*rows: str, valid=ALL, participle_agreement=False, value_sets=None):
-    """{(type, target_id, controller_id): relation row} and drops of one sentence."""
+def found(*rows: str, valid=ALL, participle_agreement=False, value_sets=None, have=AVOIR):
+    """{(type, target_id, controller_id): relation row} and drops of one sentence (*have* is
+    French *avoir* unless told)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "xx_test-ud-test.conllu"
         path.write_text(conllu(*rows), encoding="utf-8")
-        facts = {"participle_agreement": participle_agreement, "value_sets": value_sets or {}}
+        facts = {
+            "participle_agreement": participle_agreement,
+            "value_sets": value_sets or {},
+            "have_lemmas": have,
+        }
         result = assert_same(path, valid, **facts)
     assert result is not None and result.malformed == []
     relations = {
@@ -300,7 +306,7 @@ def test_auxiliary_without_verbform_mood_or_person_is_no_target():
             "2 stati essere AUX Gender=Masc|Number=Plur 3 aux",
             "3 cresciuti crescere VERB Gender=Masc|Number=Plur|VerbForm=Part 0 root",
         )
-        == set()
+        == {("subject-participle", 3, 1)}  # §1.7 takes the participle under *essere*
     )
 
 
@@ -480,3 +486,16 @@ def test_russian_pud_auxiliary_heading_its_clause_agrees_with_its_subject():
 def test_reference_and_package_agree_with_all_facts(sentence):
     """The engines agree whatever the language facts (participles, value sets)."""
     found(*sentence, participle_agreement=True, value_sets=NORWEGIAN)
+
+
+def test_the_lexicon_keeps_every_member_upos_and_the_deprel_column_holds_every_bit():
+    from ud_agree.mine.lexicon import LEXICON_UPOS
+    from ud_agree.mine.rules import relations as rules
+
+    members = {tag for row in rules.ROWS for tag in row.targets + row.controllers}
+    assert members == LEXICON_UPOS and {"DET", "ADJ", "NOUN", "PRON"} <= members
+    bits = len(rules.BASE_DEPRELS) + len(rules.FULL_DEPRELS)
+    assert 8 * rules.DEPREL_DTYPE.itemsize >= bits
+    assert rules.deprel_bits(b"nsubj:pass") == rules.NSUBJ | rules.NSUBJ_PASS
+    assert rules.deprel_bits(b"nsubj:outer") == rules.NSUBJ | rules.NSUBJ_OUTER
+    assert rules.deprel_bits(b"obl") == 0

@@ -15,7 +15,7 @@ from ud_agree.schemas.corpus import FEATURES, TYPES
 SUBJECT_UPOS = frozenset({"NOUN", "PRON"})
 OUTER = "nsubj:outer"
 _RANK = {name: rank for rank, name in enumerate(TYPES)}
-_TARGET_UPOS = frozenset({"DET", "ADJ", "VERB", "AUX"})
+_TARGET_UPOS = frozenset({"DET", "ADJ", "VERB", "AUX", "NUM"})
 
 
 def base(deprel: str) -> str:
@@ -30,6 +30,7 @@ class Facts:
     valid_types: frozenset[str] = frozenset(TYPES)
     participle_agreement: bool = False
     value_sets: ValueSets = field(default_factory=dict)
+    have_lemmas: frozenset[str] = frozenset()  # §1.7: the language's *have* auxiliary
 
 
 @dataclass(slots=True, frozen=True)
@@ -89,8 +90,26 @@ def verb_form_allowed(
     return participle_agreement or (upos == "VERB" and controller_deprel == "nsubj:pass")
 
 
-def candidates(sentence: Sentence, participle_agreement: bool = False) -> list[Candidate]:
-    """Every (t, c) pair of §1.1, once each; the first type in table order wins."""
+def participle_marked(sentence: Sentence, t: int, have_lemmas: frozenset[str]) -> bool:
+    """§1.7 subject-participle: t has an `aux:pass` or `cop` dependent, or an `aux` whose lemma
+    is not the language's *have*."""
+    for i, (head, deprel) in enumerate(zip(sentence.heads, sentence.deprels, strict=True)):
+        if head != sentence.ids[t]:
+            continue
+        if deprel == "aux:pass" or base(deprel) == "cop":
+            return True
+        if base(deprel) == "aux" and sentence.lemmas[i] not in have_lemmas:
+            return True
+    return False
+
+
+def candidates(
+    sentence: Sentence,
+    participle_agreement: bool = False,
+    have_lemmas: frozenset[str] = frozenset(),
+) -> list[Candidate]:
+    """Every (t, c) pair of §1.1 and §1.7, subject-verb ones where the verb-form rule allows,
+    once each; the first type in table order wins."""
     upos, deprels, heads, ids = sentence.upos, sentence.deprels, sentence.heads, sentence.ids
     index_of = {word_id: index for index, word_id in enumerate(ids)}
     subjects = subjects_by_head(sentence, outer=False)
@@ -98,6 +117,13 @@ def candidates(sentence: Sentence, participle_agreement: bool = False) -> list[C
     found: dict[tuple[int, int], str] = {}
 
     def add(kind: str, target: int, controller: int) -> None:
+        if kind == "subject-verb" and not verb_form_allowed(
+            upos[target],
+            parse_feats(sentence.feats[target]),
+            deprels[controller],
+            participle_agreement,
+        ):
+            return
         key = (target, controller)
         if key not in found or _RANK[kind] < _RANK[found[key]]:
             found[key] = kind
@@ -106,7 +132,12 @@ def candidates(sentence: Sentence, participle_agreement: bool = False) -> list[C
         if tag not in _TARGET_UPOS:
             continue
         relation = base(deprels[t])
-        if tag in ("DET", "ADJ"):
+        if tag == "NUM":
+            # §1.7 numeral: a NUM with base deprel nummod, its head a NOUN.
+            head = index_of.get(heads[t]) if heads[t] else None
+            if relation == "nummod" and head is not None and upos[head] == "NOUN":
+                add("numeral", t, head)
+        elif tag in ("DET", "ADJ"):
             head = index_of.get(heads[t]) if heads[t] else None
             if head is not None and upos[head] == "NOUN":
                 if tag == "DET" and relation == "det":
@@ -129,14 +160,14 @@ def candidates(sentence: Sentence, participle_agreement: bool = False) -> list[C
                 controllers = subjects.get(heads[t], [])
             for c in controllers:
                 add("subject-verb", t, c)
-    kept = [
-        Candidate(kind, t, c)
-        for (t, c), kind in found.items()
-        if kind != "subject-verb"
-        or verb_form_allowed(
-            upos[t], parse_feats(sentence.feats[t]), deprels[c], participle_agreement
-        )
-    ]
+    for t, tag in enumerate(upos):
+        # §1.7 subject-participle: a VERB participle marked by its auxiliary or copula.
+        if tag != "VERB" or parse_feats(sentence.feats[t]).verbform != {"Part"}:
+            continue
+        if participle_marked(sentence, t, have_lemmas):
+            for c in subjects.get(ids[t], ()):
+                add("subject-participle", t, c)
+    kept = [Candidate(kind, t, c) for (t, c), kind in found.items()]
     kept.sort(key=lambda cand: (cand.target, cand.controller))
     return kept
 
@@ -279,7 +310,7 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
     outcome = Outcome([], {}, {}, {})
     nouns: list[Noun] | None = None
     coordinated: set[int] = set()
-    for candidate in candidates(sentence, facts.participle_agreement):
+    for candidate in candidates(sentence, facts.participle_agreement, facts.have_lemmas):
         target = parse_feats(sentence.feats[candidate.target])
         controller = parse_feats(sentence.feats[candidate.controller])
         reason, agreeing = drop_reason(

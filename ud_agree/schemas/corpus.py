@@ -5,7 +5,14 @@ from __future__ import annotations
 import pyarrow as pa
 
 FEATURES = ("Number", "Gender", "Case", "Person")
-TYPES = ("determiner", "attributive", "predicative", "subject-verb")
+TYPES = (
+    "determiner",
+    "attributive",
+    "predicative",
+    "subject-verb",
+    "numeral",
+    "subject-participle",
+)
 ROLES = ("controller", "target")  # the two members of a relation
 DROP_REASONS = ("typo", "disagree", "no-agreeing-feature", "invalid-type")
 
