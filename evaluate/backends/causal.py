@@ -112,6 +112,8 @@ class CausalLM:
             # Which path ran: shared prefixes packed behind one another (a 4D attention mask), or
             # one full forward per distinct sequence (a model that does not take such a mask).
             "shared_prefixes": self.shares_prefixes,
+            # A GGUF file's sha256 and quantization (None for a transformers model).
+            "gguf": self.loaded.gguf,
         }
 
     def encode(self, texts: Sequence[str]) -> tuple[list[list[int]], list[list[tuple[int, int]]]]:
