@@ -20,7 +20,15 @@ from ud_agree.errors import UsageError
 
 from .api import Blank, FormBatch, Span, TokenScores
 from .batching import Padded, length_batches, pad
-from .models import CAUSAL, LoadedModel, autocast, dtype_fact, load_model, load_tokenizer
+from .models import (
+    CAUSAL,
+    LoadedModel,
+    autocast,
+    dtype_fact,
+    load_model,
+    load_tokenizer,
+    logprobs_at,
+)
 from .prefixes import PackedRow, longest_holders, pack, rows
 from .spec import ModelSpec, name_of
 
@@ -388,9 +396,9 @@ def _gather_logprobs(
     for at, (low, high) in enumerate(itertools.pairwise(bounds)):
         start = at * chunk
         logits = outputs[start : start + chunk]
-        logits = (logits if head is None else head(logits)).float().log_softmax(-1)
+        logits = (logits if head is None else head(logits)).float()
         reads = order[low:high]
-        values[reads] = logits[reading[reads] - start, targets[reads]]
+        values[reads] = logprobs_at(logits, reading[reads] - start, targets[reads])
     return values
 
 
