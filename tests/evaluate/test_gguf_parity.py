@@ -124,4 +124,6 @@ def test_the_sum_and_minicons_rules_equal_minicons_on_a_real_model(name, request
         compare(name, "minicons, the tokenizer's encoding", *sides(frame, "lp_native", minicons_sums(model, texts, False))),
     ]  # fmt: skip
     for cell in cells:
+        print(f"{name} × {cell.peer}: {cell.pairs} pairs, largest |Δ| {cell.largest_delta:.2e}, "
+              f"{len(cell.differing)} decisions differ, {cell.ties} ties")  # fmt: skip
         assert cell.holds, cell.failure()
