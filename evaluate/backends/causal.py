@@ -36,16 +36,24 @@ from .spec import ModelSpec, name_of
 # vocabulary) floats. On a CPU a chunk's logits are held to _CPU_LOGITS floats (16 MiB, within a
 # server's last-level cache): log-softmax then reads them from the cache, not from memory; with an
 # 8,000-token vocabulary, chunks of 512 positions instead of a whole batch cut the pair bench's
-# time by about a tenth (bench/pairs.py).
+# time by about a tenth (bench/pairs.py). But each chunk reads the whole head (vocabulary ×
+# width weights: 670 MB for Gemma 3's 262k × 640), so a chunk holds at least _CPU_POSITIONS
+# positions, within _CPU_MOST_LOGITS floats (256 MiB): the head alone over 1,024 positions ran
+# 51–125 positions/s in chunks of 16, 283–299 in chunks of 256 (262k); 1,515 in chunks of 85,
+# 1,810 in chunks of 256 (49k tokens, SmolLM2's).
 _HEAD_CHUNK = 8192
 _CPU_LOGITS = 1 << 22
+_CPU_POSITIONS = 256
+_CPU_MOST_LOGITS = 1 << 26
 
 
 def head_chunk(vocabulary: int, device: torch.device) -> int:
     """Scored positions whose logits are computed at a time (see _HEAD_CHUNK)."""
     if torch.device(device).type != "cpu":
         return _HEAD_CHUNK
-    return max(16, _CPU_LOGITS // max(vocabulary, 1))
+    vocabulary = max(vocabulary, 1)
+    least = min(_CPU_POSITIONS, _CPU_MOST_LOGITS // vocabulary)
+    return max(16, least, _CPU_LOGITS // vocabulary)
 
 
 class CausalLM:
