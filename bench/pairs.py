@@ -2,6 +2,7 @@
 
     python bench/pairs.py [--corpus DIR] [--pairs 1000] [--batch-size 32] [--repeat 5] [--large]
     python bench/pairs.py --smoke     # tiny sizes, one repeat: that it runs (CI)
+    python bench/pairs.py --model M [--corpus DIR --lang en] [--minicons] [--head-chunk N]
 
 On French-PUD's minimal pairs (mined here unless --corpus is given): the causal LM's token
 log-probabilities summed per sentence (`readings.token_sums.sentence_scores` over the good and bad
@@ -12,6 +13,11 @@ tiny-fr-ud-gpt2 and tiny-fr-ud-bert, and with --large a random 12-layer, 768-wid
 of `gpt2`), whose forwards dominate. The sides run in turn (A B A B …, --repeat turns each); prints
 each side's min, median and spread, pairs/s, the tokens each ran and the ratio, the median of the
 turns' ratios (goals: causal ≤ 0.62 tiny, ≤ 0.70 gpt2-sized; masked ≤ 1.3).
+
+With --model (a causal LM's folder, hub name or GGUF file), that model alone on the pairs of
+--lang (French-PUD's unless --corpus is given), against its floor; --minicons adds minicons 0.3's
+IncrementalLMScorer (`sequence_score`, BOS first, batches of --batch-size) as a third side, and
+--head-chunk sets the positions whose logits a CPU computes at a time (default: the back-end's).
 """
 
 from __future__ import annotations
@@ -36,8 +42,14 @@ def main() -> None:
     p = pair_arguments(__doc__)
     p.set_defaults(pairs=1000)
     p.add_argument("--large", action="store_true", help="also a random gpt2-sized causal LM")
+    p.add_argument("--model", help="a causal LM (folder, hub name or .gguf) benched alone")
+    p.add_argument("--lang", default="fr", help="the language of --corpus (default: fr)")
+    p.add_argument("--minicons", action="store_true", help="with --model: minicons as a side")
+    p.add_argument("--head-chunk", type=int, default=None, help="with --model: CPU head chunk")
     args = p.parse_args()
     smoke_sizes(args, pairs=40)
+    if args.model:
+        return bench_model(args)
 
     import polars as pl
     import torch
@@ -112,6 +124,71 @@ def main() -> None:
         1.3,
         args.smoke,
     )
+
+
+def bench_model(args) -> None:
+    """The causal pair bench on one given model: ud-agree against its floor (and minicons)."""
+    import time
+
+    import polars as pl
+    import torch
+
+    torch.set_grad_enabled(False)
+    from ud_agree.evaluate.backends.causal import CausalLM
+    from ud_agree.evaluate.backends.models import CAUSAL, load_model
+    from ud_agree.evaluate.readings.token_sums import sentence_scores
+
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = args.corpus or mine_french_pud(Path(tmp) / "plain")
+        pairs = pl.read_parquet(corpus / args.lang / "pairs.parquet").head(args.pairs)
+    start = time.perf_counter()
+    loaded = load_model(args.model, "cpu", kind=CAUSAL)
+    loading = time.perf_counter() - start
+    lm = CausalLM(loaded, batch_size=args.batch_size)
+    if args.head_chunk:
+        lm.head_chunk = args.head_chunk
+    name = Path(args.model).name
+    texts, spans = sides(pairs)
+    sequences, _ = lm.encode(sorted(set(texts)))
+    vocabulary = lm.model.get_output_embeddings().weight.shape[0]
+    print(f"{pairs.height} {args.lang} pairs, batch size {args.batch_size}, {name} loaded in "
+          f"{loading:.1f} s, vocabulary {vocabulary:,}, head chunk {lm.head_chunk} positions, "
+          f"{torch.get_num_threads()} threads")  # fmt: skip
+    runs = {
+        "ud-agree": lambda: _timed(lambda: sentence_scores(lm, texts, spans)),
+        "floor": lambda: causal_floor(lm.model, sequences, args.batch_size, lm.pad_id),
+    }
+    if args.minicons:
+        runs["minicons"] = minicons_side(loaded, texts, args.batch_size)
+    best = interleaved(args.repeat, runs)
+    tokens = f"tokens run {lm.tokens_run // max(1, args.repeat):,} vs {sum(map(len, sequences)):,}"
+    report(f"causal, {name}, pairs ({tokens})", pairs.height, best, None, args.smoke)
+    print(f"  path: {'shared prefixes' if lm.shares_prefixes else 'full forwards'}")
+    if "minicons" in best:
+        them = best["minicons"]
+        print(f"  minicons {them} ({pairs.height / them.median:.1f} pairs/s at the median)")
+        print(f"  minicons / ud-agree: {ratio(them, best['ud-agree'])}")
+
+
+def minicons_side(loaded, texts: list[str], batch_size: int):
+    """minicons' sums of the texts (BOS first: `bos_token=True` unless the tokenizer adds it),
+    timed; its scorer made once, on a copy of the tokenizer (minicons changes it)."""
+    import copy
+
+    from minicons import scorer
+
+    tokenizer = copy.deepcopy(loaded.tokenizer)
+    if not hasattr(tokenizer, "batch_encode_plus"):  # minicons 0.3 on transformers 5
+        tokenizer.batch_encode_plus = lambda batch, **kw: tokenizer(batch, **kw)
+    adds_bos = tokenizer("The cat")["input_ids"][:1] == [tokenizer.bos_token_id]
+    lm = scorer.IncrementalLMScorer(loaded.model, "cpu", tokenizer=tokenizer)
+
+    def run() -> None:
+        for at in range(0, len(texts), batch_size):
+            lm.sequence_score(texts[at : at + batch_size], reduction=lambda x: x.sum(0).item(),
+                              bos_token=not adds_bos)  # fmt: skip
+
+    return lambda: _timed(run)
 
 
 def sides(pairs) -> tuple[list[str], list[tuple[int, int]]]:

@@ -137,8 +137,8 @@ def parser(prog: str = "python -m evaluate") -> argparse.ArgumentParser:
         nargs="+",
         default=["bert-base-multilingual-cased"],
         metavar="MODEL",
-        help="Hugging Face masked or causal LMs (hub names or local folders; the kind is read from "
-        f"the config); '{FREQUENCY}' for the frequency baseline; '{TINY_RANDOM}' for an offline "
+        help="Hugging Face masked or causal LMs (hub names, local folders, or GGUF files; the kind "
+        f"is read from the config); '{FREQUENCY}' for the frequency baseline; '{TINY_RANDOM}' for an offline "
         "random 1-layer BERT (demo). Default: bert-base-multilingual-cased",
     )
     p.add_argument(

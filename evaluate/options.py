@@ -12,6 +12,7 @@ from ud_agree.names import SAFE_NAME
 from ud_agree.schemas.corpus import ROLES
 from ud_agree.schemas.results import Rule
 
+from .backends.gguf_weights import missing_package
 from .backends.spec import (
     FREQUENCY,
     KINDS,
@@ -230,7 +231,7 @@ def option_problems(options: Options) -> list[str]:
     problems += [
         problem
         for flag, model in (("--model", o.model), ("--vocab-of", o.vocab_of))
-        if model and (problem := model_typo(flag, model))
+        if model and (problem := model_typo(flag, model) or missing_package(model, flag))
     ]
     if o.vocab_of and o.model != FREQUENCY:
         problems.append("--vocab-of goes with --model frequency only")
@@ -370,7 +371,7 @@ def suite_run(
             "--model frequency: the frequency baseline scores mined pairs by lexicon counts "
             "and is not defined for arbitrary suites; give a language model"
         )
-    typo = model_typo("--model", model, names=())
+    typo = model_typo("--model", model, names=()) or missing_package(model)
     if typo:
         raise UserError(typo)
     if pll != "sentence":

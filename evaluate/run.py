@@ -345,5 +345,5 @@ def manifest_base(options: Options, corpus_sha: str | None, facts: dict[str, Any
         "scorer": facts,
         "corpus": str(Path(options.corpus).resolve() / options.lang),
         "corpus_manifest_sha256": corpus_sha,
-        "model_path": str(model_path.resolve()) if model_path.is_dir() else None,
+        "model_path": str(model_path.resolve()) if model_path.exists() else None,
     }

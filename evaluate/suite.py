@@ -23,7 +23,7 @@ def parser(prog: str = "python -m evaluate.suite") -> argparse.ArgumentParser:
     p.add_argument(
         "--model",
         required=True,
-        help="Hugging Face causal or masked LM (hub name or local directory)",
+        help="Hugging Face causal or masked LM (hub name, local directory, or a GGUF file)",
     )
     p.add_argument(
         "--format",

@@ -20,7 +20,15 @@ from ud_agree.errors import UsageError
 
 from .api import Blank, FormBatch, Span, TokenScores
 from .batching import Padded, length_batches, pad
-from .models import CAUSAL, LoadedModel, autocast, dtype_fact, load_model, load_tokenizer
+from .models import (
+    CAUSAL,
+    LoadedModel,
+    autocast,
+    dtype_fact,
+    load_model,
+    load_tokenizer,
+    logprobs_at,
+)
 from .prefixes import PackedRow, longest_holders, pack, rows
 from .spec import ModelSpec, name_of
 
@@ -28,16 +36,24 @@ from .spec import ModelSpec, name_of
 # vocabulary) floats. On a CPU a chunk's logits are held to _CPU_LOGITS floats (16 MiB, within a
 # server's last-level cache): log-softmax then reads them from the cache, not from memory; with an
 # 8,000-token vocabulary, chunks of 512 positions instead of a whole batch cut the pair bench's
-# time by about a tenth (bench/pairs.py).
+# time by about a tenth (bench/pairs.py). But each chunk reads the whole head (vocabulary ×
+# width weights: 670 MB for Gemma 3's 262k × 640), so a chunk holds at least _CPU_POSITIONS
+# positions, within _CPU_MOST_LOGITS floats (256 MiB): the head alone over 1,024 positions ran
+# 51–125 positions/s in chunks of 16, 283–299 in chunks of 256 (262k); 1,515 in chunks of 85,
+# 1,810 in chunks of 256 (49k tokens, SmolLM2's).
 _HEAD_CHUNK = 8192
 _CPU_LOGITS = 1 << 22
+_CPU_POSITIONS = 256
+_CPU_MOST_LOGITS = 1 << 26
 
 
 def head_chunk(vocabulary: int, device: torch.device) -> int:
     """Scored positions whose logits are computed at a time (see _HEAD_CHUNK)."""
     if torch.device(device).type != "cpu":
         return _HEAD_CHUNK
-    return max(16, _CPU_LOGITS // max(vocabulary, 1))
+    vocabulary = max(vocabulary, 1)
+    least = min(_CPU_POSITIONS, _CPU_MOST_LOGITS // vocabulary)
+    return max(16, least, _CPU_LOGITS // vocabulary)
 
 
 class CausalLM:
@@ -112,6 +128,8 @@ class CausalLM:
             # Which path ran: shared prefixes packed behind one another (a 4D attention mask), or
             # one full forward per distinct sequence (a model that does not take such a mask).
             "shared_prefixes": self.shares_prefixes,
+            # A GGUF file's sha256 and quantization (None for a transformers model).
+            "gguf": self.loaded.gguf,
         }
 
     def encode(self, texts: Sequence[str]) -> tuple[list[list[int]], list[list[tuple[int, int]]]]:
@@ -386,9 +404,9 @@ def _gather_logprobs(
     for at, (low, high) in enumerate(itertools.pairwise(bounds)):
         start = at * chunk
         logits = outputs[start : start + chunk]
-        logits = (logits if head is None else head(logits)).float().log_softmax(-1)
+        logits = (logits if head is None else head(logits)).float()
         reads = order[low:high]
-        values[reads] = logits[reading[reads] - start, targets[reads]]
+        values[reads] = logprobs_at(logits, reading[reads] - start, targets[reads])
     return values
 
 

@@ -226,7 +226,7 @@ class MaskedPLL:
         given)."""
         import torch
 
-        from .models import autocast, mask_logits
+        from .models import autocast, logprobs_at, mask_logits
 
         plan = pll_copies(self.tokenizer, texts, words, self.window, known)
         self.windowed += plan.windowed
@@ -243,7 +243,9 @@ class MaskedPLL:
                         self.model, padded.input_ids, padded.attention_mask, where
                     ).float()
                     wanted = torch.as_tensor(plan.targets[rows], device=self.device)
-                    logprobs = logits.log_softmax(-1).gather(1, wanted[:, None])[:, 0]
+                    logprobs = logprobs_at(
+                        logits, torch.arange(len(rows), device=self.device), wanted
+                    )
                     values[torch.as_tensor(rows, device=self.device)] = logprobs.double()
         host = values.cpu().numpy()
         # Copies were made text by text: each text's terms are one slice.

@@ -34,6 +34,7 @@ class LoadedModel:
     random_weights: bool
     window: int  # most tokens one forward pass may take, specials included
     device: torch.device
+    gguf: dict[str, Any] | None = None  # a GGUF file's facts (gguf_weights.GgufFacts)
 
 
 def resolve_device(device: str) -> torch.device:
@@ -146,6 +147,9 @@ def load_tokenizer(name: str, trust_remote_code: bool = False):
     tokens for ordinary text is refused, naming what is missing."""
     from transformers import AutoTokenizer
 
+    from .gguf_weights import cached_folder
+
+    name, _ = cached_folder(name)  # a GGUF file: its dequantized folder
     remote = {"trust_remote_code": trust_remote_code}
     if Path(name).is_dir() and not _in_folder(Path(name), TOKENIZER_FILES):
         raise ModelNotFound(
@@ -224,6 +228,9 @@ def model_kind(name: str, trust_remote_code: bool = False) -> Kind:
     """`masked` or `causal`, from the model's config (architectures first: BERT has both heads)."""
     from transformers import AutoConfig
 
+    from .gguf_weights import cached_folder
+
+    name, _ = cached_folder(name)  # a GGUF file: its dequantized folder
     remote = {"trust_remote_code": trust_remote_code}
     config = local_or_hub(
         name,
@@ -278,8 +285,11 @@ def load_model(
     from transformers import AutoModelForCausalLM, AutoModelForMaskedLM
     from transformers.utils import logging as hf_logging
 
+    from .gguf_weights import cached_folder, facts_record
+
     hf_logging.disable_progress_bar()  # our own bar counts items; a weight-loading bar is noise
     auto = AutoModelForCausalLM if kind == CAUSAL else AutoModelForMaskedLM
+    given, (name, gguf) = name, cached_folder(name)  # a GGUF file: its dequantized folder
     if tokenizer is None:
         tokenizer = load_tokenizer(name, trust_remote_code)
     if Path(name).is_dir() and not _has_weights(Path(name)):
@@ -305,12 +315,13 @@ def load_model(
     missing = [k for k in info.get("missing_keys", []) if "position_ids" not in k]
     model.eval().to(target)
     return LoadedModel(
-        name=name,
+        name=given,
         model=model,
         tokenizer=tokenizer,
         random_weights=bool(missing) or looks_untrained(model),
         window=model_window(model, tokenizer),
         device=target,
+        gguf=facts_record(gguf),
     )
 
 
@@ -318,6 +329,14 @@ def _with_info(loaded: object) -> tuple[PreTrainedModel, dict[str, Any]]:
     """from_pretrained's (model, loading info) under output_loading_info=True, which transformers'
     annotations (the model alone) do not tell apart."""
     return cast("tuple[PreTrainedModel, dict[str, Any]]", loaded)
+
+
+def logprobs_at(logits: torch.Tensor, rows: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """log-softmax of float32 logits at (rows, targets): the logit less its row's logsumexp.
+    Not `log_softmax`: on a CPU its float32 kernel sums a row's exponentials with a bias that
+    grows with the vocabulary (every log-probability too high by about 1e-6 at 49k tokens, 1e-5
+    at 262k: 1e-4 to 1e-3 over a sentence), where logsumexp's sum stays within 1e-7."""
+    return logits[rows, targets] - torch.logsumexp(logits, dim=-1)[rows]
 
 
 def lm_head(model: torch.nn.Module) -> torch.nn.Module | None:

@@ -76,15 +76,15 @@ class ModelSpec:
 
 
 def name_of(model: str) -> str:
-    """A hub name as given, or a local directory's folder name."""
+    """A hub name as given, a local directory's folder name, or a local file's name (GGUF)."""
     path = Path(model)
-    return path.resolve().name if path.is_dir() else model
+    return path.resolve().name if path.is_dir() or path.is_file() else model
 
 
 def safe_name(name: str) -> str:
     """A model name or local folder made safe for a path (`org/name` → `org--name`)."""
     path = Path(name)
-    if path.is_dir():
+    if path.is_dir() or path.is_file():
         name = path.resolve().name
     name = name.replace("/", "--")
     return re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip("-") or "model"

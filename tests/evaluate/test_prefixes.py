@@ -155,9 +155,10 @@ def test_logits_computed_a_few_positions_at_a_time_score_as_all_at_once(tmp_path
     loaded = load_model(str(build("gpt2", tmp_path / "gpt2")), "cpu", kind=CAUSAL)
     vocabulary = loaded.model.get_output_embeddings().weight.shape[0]
     whole = CausalLM(loaded, batch_size=4)
-    assert whole.head_chunk == max(16, (1 << 22) // vocabulary)
-    assert head_chunk(8000, torch.device("cpu")) == 524
-    assert head_chunk(128_256, torch.device("cpu")) == 32
+    assert whole.head_chunk == max(256, (1 << 22) // vocabulary)
+    assert head_chunk(8000, torch.device("cpu")) == 524  # 4M logits, within a cache
+    assert head_chunk(262_144, torch.device("cpu")) == 256  # the head read once per 256
+    assert head_chunk(2_000_000, torch.device("cpu")) == 33  # within 64M logits
     assert head_chunk(128_256, torch.device("meta")) == 8192  # an accelerator: big chunks
     ids, _ = whole.encode(TEXTS)
     whole.head_chunk = 10**6

@@ -44,7 +44,7 @@ class RunManifest(TypedDict, total=False):
     scorer: dict[str, Any]  # the back-end's own facts
     corpus: str  # absolute path of the language folder
     corpus_manifest_sha256: str | None
-    model_path: str | None  # a local model folder, absolute
+    model_path: str | None  # a local model folder (or GGUF file), absolute
     shard: ShardEntry  # only in a shard's folder
     complete: bool
     counts: dict[str, int]  # skip counts, items eligible, scored, resumed, windowed…
