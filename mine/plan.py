@@ -93,10 +93,21 @@ def is_current(
     return not changed
 
 
+# A language folder the miner has begun to write (its tables may be there before its manifest).
+MINERS_MARK = ".ud-agree-mine"
+
+
+def mark_miners(out_dir: Path) -> None:
+    """Mark `out_dir` as the miner's before it writes a table there."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / MINERS_MARK).touch()
+
+
 def foreign_tables(out_dir: Path) -> str | None:
     """What in a language's output folder the miner would write over without having written it
-    (tables or a manifest, with no manifest of the miner's beside them); None where nothing."""
-    if not out_dir.is_dir():
+    (tables or a manifest, where neither the miner's manifest nor its mark is there); None where
+    nothing."""
+    if not out_dir.is_dir() or (out_dir / MINERS_MARK).exists():
         return None
     try:
         tool = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8")).get("tool")

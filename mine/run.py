@@ -67,7 +67,7 @@ from .pairs import (
     prepare_bundle,
 )
 from .paradigms import ParadigmFrames, marked_cells
-from .plan import LanguageRun, Options, default_unimorph_dirs, plan
+from .plan import LanguageRun, Options, default_unimorph_dirs, mark_miners, plan
 from .pool import pool_context, start_worker
 from .rules import certainty
 from .rules.instrumental import load_instrumental_predicate_languages
@@ -257,6 +257,7 @@ def write_tables(
     into `pairs.parquet` (its sentences and relations: counted by `write_plain_tables`); the
     pair rules read `for_pairs` where given (the lexicon with §4.2's silent UniMorph cells),
     nonce draws read `lexicon`."""
+    mark_miners(out_dir)  # before its first table: a run cut short leaves tables it may replace
     attempts = [part(options, run, index) for index in range(len(run.jobs))]
     rates = language_rates(run, lexicon if for_pairs is None else for_pairs)
     lent = lent_agreement(run)
