@@ -208,15 +208,15 @@ def mine_first(
     return corpus / manifests[0]["lang"] / "pairs.parquet"
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export") -> int:
-    """Entry point; user errors are one line on stderr and exit status 2."""
-    parser = OneLineParser(
+def parser(prog: str) -> OneLineParser:
+    """The command's options."""
+    p = OneLineParser(
         prog=prog,
         description="Write ud-agree's minimal pairs (pairs.parquet) in one of five formats: "
         "MultiBLiMP, BLiMP or CLAMS layout (a file), an lm-evaluation-harness task folder or a "
         "Hugging Face dataset folder (docs/exports.md).",
     )
-    parser.add_argument(
+    p.add_argument(
         "pairs",
         type=Path,
         nargs="?",
@@ -224,32 +224,30 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
         "folder; "
         "omitted: mine --lang from --ud-dir first",
     )
-    parser.add_argument(
+    p.add_argument(
         "--format",
         choices=(*LAYOUTS, *FOLDERS),
         required=True,
         help="layout to write: a peer's file (multiblimp, blimp, clams), an lm-evaluation-harness "
         "task folder (lm-eval) or a Hugging Face dataset folder (hf)",
     )
-    parser.add_argument(
+    p.add_argument(
         "--out", type=Path, required=True, help="file to write (a folder for lm-eval and hf)"
     )
-    parser.add_argument(
+    p.add_argument(
         "--force",
         action="store_true",
         help="--out may already exist (a file; for lm-eval and hf a folder holding an earlier "
         "export and nothing else): it is replaced whole",
     )
-    parser.add_argument(
+    p.add_argument(
         "--ud-dir",
         type=Path,
         help="the UD folder to mine (without PAIRS), or that the corpus was mined from "
         "(multiblimp; default: the manifest's)",
     )
-    parser.add_argument(
-        "--lang", help="without PAIRS: the language to mine from --ud-dir, then export"
-    )
-    parser.add_argument(
+    p.add_argument("--lang", help="without PAIRS: the language to mine from --ud-dir, then export")
+    p.add_argument(
         "--unimorph-dir",
         type=Path,
         action="append",
@@ -257,13 +255,18 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export")
         help="without PAIRS: UniMorph root(s) for the mining, as "
         f"{tool_command(prog, 'mine')} takes them",
     )
-    parser.add_argument(
+    p.add_argument(
         "--corpus",
         type=Path,
         default=Path("corpus"),
         help="without PAIRS: where the mined corpus is written (default corpus/)",
     )
-    args = parser.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m mine.export") -> int:
+    """Entry point; user errors are one line on stderr and exit status 2."""
+    args = parser(prog).parse_args(argv)
 
     def body() -> int:
         if args.pairs is None:

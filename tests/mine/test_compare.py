@@ -11,7 +11,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from ud_agree.mine.compare import CLASSES, compare, coverage, main
+from ud_agree.mine.compare import CLASSES, compare, main
+from ud_agree.mine.compare_table import coverage
 from ud_agree.mine.plan import Options
 from ud_agree.mine.run import mine_languages
 
