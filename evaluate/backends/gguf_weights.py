@@ -17,6 +17,8 @@ from typing import Any
 
 from ud_agree.errors import UserError
 
+from .spec import MODEL_FILE_ERRORS
+
 SUFFIX = ".gguf"
 INSTALL = "pip install 'gguf>=0.10'"
 # Where dequantized folders are kept, one per file's sha256 (see docs/choices.md).
@@ -173,18 +175,6 @@ def _cached_facts(file: Path) -> GgufFacts | None:
         return None
 
 
-# What transformers raises on a GGUF file it cannot convert: an architecture or tokenizer it does
-# not know (ValueError), a tensor of the wrong shape (RuntimeError, KeyError), a truncated file.
-CONVERSION_ERRORS: tuple[type[BaseException], ...] = (
-    OSError,
-    ValueError,
-    KeyError,
-    TypeError,
-    AttributeError,
-    RuntimeError,
-)
-
-
 def dequantize(path: Path, folder: Path, facts: GgufFacts) -> None:
     """The file's weights in float32 and its tokenizer, saved as a transformers folder: written
     beside `folder` and renamed into place, so an interrupted run leaves no half folder."""
@@ -195,7 +185,7 @@ def dequantize(path: Path, folder: Path, facts: GgufFacts) -> None:
     try:
         tokenizer = AutoTokenizer.from_pretrained(where, gguf_file=name)
         loaded = AutoModelForCausalLM.from_pretrained(where, gguf_file=name, dtype=torch.float32)
-    except CONVERSION_ERRORS as error:
+    except MODEL_FILE_ERRORS as error:
         raise GgufError(
             f"{path}: transformers cannot load this GGUF file ({_first_line(error)})"
         ) from None

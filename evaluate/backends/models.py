@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 from ud_agree.errors import UserError
 
-from .spec import Kind
+from .spec import MODEL_FILE_ERRORS, Kind
 
 
 class ModelNotFound(UserError):
@@ -89,20 +89,10 @@ def _in_folder(path: Path, patterns: tuple[str, ...]) -> list[Path]:
     return sorted(p for pattern in patterns for p in path.glob(pattern))
 
 
-# What `from_pretrained` raises for files that are absent, not cached or not a model's: OSError
-# (no file, not in the cache, no network, a config that is not JSON), ValueError (an unknown or
-# missing model type; json's errors), KeyError, TypeError and AttributeError (a file of the wrong
-# shape), RuntimeError (torch on a truncated checkpoint), ImportError (a repository's own code
-# needing a package), safetensors' SafetensorError (a damaged header).
-LOAD_ERRORS: tuple[type[BaseException], ...] = (
-    OSError,
-    ValueError,
-    KeyError,
-    TypeError,
-    AttributeError,
-    RuntimeError,
-    ImportError,
-)
+# What `from_pretrained` raises for files that are absent, not cached or not a model's
+# (`spec.MODEL_FILE_ERRORS`), and ImportError (a repository's own code needing a package);
+# safetensors' SafetensorError (a damaged header) is told by name.
+LOAD_ERRORS: tuple[type[BaseException], ...] = (*MODEL_FILE_ERRORS, ImportError)
 
 
 def _expected(error: BaseException) -> bool:

@@ -88,3 +88,17 @@ def safe_name(name: str) -> str:
         name = path.resolve().name
     name = name.replace("/", "--")
     return re.sub(r"[^A-Za-z0-9._+-]+", "-", name).strip("-") or "model"
+
+
+# What transformers raises on model files it cannot read (a folder's or a GGUF file's): OSError
+# (no file, not in the cache, no network, a config that is not JSON), ValueError (an unknown or
+# missing model type or architecture; json's errors), KeyError, TypeError and AttributeError (a
+# file or tensor of the wrong shape), RuntimeError (torch on a truncated checkpoint).
+MODEL_FILE_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    ValueError,
+    KeyError,
+    TypeError,
+    AttributeError,
+    RuntimeError,
+)
