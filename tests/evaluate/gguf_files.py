@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.evaluate.test_backends import save_random_llama
 from tests.paths import TINY_GPT2
 
 torch = pytest.importorskip("torch")
@@ -31,15 +32,7 @@ def tiny_llama(folder: Path) -> Path:
         rms_norm_eps=1e-5, tie_word_embeddings=False,
         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
     )  # fmt: skip
-    torch.manual_seed(0)
-    model = transformers.LlamaForCausalLM(config)
-    with torch.no_grad():
-        for module in model.modules():
-            if hasattr(module, "weight") and module.weight.dim() == 1:
-                module.weight.uniform_(0.5, 1.5)
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    return save_random_llama(config, tokenizer, folder)
 
 
 def _permute(weights: np.ndarray, heads: int) -> np.ndarray:

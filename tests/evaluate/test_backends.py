@@ -4,6 +4,7 @@ size, padding side and order, on tiny models built offline from config and the s
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -63,15 +64,7 @@ def tiny_llama(folder: Path, bos: bool = True) -> Path:
         num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=64,
         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
     )  # fmt: skip
-    torch.manual_seed(0)
-    model = transformers.LlamaForCausalLM(config)
-    with torch.no_grad():  # random norms too, so that nothing is trivially symmetric
-        for module in model.modules():
-            if hasattr(module, "weight") and module.weight.dim() == 1:
-                module.weight.uniform_(0.5, 1.5)
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    return save_random_llama(config, tokenizer, folder)
 
 
 def causal(folder: Path, **kwargs) -> CausalLM:
@@ -266,3 +259,17 @@ def test_log_probabilities_over_a_big_vocabulary_carry_no_float32_bias():
     exact = logits.double().log_softmax(-1)[rows, targets]
     assert (found - exact).abs().max() < 5e-6
     assert abs((found - exact).mean()) < 1e-6
+
+
+def save_random_llama(config: Any, tokenizer: Any, folder: Path) -> Path:
+    """A Llama of `config` with random weights, its norms random too (so that nothing is
+    trivially symmetric), saved with `tokenizer` into `folder`."""
+    torch.manual_seed(0)
+    model = transformers.LlamaForCausalLM(config)
+    with torch.no_grad():
+        for module in model.modules():
+            if hasattr(module, "weight") and module.weight.dim() == 1:
+                module.weight.uniform_(0.5, 1.5)
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
