@@ -15,7 +15,6 @@ The miner never imports torch or transformers, nor the evaluator.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -34,6 +33,7 @@ from ud_agree.atomic import (
 from ud_agree.errors import OneLineParser, run_main, tool_command
 from ud_agree.formats import blimp, clams, multiblimp
 from ud_agree.formats.pairs_table import ExportError, pairs_by_language, read_pairs
+from ud_agree.records import read_record, unrecorded, write_record, written_paths
 
 from .resources import read_rows
 
@@ -115,31 +115,10 @@ EXPORT_MARKS: dict[str, tuple[str, str]] = {
 RECORD = ".ud-agree-export.json"
 
 
-def contents(folder: Path) -> list[str]:
-    """Every file and folder under `folder`, as paths relative to it."""
-    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
-
-
 def record_export(folder: Path, layout: str, languages: list[str]) -> None:
     """Record in `folder` what the export wrote there, so that a rerun knows what it may remove."""
-    record = {
-        "tool": "ud-agree export",
-        "version": __version__,
-        "format": layout,
-        "languages": sorted(languages),
-        "files": contents(folder),
-    }
-    (folder / RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-
-
-def _recorded(out: Path) -> dict | None:
-    """The record of the export in `out`, if one is there and readable."""
-    try:
-        record = json.loads((out / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    ok = isinstance(record, dict) and isinstance(record.get("files"), list)
-    return record if ok else None
+    fields = {"tool": "ud-agree export", "version": __version__, "format": layout}
+    write_record(folder, RECORD, {**fields, "languages": sorted(languages)}, written_paths(folder))
 
 
 def _marked(out: Path, layout: str) -> bool:
@@ -158,11 +137,9 @@ def check_replaceable(out: Path, layout: str, force: bool = False) -> None:
     remove a user's own files nor, unasked, another export."""
     if not out.is_dir() or not any(out.iterdir()):
         return
-    record = _recorded(out)
+    record = read_record(out, RECORD)
     if record is not None:
-        written = {str(path) for path in record["files"]} | {RECORD}
-        own = [path for path in contents(out) if path not in written]
-        if own:
+        if own := unrecorded(out, record, RECORD):
             raise ExportError(
                 f"--out {out} holds {own[0]}, which the export there did not write, and an "
                 "export replaces its folder whole: move it, or give a new or empty folder"

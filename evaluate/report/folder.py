@@ -3,10 +3,10 @@ else only with `--force`, and never a folder that holds results."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ud_agree.errors import UserError
+from ud_agree.records import read_record, unrecorded, write_record, written_paths
 
 # What a report wrote, beside its files, so that a rerun knows what it may remove.
 RECORD = ".ud-agree-report.json"
@@ -27,20 +27,17 @@ def _overlaps(out: Path, results: Path) -> bool:
 def report_files(out: Path) -> list[Path] | None:
     """The files of an earlier report in `out` (its record's, or for an older report its page
     and figures); None where `out` holds anything else."""
-    try:
-        record = json.loads((out / RECORD).read_text(encoding="utf-8"))
-        written = {out / name for name in record["files"]} | {out / RECORD}
-    except (OSError, ValueError, KeyError, TypeError):
-        index = out / "index.html"
-        try:
-            with index.open(encoding="utf-8", errors="replace") as page:
-                if TITLE not in page.read(4096):
-                    return None
-        except OSError:
-            return None
-        written = {p for p in _files(out) if p.suffix in (".png", ".csv", ".html")}
+    record = read_record(out, RECORD)
+    if record is not None:
+        return None if unrecorded(out, record, RECORD, files_only=True) else _files(out)
+    try:  # a report written before reports kept a record: its page and figures
+        with (out / "index.html").open(encoding="utf-8", errors="replace") as page:
+            if TITLE not in page.read(4096):
+                return None
+    except OSError:
+        return None
     files = _files(out)
-    return files if set(files) <= written else None
+    return files if all(p.suffix in (".png", ".csv", ".html") for p in files) else None
 
 
 def check_report_out(out: Path, results: Path, force: bool) -> None:
@@ -59,5 +56,4 @@ def check_report_out(out: Path, results: Path, force: bool) -> None:
 
 def record_report(out: Path) -> None:
     """Record every file the report wrote into `out`."""
-    files = [p.relative_to(out).as_posix() for p in _files(out) if p.name != RECORD]
-    (out / RECORD).write_text(json.dumps({"files": files}, indent=1) + "\n", encoding="utf-8")
+    write_record(out, RECORD, {}, written_paths(out, files_only=True))
