@@ -175,6 +175,25 @@ def _cached_facts(file: Path) -> GgufFacts | None:
         return None
 
 
+def remove_abandoned(folder: Path) -> None:
+    """Remove the half-written copies of `folder` whose writing process is gone (killed, where
+    no handler ran); a live process's copy is its own."""
+    for partial in folder.parent.glob(f"{folder.name}.partial-*"):
+        pid = partial.name.rpartition("-")[2]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(partial, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
 def dequantize(path: Path, folder: Path, facts: GgufFacts) -> None:
     """The file's weights in float32 and its tokenizer, saved as a transformers folder: written
     beside `folder` and renamed into place, so an interrupted run leaves no half folder."""
@@ -194,11 +213,16 @@ def dequantize(path: Path, folder: Path, facts: GgufFacts) -> None:
     model = AutoModelForCausalLM.from_config(loaded.config, dtype=torch.float32)
     model.load_state_dict(loaded.state_dict())
     folder.parent.mkdir(parents=True, exist_ok=True)
+    remove_abandoned(folder)
     partial = folder.with_name(f"{folder.name}.partial-{os.getpid()}")
     shutil.rmtree(partial, ignore_errors=True)
-    model.save_pretrained(partial)
-    tokenizer.save_pretrained(partial)
-    (partial / FACTS_FILE).write_text(json.dumps(asdict(facts), indent=1) + "\n")
+    try:
+        model.save_pretrained(partial)
+        tokenizer.save_pretrained(partial)
+        (partial / FACTS_FILE).write_text(json.dumps(asdict(facts), indent=1) + "\n")
+    except BaseException:  # a full disk, Ctrl-C: no half folder of ~0.5 GB left behind
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
     shutil.rmtree(folder, ignore_errors=True)  # an unfinished one (no facts file)
     try:
         partial.rename(folder)

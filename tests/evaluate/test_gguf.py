@@ -104,6 +104,28 @@ def test_an_unfinished_cache_folder_is_made_again(files, cache):
     np.testing.assert_allclose(scores(files["f32"]), scores(files["float32"]), atol=1e-5)
 
 
+def test_an_interrupted_dequantization_leaves_no_half_copy_and_a_killed_ones_is_removed(
+    files, cache, monkeypatch
+):
+    dead = 2**22 + 1  # above Linux's default pid_max: no process has it
+    abandoned = cache / f"{hashlib.sha256(files['f32'].read_bytes()).hexdigest()}.partial-{dead}"
+    abandoned.mkdir(parents=True)
+    (abandoned / "model.safetensors").write_bytes(b"half")
+
+    def interrupted(self, *args, **kwargs):
+        (Path(args[0]) / "model.safetensors").write_bytes(b"half")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("transformers.PreTrainedTokenizerBase.save_pretrained", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        cached_folder(str(files["f32"]))
+    assert not list(cache.glob("*.partial-*"))  # the killed run's and this one's
+    monkeypatch.undo()
+    monkeypatch.setenv(gguf_weights.CACHE_VARIABLE, str(cache))
+    folder, facts = cached_folder(str(files["f32"]))
+    assert facts is not None and sorted(p.name for p in cache.iterdir()) == [Path(folder).name]
+
+
 def one_line_error(capsys) -> str:
     err = capsys.readouterr().err.strip()
     assert err.startswith("error:") and "\n" not in err and "Traceback" not in err
