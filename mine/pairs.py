@@ -174,6 +174,7 @@ def pairs_from_attempts(
     surface: WrittenSurface | None = None,
     tokens: pl.Series | None = None,
     lent: LentAgreement | None = None,
+    possessives: pl.Series | None = None,
 ) -> tuple[pa.Table, pl.DataFrame, Counter]:
     """The pairs of prepared attempts, a row (SKIPPED columns) per skip for want of a usable
     bad form or of certain agreement (`rates`: the language's AGREEMENT rows, §4.1; None: not
@@ -182,7 +183,8 @@ def pairs_from_attempts(
     without it, a row per contrast (nonce variants fold their own, keyed on their original's
     contrast). The bad sentence is written as the language writes it (`surface`; `tokens`: its
     multiword tokens, lower-cased, §4.1). `lent`: the language's measure of agreement with an
-    antecedent (§4.2; None: every value an antecedent gives is lent)."""
+    antecedent (§4.2; None: every value an antecedent gives is lent). `possessives`: the forms,
+    lower-cased, of the language's possessive targets (§1.7; None: not checked)."""
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
@@ -200,6 +202,8 @@ def pairs_from_attempts(
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.concat(skipped), Counter()
     tries = _with_bad_forms(attempts, frames, rates, skipped)
+    if possessives is not None:
+        tries = _skip(tries, not_possessive(tries, possessives), "not-possessive", skipped)
     tries = _other_member(tries, frames, skipped)
     pairs = tries.sort("rel", "role_rank", "feature", "bad_value")
     pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
@@ -218,6 +222,17 @@ def pairs_from_attempts(
     )
     table = table.with_columns(derived_names(table.get_column("derived")))
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
+
+
+def not_possessive(tries: pl.DataFrame, possessives: pl.Series) -> pl.Series:
+    """§1.7 possessive: a varied possessive whose bad form is no possessive of the language (its
+    form, lower-cased, is no possessive candidate's target): Hindi-PUD lemmatises *uske* 'his'
+    and *unheṁ* 'them' alike, with the same FEATS, so the lexicon alone would offer the latter."""
+    return tries.select(
+        (pl.col("type") == "possessive")
+        & (pl.col("varied") == "target")
+        & ~pl.col("bad_key").str.to_lowercase().is_in(possessives.implode())
+    ).to_series()
 
 
 def _skip(

@@ -276,6 +276,11 @@ def write_tables(
             surface=load_written_surface(run.language.code),
             tokens=tokens,
             lent=lent,
+            possessives=pl.Series(
+                "form",
+                sorted(set().union(*(r.possessive_forms for r in run.results.values()))),
+                pl.String,
+            ),
         )
         stream = PairStream(out_dir, decide, counts, bool(options.nonce), tables)
         with stream:

@@ -12,6 +12,7 @@ TYPES = (
     "subject-verb",
     "numeral",
     "subject-participle",
+    "possessive",
 )
 ROLES = ("controller", "target")  # the two members of a relation
 DROP_REASONS = ("typo", "disagree", "no-agreeing-feature", "invalid-type")
@@ -291,6 +292,7 @@ SKIP_REASONS = (
     "other-word",
     "other-series",
     "instrumental-predicate",
+    "not-possessive",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
