@@ -37,7 +37,7 @@ RELATIONS = pa.schema(
             "treebank", pa.string(), "treebank name, the folder name after `UD_<Language>-` (`GSD`)"
         ),
         described("sent_id", pa.string(), "`# sent_id` of the sentence, else `<file stem>:<n>`"),
-        described("type", pa.string(), "determiner, attributive, predicative or subject-verb"),
+        described("type", pa.string(), "agreement type: " + ", ".join(TYPES)),
         described("target_id", pa.int32(), "CoNLL-U ID of the target"),
         described("controller_id", pa.int32(), "CoNLL-U ID of the controller"),
         described(
