@@ -204,6 +204,7 @@ def pairs_from_attempts(
     tries = _with_bad_forms(attempts, frames, rates, skipped)
     if possessives is not None:
         tries = _skip(tries, not_possessive(tries, possessives), "not-possessive", skipped)
+        tries = _skip(tries, other_possessor(tries), "other-possessor", skipped)
     tries = _other_member(tries, frames, skipped)
     pairs = tries.sort("rel", "role_rank", "feature", "bad_value")
     pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
@@ -232,6 +233,19 @@ def not_possessive(tries: pl.DataFrame, possessives: pl.Series) -> pl.Series:
         (pl.col("type") == "possessive")
         & (pl.col("varied") == "target")
         & ~pl.col("bad_key").str.to_lowercase().is_in(possessives.implode())
+    ).to_series()
+
+
+def other_possessor(tries: pl.DataFrame) -> pl.Series:
+    """§1.7 possessive: a varied possessive whose bad form does not begin as the word does, all
+    but its last two letters (at least the first): the agreement is the ending, the possessor the
+    stem, so Hindi *uskā* → *unkī* ('his' → 'their') and *iskā* → *inke* change the possessor."""
+    good, bad = pl.col("form").str.to_lowercase(), pl.col("bad_key").str.to_lowercase()
+    stem = (good.str.len_chars().cast(pl.Int64) - 2).clip(lower_bound=1)
+    return tries.select(
+        (pl.col("type") == "possessive")
+        & (pl.col("varied") == "target")
+        & (bad.str.slice(0, stem) != good.str.slice(0, stem))
     ).to_series()
 
 

@@ -123,3 +123,26 @@ def test_a_bad_form_that_is_no_possessive_is_refused(tmp_path):
         (pl.col("type") == "possessive") & (pl.col("reason") == "not-possessive")
     )
     assert refused.select("sent_id", "feature", "bad_value").rows() == [("s1", "Number", "Plur")]
+
+
+def test_a_bad_form_of_another_possessor_is_refused(tmp_path):
+    # *uskā ghar* 'his house' and honorific *unkī kitāb* 'his (hon.) book': UD_Hindi-PUD tags both
+    # Number=Sing, Person=3, lemma *vah*; *uskā* → *unkī* would change the possessor too.
+    uska_ghar = (
+        "1 उसका वह PRON Case=Nom|Gender=Masc|Number=Sing|Person=3 2 nmod:poss",
+        "2 घर घर NOUN Case=Nom|Gender=Masc|Number=Sing 3 nsubj",
+        FELL_MASC,
+    )
+    unki_kitab = (
+        "1 उनकी वह PRON Case=Nom|Gender=Fem|Number=Sing|Person=3 2 nmod:poss",
+        *MERI_KITAB[1:],
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, uska_ghar, unki_kitab, MERI_KITAB, lang="Hindi")
+    assert pairs.filter((pl.col("type") == "possessive") & (pl.col("lemma") == "वह")).is_empty()
+    refused = skips.filter(
+        (pl.col("type") == "possessive") & (pl.col("reason") == "other-possessor")
+    )
+    assert sorted(refused.select("sent_id", "feature").rows()) == [
+        ("s1", "Gender"),
+        ("s2", "Gender"),
+    ]

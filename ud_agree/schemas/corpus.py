@@ -293,6 +293,7 @@ SKIP_REASONS = (
     "other-series",
     "instrumental-predicate",
     "not-possessive",
+    "other-possessor",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
