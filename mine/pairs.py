@@ -175,6 +175,7 @@ def pairs_from_attempts(
     tokens: pl.Series | None = None,
     lent: LentAgreement | None = None,
     possessives: pl.Series | None = None,
+    multiplicatives: pl.Series | None = None,
 ) -> tuple[pa.Table, pl.DataFrame, Counter]:
     """The pairs of prepared attempts, a row (SKIPPED columns) per skip for want of a usable
     bad form or of certain agreement (`rates`: the language's AGREEMENT rows, §4.1; None: not
@@ -184,7 +185,8 @@ def pairs_from_attempts(
     contrast). The bad sentence is written as the language writes it (`surface`; `tokens`: its
     multiword tokens, lower-cased, §4.1). `lent`: the language's measure of agreement with an
     antecedent (§4.2; None: every value an antecedent gives is lent). `possessives`: the forms,
-    lower-cased, of the language's possessive targets (§1.7; None: not checked)."""
+    lower-cased, of the language's possessive targets, and `multiplicatives` those of its
+    multiplicative adverbs (§1.7; None: not checked)."""
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
@@ -205,6 +207,9 @@ def pairs_from_attempts(
     if possessives is not None:
         tries = _skip(tries, not_possessive(tries, possessives), "not-possessive", skipped)
         tries = _skip(tries, other_possessor(tries), "other-possessor", skipped)
+    if multiplicatives is not None:
+        adverb = adverb_reading(tries, multiplicatives)
+        tries = _skip(tries, adverb, "adverb-reading", skipped)
     tries = _other_member(tries, frames, skipped)
     pairs = tries.sort("rel", "role_rank", "feature", "bad_value")
     pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
@@ -233,6 +238,16 @@ def not_possessive(tries: pl.DataFrame, possessives: pl.Series) -> pl.Series:
         (pl.col("type") == "possessive")
         & (pl.col("varied") == "target")
         & ~pl.col("bad_key").str.to_lowercase().is_in(possessives.implode())
+    ).to_series()
+
+
+def adverb_reading(tries: pl.DataFrame, multiplicatives: pl.Series) -> pl.Series:
+    """§1.7 numeral: a varied numeral whose bad form is also a multiplicative adverb of the
+    language (Czech *jedna* → *jednou*, also 'once': *odpověděla jednou stará žena* is Czech)."""
+    return tries.select(
+        (pl.col("type") == "numeral")
+        & (pl.col("varied") == "target")
+        & pl.col("bad_key").str.to_lowercase().is_in(multiplicatives.implode())
     ).to_series()
 
 

@@ -281,6 +281,11 @@ def write_tables(
                 sorted(set().union(*(r.possessive_forms for r in run.results.values()))),
                 pl.String,
             ),
+            multiplicatives=pl.Series(
+                "form",
+                sorted(set().union(*(r.multiplicative_forms for r in run.results.values()))),
+                pl.String,
+            ),
         )
         stream = PairStream(out_dir, decide, counts, bool(options.nonce), tables)
         with stream:
