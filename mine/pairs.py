@@ -207,6 +207,8 @@ def pairs_from_attempts(
     if possessives is not None:
         tries = _skip(tries, not_possessive(tries, possessives), "not-possessive", skipped)
         tries = _skip(tries, other_possessor(tries), "other-possessor", skipped)
+    if frames.optional_feminine:
+        tries = _skip(tries, optional_feminine(tries), "optional-feminine", skipped)
     if multiplicatives is not None:
         adverb = adverb_reading(tries, multiplicatives)
         tries = _skip(tries, adverb, "adverb-reading", skipped)
@@ -238,6 +240,18 @@ def not_possessive(tries: pl.DataFrame, possessives: pl.Series) -> pl.Series:
         (pl.col("type") == "possessive")
         & (pl.col("varied") == "target")
         & ~pl.col("bad_key").str.to_lowercase().is_in(possessives.implode())
+    ).to_series()
+
+
+def optional_feminine(tries: pl.DataFrame) -> pl.Series:
+    """§1.7 possessive, where the feminine is optional (Norwegian Bokmål): a possessive of a
+    feminine noun varied into the masculine (*kona di* → *kona din* is Bokmål)."""
+    return tries.select(
+        (pl.col("type") == "possessive")
+        & (pl.col("varied") == "target")
+        & (pl.col("feature") == "Gender")
+        & (pl.col("k_o_values") == "Fem")
+        & (pl.col("bad_value") == "Masc")
     ).to_series()
 
 

@@ -146,3 +146,27 @@ def test_a_bad_form_of_another_possessor_is_refused(tmp_path):
         ("s1", "Gender"),
         ("s2", "Gender"),
     ]
+
+
+def test_a_feminine_nouns_masculine_possessive_is_no_violation_where_the_feminine_is_optional(
+    tmp_path,
+):
+    # Bokmål *kona di* and *kona din* are both Norwegian; *bilen di* is not.
+    poss = "Number=Sing|Poss=Yes|PronType=Prs"
+    kona_di = (
+        "1 kona kone NOUN Definite=Def|Gender=Fem|Number=Sing 3 nsubj",
+        f"2 di du PRON Gender=Fem|{poss} 1 nmod:poss",
+        "3 sover sove VERB Mood=Ind|Tense=Pres|VerbForm=Fin 0 root",
+    )
+    bilen_din = (
+        "1 bilen bil NOUN Definite=Def|Gender=Masc|Number=Sing 3 nsubj",
+        f"2 din du PRON Gender=Masc|{poss} 1 nmod:poss",
+        "3 står stå VERB Mood=Ind|Tense=Pres|VerbForm=Fin 0 root",
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, kona_di, bilen_din, lang="Norwegian")
+    possessive = pairs.filter(pl.col("type") == "possessive")
+    assert set(possessive.select("sent_id", "sentence_bad").iter_rows()) == {
+        ("s2", "bilen di står")
+    }
+    refused = skips.filter(pl.col("reason") == "optional-feminine")
+    assert refused.select("sent_id", "feature", "bad_value").rows() == [("s1", "Gender", "Masc")]

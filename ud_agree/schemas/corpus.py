@@ -295,6 +295,7 @@ SKIP_REASONS = (
     "not-possessive",
     "other-possessor",
     "adverb-reading",
+    "optional-feminine",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
