@@ -82,6 +82,12 @@ class FileResult:
     # Multiword tokens as written, lower-cased (§4.1: a rebuilt token must be one of the
     # language's): gathered as the file is read, so that pairs need no second read.
     tokens: frozenset[str] = frozenset()
+    # §1.7 possessive: the forms (lower-cased) of its candidates' targets, kept or dropped: a
+    # possessive's bad form must be one (`pairs.not_possessive`).
+    possessive_forms: frozenset[str] = frozenset()
+    # §1.7 numeral: the forms (lower-cased) of multiplicative adverbs (`NumType=Mult` on a word
+    # of no member UPOS: Czech *jednou* 'once'), which a numeral's bad form must not be.
+    multiplicative_forms: frozenset[str] = frozenset()
 
 
 def strict_error(job: FileJob, malformed: Malformed) -> MalformedError:

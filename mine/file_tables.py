@@ -68,8 +68,35 @@ def build_tables(
     result.rated_agree.update(found.rated_agree)
     result.rated_disagree.update(_disagreeing_forms(table, words, features, found.rated_disagree))
     result.relations = _relations_table(job, table, surface, words, features, found)
+    result.possessive_forms = _possessive_forms(table, found)
+    result.multiplicative_forms = _multiplicative_forms(table, words, features)
     count_lent(result, table, words, features, found, job.pro_drop)
     result.dropped = _drops_table(job, table, words, found)
+
+
+def _possessive_forms(table: Table, found: rules.Relations) -> frozenset[str]:
+    """§1.7: the lower-cased forms of the possessive candidates' targets, kept or dropped."""
+    targets = np.concatenate(
+        [
+            found.target[found.kind == rules.POSSESSIVE],
+            found.dropped[0][found.dropped[2] == rules.POSSESSIVE],
+        ]
+    )
+    if not len(targets):
+        return frozenset()
+    forms = table.rows.strings(1, table.word_rows[np.unique(targets)])
+    return frozenset(pc.unique(pc.utf8_lower(forms)).to_pylist())
+
+
+def _multiplicative_forms(table: Table, words: Words, features: Features) -> frozenset[str]:
+    """§1.7: the lower-cased forms of the words with `NumType=Mult` and no member UPOS (the
+    adverbs *jednou* 'once', *dvakrát* 'twice')."""
+    mult = np.array(["NumType=Mult" in feats for feats in features.strings], bool)
+    which = np.flatnonzero(mult[words.feats] & (words.upos == 0))
+    if not len(which):
+        return frozenset()
+    forms = table.rows.strings(1, table.word_rows[which])
+    return frozenset(pc.unique(pc.utf8_lower(forms)).to_pylist())
 
 
 def _disagreeing_forms(

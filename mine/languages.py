@@ -115,6 +115,13 @@ def load_genderless_plural_languages() -> frozenset[str]:
     return language_codes("genderless_plural_languages.tsv")
 
 
+def load_optional_feminine_languages() -> frozenset[str]:
+    """UD codes of the languages whose feminine nouns may also take masculine agreement
+    (Norwegian Bokmål *kona din* beside *kona di*), from
+    `mine/data/optional_feminine_languages.tsv`."""
+    return language_codes("optional_feminine_languages.tsv")
+
+
 def load_verb_prefixes() -> dict[str, dict[str, tuple[str, ...]]]:
     """Per UD code, per UPOS, the prefixes that mark an aspect its treebanks leave out of FEATS
     (Persian imperfective *mi-*, *nemi-*), from `mine/data/verb_prefixes.tsv` (§4.1: a bad form

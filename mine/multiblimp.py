@@ -146,8 +146,9 @@ def _facts(
 
 def _item(upos: str) -> str:
     """MultiBLiMP's `inflect_item` of a target that is no auxiliary (`verb`; ud-agree's other
-    types: `det`, `adj`)."""
-    return {"DET": "det", "ADJ": "adj"}.get(upos, "verb")
+    types: `det`, `adj`, `num`, `pron`, `adp`, `noun`)."""
+    items = {"DET": "det", "ADJ": "adj", "NUM": "num", "PRON": "pron", "ADP": "adp", "NOUN": "noun"}
+    return items.get(upos, "verb")
 
 
 def _features(sentence: Sentence, i: int) -> dict[str, str]:

@@ -174,6 +174,8 @@ def pairs_from_attempts(
     surface: WrittenSurface | None = None,
     tokens: pl.Series | None = None,
     lent: LentAgreement | None = None,
+    possessives: pl.Series | None = None,
+    multiplicatives: pl.Series | None = None,
 ) -> tuple[pa.Table, pl.DataFrame, Counter]:
     """The pairs of prepared attempts, a row (SKIPPED columns) per skip for want of a usable
     bad form or of certain agreement (`rates`: the language's AGREEMENT rows, §4.1; None: not
@@ -182,7 +184,9 @@ def pairs_from_attempts(
     without it, a row per contrast (nonce variants fold their own, keyed on their original's
     contrast). The bad sentence is written as the language writes it (`surface`; `tokens`: its
     multiword tokens, lower-cased, §4.1). `lent`: the language's measure of agreement with an
-    antecedent (§4.2; None: every value an antecedent gives is lent)."""
+    antecedent (§4.2; None: every value an antecedent gives is lent). `possessives`: the forms,
+    lower-cased, of the language's possessive targets, and `multiplicatives` those of its
+    multiplicative adverbs (§1.7; None: not checked)."""
     skipped: list[pl.DataFrame] = []
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
@@ -200,6 +204,14 @@ def pairs_from_attempts(
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.concat(skipped), Counter()
     tries = _with_bad_forms(attempts, frames, rates, skipped)
+    if possessives is not None:
+        tries = _skip(tries, not_possessive(tries, possessives), "not-possessive", skipped)
+        tries = _skip(tries, other_possessor(tries), "other-possessor", skipped)
+    if frames.optional_feminine:
+        tries = _skip(tries, optional_feminine(tries), "optional-feminine", skipped)
+    if multiplicatives is not None:
+        adverb = adverb_reading(tries, multiplicatives)
+        tries = _skip(tries, adverb, "adverb-reading", skipped)
     tries = _other_member(tries, frames, skipped)
     pairs = tries.sort("rel", "role_rank", "feature", "bad_value")
     pairs = pairs.with_columns(texts.gather(pairs.get_column("sentence")).alias("text"))
@@ -218,6 +230,52 @@ def pairs_from_attempts(
     )
     table = table.with_columns(derived_names(table.get_column("derived")))
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
+
+
+def not_possessive(tries: pl.DataFrame, possessives: pl.Series) -> pl.Series:
+    """§1.7 possessive: a varied possessive whose bad form is no possessive of the language (its
+    form, lower-cased, is no possessive candidate's target): Hindi-PUD lemmatises *uske* 'his'
+    and *unheṁ* 'them' alike, with the same FEATS, so the lexicon alone would offer the latter."""
+    return tries.select(
+        (pl.col("type") == "possessive")
+        & (pl.col("varied") == "target")
+        & ~pl.col("bad_key").str.to_lowercase().is_in(possessives.implode())
+    ).to_series()
+
+
+def optional_feminine(tries: pl.DataFrame) -> pl.Series:
+    """§1.7 possessive, where the feminine is optional (Norwegian Bokmål): a possessive of a
+    feminine noun varied into the masculine (*kona di* → *kona din* is Bokmål)."""
+    return tries.select(
+        (pl.col("type") == "possessive")
+        & (pl.col("varied") == "target")
+        & (pl.col("feature") == "Gender")
+        & (pl.col("k_o_values") == "Fem")
+        & (pl.col("bad_value") == "Masc")
+    ).to_series()
+
+
+def adverb_reading(tries: pl.DataFrame, multiplicatives: pl.Series) -> pl.Series:
+    """§1.7 numeral: a varied numeral whose bad form is also a multiplicative adverb of the
+    language (Czech *jedna* → *jednou*, also 'once': *odpověděla jednou stará žena* is Czech)."""
+    return tries.select(
+        (pl.col("type") == "numeral")
+        & (pl.col("varied") == "target")
+        & pl.col("bad_key").str.to_lowercase().is_in(multiplicatives.implode())
+    ).to_series()
+
+
+def other_possessor(tries: pl.DataFrame) -> pl.Series:
+    """§1.7 possessive: a varied possessive whose bad form does not begin as the word does, all
+    but its last two letters (at least the first): the agreement is the ending, the possessor the
+    stem, so Hindi *uskā* → *unkī* ('his' → 'their') and *iskā* → *inke* change the possessor."""
+    good, bad = pl.col("form").str.to_lowercase(), pl.col("bad_key").str.to_lowercase()
+    stem = (good.str.len_chars().cast(pl.Int64) - 2).clip(lower_bound=1)
+    return tries.select(
+        (pl.col("type") == "possessive")
+        & (pl.col("varied") == "target")
+        & (bad.str.slice(0, stem) != good.str.slice(0, stem))
+    ).to_series()
 
 
 def _skip(

@@ -288,6 +288,8 @@ class ParadigmFrames:
 
     # Its adjective predicates may be instrumental (`rules.instrumental`; set by the miner).
     instrumental_predicate: bool = False
+    # Its feminine nouns may take masculine possessives (`pairs.optional_feminine`; set so).
+    optional_feminine: bool = False
 
     def __init__(
         self,

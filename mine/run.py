@@ -51,6 +51,7 @@ from .languages import (
     load_apocope,
     load_genderless_plural_languages,
     load_optional_antecedent_agreement,
+    load_optional_feminine_languages,
     load_reported_speech_languages,
     load_value_sets,
     load_verb_prefixes,
@@ -276,6 +277,16 @@ def write_tables(
             surface=load_written_surface(run.language.code),
             tokens=tokens,
             lent=lent,
+            possessives=pl.Series(
+                "form",
+                sorted(set().union(*(r.possessive_forms for r in run.results.values()))),
+                pl.String,
+            ),
+            multiplicatives=pl.Series(
+                "form",
+                sorted(set().union(*(r.multiplicative_forms for r in run.results.values()))),
+                pl.String,
+            ),
         )
         stream = PairStream(out_dir, decide, counts, bool(options.nonce), tables)
         with stream:
@@ -316,6 +327,7 @@ def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
     )
     frames.marked = marked_cells(finite_cells(run))
     frames.instrumental_predicate = code in load_instrumental_predicate_languages()
+    frames.optional_feminine = code in load_optional_feminine_languages()
     return frames
 
 

@@ -27,16 +27,29 @@ from ..features import parse_feats
 from ..languages import ValueSets
 
 # UPOS classes the rules read (0: any other tag).
-UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX", "NUM")
-NOUN, PRON, DET, ADJ, VERB, AUX, NUM = range(1, 8)
+UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX", "NUM", "ADP")
+NOUN, PRON, DET, ADJ, VERB, AUX, NUM, ADP = range(1, 9)
 
 # Deprels the rules read, one bit each: base deprels (`nsubj` covers `nsubj:pass`), then full
 # deprels. `Words.deprel` is as wide as they need (`DEPREL_DTYPE`).
-BASE_DEPRELS = (b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod")
-FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer", b"aux:pass")
-DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, NSUBJ_PASS, NSUBJ_OUTER, AUX_PASS = (
-    1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS))
-)
+BASE_DEPRELS = (b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod", b"case", b"nmod")
+FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer", b"aux:pass", b"nmod:poss", b"det:poss")
+(
+    DET_REL,
+    AMOD,
+    NSUBJ,
+    AUX_REL,
+    COP,
+    CONJ,
+    NUMMOD,
+    CASE,
+    NMOD,
+    NSUBJ_PASS,
+    NSUBJ_OUTER,
+    AUX_PASS,
+    NMOD_POSS,
+    DET_POSS,
+) = (1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS)))
 DEPREL_DTYPE = next(
     np.dtype(unsigned)
     for unsigned in (np.uint8, np.uint16, np.uint32, np.uint64)
@@ -53,8 +66,12 @@ def deprel_bits(deprel: bytes) -> int:
 
 
 # TYPES, in table order
-DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB, NUMERAL, SUBJECT_PARTICIPLE = range(6)
+DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB, NUMERAL, SUBJECT_PARTICIPLE, POSSESSIVE = range(
+    7
+)
 assert TYPES[SUBJECT_VERB] == "subject-verb" and TYPES[SUBJECT_PARTICIPLE] == "subject-participle"
+assert TYPES[POSSESSIVE] == "possessive"
+CASE_SLOT, PERSON_SLOT = FEATURES.index("Case"), FEATURES.index("Person")
 
 # Drop reasons of §1.2 by code, in the order they apply (0: kept).
 REASONS = (None, "typo", "disagree", "no-agreeing-feature", "invalid-type")
@@ -117,6 +134,7 @@ class Features:
     person3: np.ndarray  # Person is 3, one value (§4 implicit third person)
     case_key: np.ndarray  # str: Case as a configuration key (§4.1, `set_key`)
     verbform_key: np.ndarray  # str: VerbForm as a configuration key
+    genitive: np.ndarray  # Case=Gen, one value (§1.7 possessive: a genitive adposition's own)
 
     @classmethod
     def build(cls, strings: list[str], value_sets: ValueSets) -> Features:
@@ -126,7 +144,9 @@ class Features:
         masks = [[0] * n for _ in FEATURES]
         bits: list[dict[str, int]] = [{} for _ in FEATURES]
         lists: list[list[list[str]]] = [[] for _ in FEATURES]
-        typo, finite_, participle, has_value, person3 = (np.zeros(n, bool) for _ in range(5))
+        typo, finite_, participle, has_value, person3, genitive = (
+            np.zeros(n, bool) for _ in range(6)
+        )
         case_key, verbform_key = np.empty(n, object), np.empty(n, object)
         for i, feats in enumerate(strings):
             bundle = parse_feats(feats)
@@ -141,6 +161,7 @@ class Features:
             finite_[i] = is_finite(bundle.verbform, bundle.mood, bundle.person)
             participle[i] = bundle.verbform == {"Part"}
             person3[i] = bundle.person == {"3"}
+            genitive[i] = bundle.case == {"Gen"}
             case_key[i], verbform_key[i] = set_key(bundle.case), set_key(bundle.verbform)
         widest = max(len(b) for b in bits)
         dtype: type = object
@@ -161,6 +182,7 @@ class Features:
             person3,
             case_key,
             verbform_key,
+            genitive,
         )
 
 
@@ -258,6 +280,41 @@ def subject_participle(words: Words, features: Features) -> Pairs:
     return words.head[c], c
 
 
+def possessive(words: Words, features: Features) -> Pairs:
+    """§1.7 `possessive`: (a) t is a PRON or DET with deprel `nmod:poss` or `det:poss`, c =
+    head(t), a NOUN (Hindi *merī kitāb*; a `det` possessive is a determiner first); (b) t is an
+    ADP with base deprel `case` whose head h is an `nmod:poss`, or an `nmod` when t carries
+    Number or Gender (Urdu *kā*: a locative *meṁ* is no genitive), and c = head(h), a NOUN."""
+    pronoun = ((words.upos == PRON) | (words.upos == DET)) & words.has(NMOD_POSS | DET_POSS)
+    t_pronoun = np.flatnonzero(pronoun & (words.head_upos == NOUN))
+    number, gender = (FEATURES.index(f) for f in ("Number", "Gender"))
+    marked = (features.compared[number] != 0) | (features.compared[gender] != 0)
+    adposition = (words.upos == ADP) & words.has(CASE) & (words.head >= 0)
+    t_adposition = np.flatnonzero(adposition)
+    h = words.head[t_adposition]
+    phrase = words.has(NMOD_POSS)[h] | (words.has(NMOD)[h] & marked[words.feats[t_adposition]])
+    phrase &= words.head_upos[h] == NOUN
+    t_adposition, h = t_adposition[phrase], h[phrase]
+    return (
+        np.concatenate([t_pronoun, t_adposition]),
+        np.concatenate([words.head[t_pronoun], words.head[h]]),
+    )
+
+
+def target_masks(words: Words, features: Features, t: np.ndarray, kind: np.ndarray) -> np.ndarray:
+    """val(t, f) per feature of F as compared (§1.2), except what a possessive carries of its
+    possessor, which plays no part: its Person (*mio*, *merā* are first person, their noun is
+    not), and an adposition's `Case=Gen`, the case it marks (Hindi *kā*)."""
+    masks = features.compared[:, words.feats[t]]
+    possessive = kind == POSSESSIVE
+    if possessive.any():
+        masks = masks.copy()
+        masks[PERSON_SLOT, possessive] = 0
+        genitive = possessive & (words.upos[t] == ADP) & features.genitive[words.feats[t]]
+        masks[CASE_SLOT, genitive] = 0
+    return masks
+
+
 def subjects(words: Words) -> np.ndarray:
     """§1.1 Subjects: words with base deprel `nsubj`, not `nsubj:outer`, and upos NOUN or PRON
     (PROPN is never a controller)."""
@@ -320,6 +377,7 @@ ROWS = (
     Row(SUBJECT_VERB, _words_only(subject_verb_b), ("AUX",), _SUBJECTS),
     Row(NUMERAL, _words_only(numeral), ("NUM",), ("NOUN",)),
     Row(SUBJECT_PARTICIPLE, subject_participle, ("VERB",), _SUBJECTS),
+    Row(POSSESSIVE, possessive, ("PRON", "DET", "ADP"), ("NOUN",)),
 )
 # The UPOS a relation's members have: the lexicon keeps these (a varied word's bad forms, the
 # other member's ambiguity come from it), each a class of UPOS.
@@ -361,11 +419,11 @@ def compared_values(feature: str, values: frozenset[str], value_sets: ValueSets)
 
 
 def agreement(
-    words: Words, features: Features, t: np.ndarray, c: np.ndarray
+    words: Words, features: Features, t: np.ndarray, c: np.ndarray, kind: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """§1.2: per pair, the agreeing features (bit i = FEATURES[i]: both non-empty and
     intersecting) and whether some feature disagrees (both non-empty and disjoint)."""
-    mt, mc = features.compared[:, words.feats[t]], features.compared[:, words.feats[c]]
+    mt, mc = target_masks(words, features, t, kind), features.compared[:, words.feats[c]]
     both = (mt != 0) & (mc != 0)
     meet = (mt & mc) != 0
     agreeing = ((both & meet).astype(np.int64) << np.arange(len(FEATURES))[:, None]).sum(axis=0)
@@ -411,7 +469,7 @@ def agreement_rates(
     where §4's implicit third person applies (so it agrees: a target of another Person is no
     evidence, as in `rules.subjects.implicit_person`)."""
     ft, fc = words.feats[t], words.feats[c]
-    mt, mc = features.compared[:, ft], features.compared[:, fc]
+    mt, mc = target_masks(words, features, t, kind), features.compared[:, fc]
     carried = (mt != 0) & (mc != 0)
     agrees = carried & ((mt & mc) != 0)
     person = FEATURES.index("Person")
@@ -596,7 +654,7 @@ def _count(names: tuple, codes: np.ndarray) -> Counter:
 def relations(words: Words, features: Features, facts: Facts) -> Relations:
     """§1.1–1.3 over all words: candidates, drops, and the context of each kept relation."""
     t, c, kind = candidates(words, features, facts)
-    agreeing, disagrees = agreement(words, features, t, c)
+    agreeing, disagrees = agreement(words, features, t, c, kind)
     reason = drop_reasons(words, features, t, c, kind, agreeing, disagrees, facts.valid_types)
     # Candidates that agree are those kept or dropped only as invalid-type.
     agree = _count(TYPES, kind[(reason == 0) | (reason == INVALID_TYPE)])

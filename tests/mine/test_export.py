@@ -127,7 +127,7 @@ def test_multiblimp_layout_has_its_columns_and_unimorph_tags(pairs_path: Path) -
         "Les clés",
     )
     assert (first["swap_head"], first["wrong_sen"]) == ("est", "Les clés est cassées .")
-    assert rows[2]["phenomenon"] == "SP-G" and rows[2]["feature_vals"] == "FEM -> MASC"
+    assert rows[2]["phenomenon"] == "PA-G" and rows[2]["feature_vals"] == "FEM -> MASC"
     assert fourth["sen"] == 'Le "chat" dort, dit-il .' and fourth["prefix"] == ""
     assert (last["phenomenon"], last["grammatical_feature"], last["ungrammatical_feature"]) == (
         "SV-P",

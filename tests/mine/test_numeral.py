@@ -65,3 +65,30 @@ def test_dva_stoly_becomes_dve_stoly_by_gender(tmp_path):
     assert set(skips.filter(pl.col("type") == "numeral")["reason"]) <= {"no-form", "rare-value"}
     rates = pl.read_parquet(tmp_path / "corpus" / "cs" / "agreement.parquet")
     assert "numeral" in set(rates["type"])
+
+
+def test_a_bad_form_that_is_a_multiplicative_adverb_is_refused(tmp_path):
+    # *Jedna noha bolí*: *jednou* is the numeral's instrumental and the adverb 'once', so *Jednou
+    # noha bolí* ('once, a leg hurts') is Czech.
+    verb = "Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin"
+    jedna_noha = (
+        f"1 Jedna jeden NUM Case=Nom|Gender=Fem|Number=Sing|{CARD} 2 nummod",
+        "2 noha noha NOUN Case=Nom|Gender=Fem|Number=Sing 3 nsubj",
+        f"3 bolí bolet VERB {verb} 0 root",
+    )
+    s_jednou_nohou = (
+        f"1 Stojí stát VERB {verb} 0 root",
+        "2 s s ADP Case=Ins 4 case",
+        f"3 jednou jeden NUM Case=Ins|Gender=Fem|Number=Sing|{CARD} 4 nummod",
+        "4 nohou noha NOUN Case=Ins|Gender=Fem|Number=Sing 1 obl",
+    )
+    once = ("1 Jednou jednou ADV NumType=Mult 2 advmod", f"2 stojí stát VERB {verb} 0 root")
+    pairs, skips, _ = mine_with_skips(tmp_path, jedna_noha, s_jednou_nohou, once, lang="Czech")
+    numeral = pairs.filter(pl.col("type") == "numeral")
+    assert numeral.filter(pl.col("bad_form").str.to_lowercase() == "jednou").is_empty()
+    refused = skips.filter(pl.col("reason") == "adverb-reading")
+    assert refused.select("sent_id", "feature", "bad_value").rows() == [("s1", "Case", "Ins")]
+    # The other direction is no adverb: *Stojí s jedna nohou* stays a pair.
+    assert ("s2", "Case", "Stojí s jedna nohou") in set(
+        numeral.select("sent_id", "feature", "sentence_bad").iter_rows()
+    )

@@ -161,6 +161,24 @@ def candidates(
             for c in controllers:
                 add("subject-verb", t, c)
     for t, tag in enumerate(upos):
+        # §1.7 possessive: a possessive pronoun or determiner of a noun, or the adposition of a
+        # genitive phrase (nmod:poss; nmod where it carries Number or Gender) of a noun.
+        head = index_of.get(heads[t]) if heads[t] else None
+        if head is None:
+            continue
+        if tag in ("PRON", "DET") and deprels[t] in ("nmod:poss", "det:poss"):
+            if upos[head] == "NOUN":
+                add("possessive", t, head)
+        elif tag == "ADP" and base(deprels[t]) == "case":
+            phrase = deprels[head]
+            marked = parse_feats(sentence.feats[t])
+            if phrase == "nmod:poss" or (
+                base(phrase) == "nmod" and (marked.number or marked.gender)
+            ):
+                noun = index_of.get(heads[head]) if heads[head] else None
+                if noun is not None and upos[noun] == "NOUN":
+                    add("possessive", t, noun)
+    for t, tag in enumerate(upos):
         # §1.7 subject-participle: a VERB participle marked by its auxiliary or copula.
         if tag != "VERB" or parse_feats(sentence.feats[t]).verbform != {"Part"}:
             continue
@@ -313,6 +331,12 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
     for candidate in candidates(sentence, facts.participle_agreement, facts.have_lemmas):
         target = parse_feats(sentence.feats[candidate.target])
         controller = parse_feats(sentence.feats[candidate.controller])
+        if candidate.type == "possessive":
+            # §1.7: a possessive's Person is its possessor's, and a genitive adposition's
+            # Case=Gen the case it marks: neither is agreement.
+            target = target._replace(person=frozenset())
+            if sentence.upos[candidate.target] == "ADP" and target.case == {"Gen"}:
+                target = target._replace(case=frozenset())
         reason, agreeing = drop_reason(
             target, controller, candidate.type in facts.valid_types, facts.value_sets
         )

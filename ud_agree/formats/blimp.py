@@ -13,12 +13,20 @@ from .pairs_table import ID_COLUMNS, flat
 # The (good, bad, condition) columns that mark and read the layout.
 COLUMNS = ("sentence_good", "sentence_bad", "UID")
 
-# BLiMP's `linguistics_term` of agreement paradigms; the two adjective types are ud-agree's own.
+# BLiMP's `linguistics_term` of agreement paradigms; the types beyond subject-verb and
+# determiner-noun are ud-agree's own, named the same way.
 BLIMP_TERM = {
     "subject-verb": "subject_verb_agreement",
     "determiner": "determiner_noun_agreement",
     "attributive": "adjective_noun_agreement",
     "predicative": "subject_predicate_agreement",
+    "numeral": "numeral_noun_agreement",
+    "subject-participle": "subject_participle_agreement",
+    "possessive": "possessive_noun_agreement",
+    "object-verb": "object_verb_agreement",
+    "indirect-object-verb": "indirect_object_verb_agreement",
+    "ergative-verb": "ergative_subject_verb_agreement",
+    "possessor": "possessor_noun_agreement",
 }
 
 

@@ -53,7 +53,7 @@ Minimal pairs of agreement built from Universal Dependencies treebanks by
 ud-agree (`python -m mine`, then
 `python -m mine.export --format hf`): each row is a sentence as written (`sentence_good`) and the
 same sentence with one member of an agreement relation re-inflected to disagree
-(`sentence_bad`), for four relation types (determiner, attributive, predicative, subject-verb).
+(`sentence_bad`), for the relation types counted below ({types}).
 Rows with `variant` = `nonce-K` are nonce variants (content words replaced by other lemmas' forms
 of the same part of speech and features), for a control of meaning and collocation.
 
@@ -117,6 +117,7 @@ def write(pairs: dict[str, pl.DataFrame], out: Path, corpus: Path | None = None)
     ]
     card = CARD.format(
         languages="\n".join(f"  - {lang}" for lang in pairs),
+        types=", ".join(TYPES),
         configs="\n".join(configs),
         counts="\n".join(counts),
         columns="\n".join(columns),

@@ -16,9 +16,34 @@ from .pairs_table import ID_COLUMNS, flat
 COLUMNS = ("sen", "wrong_sen", "phenomenon")
 
 # MultiBLiMP names phenomena <construction>-<feature>: SV-# is subject-verb number agreement,
-# SP-G subject-predicate gender. DN (determiner-noun) and AN (adjective-noun) are ud-agree's own.
-CONSTRUCTION = {"subject-verb": "SV", "predicative": "SP", "determiner": "DN", "attributive": "AN"}
-FEATURE_MARK = {"Number": "#", "Person": "P", "Gender": "G", "Case": "C"}
+# SP-G subject-participle gender; LionLab's miner adds OV (object-verb), IOV (indirect object-verb)
+# and, for noun phrases, role pairs HEAD-NUM, HEAD-PRON, HEAD-ADP (its ergative subjects are
+# subjects: SV). DN (determiner-noun), AN (adjective-noun) and PA (predicative adjective, which
+# MultiBLiMP's SP does not name) are ud-agree's own.
+CONSTRUCTION = {
+    "subject-verb": "SV",
+    "predicative": "PA",
+    "determiner": "DN",
+    "attributive": "AN",
+    "numeral": "HEAD-NUM",
+    "subject-participle": "SP",
+    "object-verb": "OV",
+    "indirect-object-verb": "IOV",
+    "ergative-verb": "SV",
+    "possessor": "HEAD-PRON",
+}
+# Types whose construction is the noun phrase's role pair by the varied word's UPOS (LionLab's
+# HEAD-PRON for *merī kitāb*, HEAD-ADP for *rām kī kitāb*).
+ROLE_PAIR = {"possessive": "HEAD"}
+FEATURE_MARK = {"Number": "#", "Person": "P", "Gender": "G", "Case": "C", "Definite": "Def"}
+
+
+def phenomenon(kind: str, feature: str, upos: str) -> str:
+    """MultiBLiMP's `phenomenon` of a pair: its type's construction, then its feature's mark."""
+    construction = CONSTRUCTION.get(kind, kind)
+    if kind in ROLE_PAIR:
+        construction = f"{ROLE_PAIR[kind]}-{upos}"
+    return f"{construction}-{FEATURE_MARK.get(feature, feature)}"
 
 
 # MultiBLiMP 1.0's own columns, in its order, that ud-agree fills (its sampling weights, attractor
@@ -64,8 +89,7 @@ def write(
             "swap_head": row["bad_form"] if row["varied"] == "target" else row.get("head"),
             "prefix": row["sentence_good"][: row["start"]].rstrip(),
             "feature_vals": f"{good} -> {bad}",
-            "phenomenon": f"{CONSTRUCTION.get(row['type'], row['type'])}-"
-            f"{FEATURE_MARK.get(row['feature'], row['feature'])}",
+            "phenomenon": phenomenon(row["type"], row["feature"], row["upos"]),
             "lang": row.get("iso3") or row["lang"],
             "grammatical_feature": good,
             "ungrammatical_feature": bad,

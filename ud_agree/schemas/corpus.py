@@ -12,6 +12,7 @@ TYPES = (
     "subject-verb",
     "numeral",
     "subject-participle",
+    "possessive",
 )
 ROLES = ("controller", "target")  # the two members of a relation
 DROP_REASONS = ("typo", "disagree", "no-agreeing-feature", "invalid-type")
@@ -36,7 +37,7 @@ RELATIONS = pa.schema(
             "treebank", pa.string(), "treebank name, the folder name after `UD_<Language>-` (`GSD`)"
         ),
         described("sent_id", pa.string(), "`# sent_id` of the sentence, else `<file stem>:<n>`"),
-        described("type", pa.string(), "determiner, attributive, predicative or subject-verb"),
+        described("type", pa.string(), "agreement type: " + ", ".join(TYPES)),
         described("target_id", pa.int32(), "CoNLL-U ID of the target"),
         described("controller_id", pa.int32(), "CoNLL-U ID of the controller"),
         described(
@@ -291,6 +292,10 @@ SKIP_REASONS = (
     "other-word",
     "other-series",
     "instrumental-predicate",
+    "not-possessive",
+    "other-possessor",
+    "adverb-reading",
+    "optional-feminine",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no

@@ -6,7 +6,7 @@ from typing import Literal, get_args
 
 import pyarrow as pa
 
-from .corpus import RELATION_KEY, described
+from .corpus import RELATION_KEY, TYPES, described
 
 # One result row per item: a relation with one masked role (class-average: `masked`), or one
 # minimal pair of a relation (pair reading: `varied`, feature, bad value and variant tell its
@@ -46,7 +46,7 @@ RESULTS = pa.schema(
         described("lang", pa.string(), "language of the corpus (`fr`)"),
         described("treebank", pa.string(), "treebank name (`GSD`)"),
         described("sent_id", pa.string(), "sentence id; with lang, treebank: the sentence key"),
-        described("type", pa.string(), "determiner, attributive, predicative or subject-verb"),
+        described("type", pa.string(), "agreement type: " + ", ".join(TYPES)),
         described("target_id", pa.int32(), "CoNLL-U ID of the target"),
         described("controller_id", pa.int32(), "CoNLL-U ID of the controller"),
         described(
