@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from .languages import ValueSets
 from .read import Malformed, MalformedError
+from .rules.verb_context import VerbContext
 
 
 @dataclass
@@ -42,6 +43,9 @@ class FileJob:
     # §4.2: the language drops subjects (`mine/data/pro_drop_languages.tsv`), so a copular
     # clause's noun subject could be the predicate of a dropped first or second person.
     pro_drop: bool = False
+    # §4.3: the language's modals, the verbs they make non-finite, its mandative heads
+    # (`mine/data/modal_chain.tsv`, `mine/data/mandative_heads.tsv`).
+    verb_context: VerbContext = field(default_factory=VerbContext)
     # `sent_id`s an earlier file of the treebank holds: a sentence with one is dropped, counted
     # as a duplicate (`FileResult.duplicate_sent_ids`), as a repeat within the file is.
     taken: frozenset[str] = frozenset()

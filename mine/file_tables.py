@@ -19,6 +19,7 @@ from .lexicon import COUNTS, LEXICON_UPOS
 from .rules import relations as rules
 from .rules.relations import UPOS, Facts, Features, Words
 from .rules.subject_tree import count_lent, finite_cells, tree_facts
+from .rules.verb_context import target_context
 from .surface_words import Surface, mwt_offsets, surface_words, texts
 
 if TYPE_CHECKING:
@@ -208,6 +209,8 @@ def _relations_table(
         pa.array(starts), feats_strings.take(pa.array(words.feats[noun]))
     )
     columns.update(tree_facts(table, words, features, c))
+    # §4.3: what the words around the target say of it (a modal, a doubled word, a mandative).
+    columns["target_context"] = target_context(table, words, t, job.verb_context)
     return pa.Table.from_arrays(
         [columns[f.name].cast(f.type) for f in RELATIONS_MINED], schema=RELATIONS_MINED
     )

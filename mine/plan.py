@@ -31,6 +31,7 @@ from .languages import (
 )
 from .lexicon import unimorph_files
 from .options import Options
+from .rules.verb_context import VerbContext, load_verb_contexts
 
 
 def check_unimorph_dirs(roots: list[Path]) -> None:
@@ -149,6 +150,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     have = load_have_lemmas()
     unagreeing = load_unagreement_languages()
     dropping = load_pro_drop_languages()
+    contexts = load_verb_contexts()
     roots = options.unimorph_dirs or default_unimorph_dirs()
     runs, current = [], []
     for key, group in groups.items():
@@ -197,6 +199,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 pro_drop=language.code in dropping,
                 value_sets=value_sets.get(language.code, {}),
                 have_lemmas=have.get(language.code, frozenset()),
+                verb_context=contexts.get(language.code, VerbContext()),
             )
             for tb in group
             for path in tb.files

@@ -24,6 +24,7 @@ from ud_agree.mine.read import (
     stem,
 )
 from ud_agree.mine.rules.bad_forms import transparent_offsets
+from ud_agree.mine.rules.verb_context import VerbContext
 
 from tests.reference.relations import Facts, compared, extract
 from ud_agree.schemas.corpus import RELATIONS_MINED, SENTENCES
@@ -106,6 +107,7 @@ def mine_file(job: FileJob) -> FileResult:
                     relation.listed,
                     *subject_facts(sentence, c, job.value_sets),
                     between_feats(sentence, t, c) if relation.type == "attributive" else [],
+                    target_context(sentence, t, job.verb_context),
                 )
             )
     rel = (
@@ -256,6 +258,29 @@ def between_feats(sentence: Sentence, t: int, c: int) -> list[str]:
     inside = [i for i, word_id in enumerate(sentence.ids) if low < word_id < high]
     return [sentence.feats[i] for i in sorted(inside, key=lambda i: sentence.ids[i])
             if sentence.upos[i] == "NOUN"]  # fmt: skip
+
+
+def target_context(sentence: Sentence, t: int, context: VerbContext) -> str | None:
+    """What the words around target t say of it (§4.3): `doubled-word`, `after-modal`,
+    `mandative`, or None; read word by word."""
+    lemma = [lem.lower() for lem in sentence.lemmas]
+    at = {word_id: i for i, word_id in enumerate(sentence.ids)}
+
+    def head(i: int) -> int | None:
+        return at.get(sentence.heads[i]) if sentence.heads[i] else None
+
+    base = [d.split(":")[0] for d in sentence.deprels]
+    chain = head(t) if base[t] in ("aux", "cop") and head(t) is not None else t
+    modal_before = any(
+        lemma[m] in context.modals
+        and base[m] == "aux"
+        and head(m) == chain
+        and sentence.ids[m] < sentence.ids[t]
+        for m in range(len(lemma))
+    )
+    if lemma[t] in context.chain_verbs and modal_before:
+        return "after-modal"
+    return None
 
 
 def mwt_offset(sentence: Sentence, word: int) -> int | None:

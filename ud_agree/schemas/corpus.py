@@ -136,6 +136,14 @@ RELATIONS_MINED = pa.schema(
             "attributive relations: the FEATS of each NOUN strictly between target and "
             "controller (another host a bad form could agree with); empty otherwise",
         ),
+        described(
+            "target_context",
+            pa.string(),
+            "what the words around the target say of it: `after-modal` (a finite be/have/do "
+            "after a modal of its verb chain), `doubled-word` (a word beside it of its form, "
+            "head and deprel), `mandative` (a verb heading a clause complement of a mandative "
+            "head); null otherwise",
+        ),
     ]
 )
 
@@ -291,6 +299,7 @@ SKIP_REASONS = (
     "other-word",
     "other-series",
     "instrumental-predicate",
+    "after-modal",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no

@@ -1,0 +1,114 @@
+"""What the words around a target say of it: a finite *have* after a modal of its own verb chain
+is a mis-tagged infinitive (*they must have left*: *must has* says nothing of agreement).
+Sentences written here, where the right pairs are known."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from tests.mine.test_pairs import mine_with_skips
+
+PRON = "Case=Nom|Number={n}|Person=3|PronType=Prs"
+FINITE = "Mood=Ind|Number={n}|Person=3|Tense=Pres|VerbForm=Fin"
+LEFT = "Tense=Past|VerbForm=Part"
+
+
+def perfect(subject: str, number: str, have: str, modal: str = "") -> tuple[str, ...]:
+    """*<subject> [<modal>] <have> left*: a subject, its finite *have*, the participle."""
+    rows = [f"1 {subject} {subject.lower()} PRON {PRON.format(n=number)} {3 + bool(modal)} nsubj"]
+    if modal:
+        rows.append(f"2 {modal} {modal} AUX VerbForm=Fin 4 aux")
+    i = len(rows) + 1
+    rows.append(f"{i} {have} have AUX {FINITE.format(n=number)} {i + 1} aux")
+    rows.append(f"{i + 1} left leave VERB {LEFT} 0 root")
+    return tuple(rows)
+
+
+def made(pairs: pl.DataFrame, sent_id: str) -> set[tuple[str, str]]:
+    rows = pairs.filter(pl.col("sent_id") == sent_id)
+    return set(rows.select("good_form", "bad_form").iter_rows())
+
+
+def reasons(skips: pl.DataFrame, sent_id: str) -> set[str]:
+    return set(skips.filter(pl.col("sent_id") == sent_id).get_column("reason").to_list())
+
+
+def test_no_pair_of_a_finite_have_after_a_modal(tmp_path):
+    # English-LinES tags *have* of *they must have left* finite: *must has* is no agreement error.
+    s1 = perfect("They", "Plur", "have", modal="must")
+    s2 = perfect("He", "Sing", "has")
+    s3 = perfect("They", "Plur", "have")
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, s2, s3, lang="English")
+    assert made(pairs, "s1") == set()
+    assert "after-modal" in reasons(skips, "s1")
+    # Without the modal the pair stands: *they has left*.
+    assert made(pairs, "s3") == {("have", "has")}
+    assert "after-modal" not in reasons(skips, "s3")
+
+
+def test_the_modal_of_another_chain_refuses_nothing(tmp_path):
+    # *They say he must go, and they have left*: *must* is the aux of another verb.
+    s1 = (
+        "1 They they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 5 nsubj",
+        "2 must must AUX VerbForm=Fin 3 aux",
+        "3 go go VERB VerbForm=Inf 5 advcl",
+        f"4 have have AUX {FINITE.format(n='Plur')} 5 aux",
+        f"5 left leave VERB {LEFT} 0 root",
+    )
+    s2 = perfect("He", "Sing", "has")
+    pairs, _, _ = mine_with_skips(tmp_path, s1, s2, lang="English")
+    assert made(pairs, "s1") == {("have", "has")}
+
+
+def test_have_heading_its_chain_after_its_own_modal(tmp_path):
+    # *They must have it*: *have* is the verb, *must* its own aux.
+    s1 = (
+        "1 They they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 3 nsubj",
+        "2 must must AUX VerbForm=Fin 3 aux",
+        f"3 have have VERB {FINITE.format(n='Plur')} 0 root",
+        "4 it it PRON Case=Acc|Number=Sing|Person=3|PronType=Prs 3 obj",
+    )
+    s2 = (
+        "1 He he PRON Case=Nom|Number=Sing|Person=3|PronType=Prs 2 nsubj",
+        f"2 has have VERB {FINITE.format(n='Sing')} 0 root",
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, s2, lang="English")
+    assert made(pairs, "s1") == set()
+    assert "after-modal" in reasons(skips, "s1")
+
+
+DET = "Definite=Def|Gender={g}|Number=Sing|PronType=Art"
+
+
+def noun_phrase(*determiners: str, noun: str = "familia", gender: str = "Fem") -> tuple[str, ...]:
+    """*<determiners> <noun>*: each determiner a `det` of the noun."""
+    n = len(determiners) + 1
+    rows = [f"{i} {d} el DET {DET.format(g=gender)} {n} det" for i, d in enumerate(determiners, 1)]
+    return (*rows, f"{n} {noun} {noun} NOUN Gender={gender}|Number=Sing 0 root")
+
+
+def test_no_pair_of_a_doubled_word(tmp_path):
+    # *perteneciente a la la familia*: the treebank's sentence doubles the article, so neither
+    # *la la familia* nor *el la familia* is Spanish.
+    s1 = noun_phrase("la", "la")
+    s2 = noun_phrase("el", noun="libro", gender="Masc")
+    s3 = noun_phrase("la", noun="casa")
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, s2, s3, lang="Spanish")
+    assert made(pairs, "s1") == set()
+    assert reasons(skips, "s1") >= {"doubled-word"}
+    assert made(pairs, "s3") == {("la", "el")}
+
+
+def test_a_word_beside_one_of_its_form_under_another_head_is_no_double(tmp_path):
+    # *dale la la casa*: the pronoun *la* of *dale* beside the article *la* of *casa* are two
+    # words, each in its place: the article is varied.
+    s1 = (
+        "1 dale dar VERB Mood=Imp|Number=Sing|Person=2|VerbForm=Fin 0 root",
+        f"2 la él PRON Case=Acc|Gender=Fem|Number=Sing|Person=3|PronType=Prs 1 obj",
+        f"3 la el DET {DET.format(g='Fem')} 4 det",
+        "4 casa casa NOUN Gender=Fem|Number=Sing 1 obl",
+    )
+    s2 = noun_phrase("el", noun="libro", gender="Masc")
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, s2, lang="Spanish")
+    assert ("la", "el") in made(pairs, "s1")
+    assert "doubled-word" not in reasons(skips, "s1")
