@@ -86,6 +86,9 @@ class FileResult:
     # Multiword tokens as written, lower-cased (§4.1: a rebuilt token must be one of the
     # language's): gathered as the file is read, so that pairs need no second read.
     tokens: frozenset[str] = frozenset()
+    # One-letter surface words (lower-cased, multiword tokens included): §4.3, a one-letter bad
+    # form never written alone is a clitic (`rules.verb_context.clitic_form`).
+    letters: frozenset[str] = frozenset()
 
 
 def strict_error(job: FileJob, malformed: Malformed) -> MalformedError:

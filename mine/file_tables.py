@@ -19,7 +19,7 @@ from .lexicon import COUNTS, LEXICON_UPOS
 from .rules import relations as rules
 from .rules.relations import UPOS, Facts, Features, Words
 from .rules.subject_tree import count_lent, finite_cells, tree_facts
-from .rules.verb_context import target_context
+from .rules.verb_context import one_letter_words, target_context
 from .surface_words import Surface, mwt_offsets, surface_words, texts
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def build_tables(
     if len(ranges):
         written = pc.unique(pc.utf8_lower(table.rows.strings(1, ranges)))
         result.tokens = frozenset(written.to_pylist())
+    result.letters = one_letter_words(surface.forms)
     result.words = len(words.id)
     _count_lexicon(result, table.rows, table.word_rows, words.upos, words.feats, features)
     result.finite_cells.update(finite_cells(words, features))

@@ -288,6 +288,9 @@ class ParadigmFrames:
 
     # Its adjective predicates may be instrumental (`rules.instrumental`; set by the miner).
     instrumental_predicate: bool = False
+    # The one-letter words written as words of their own (`rules.verb_context.clitic_form`;
+    # set by the miner; None: not checked).
+    free_letters: frozenset[str] | None = None
 
     def __init__(
         self,

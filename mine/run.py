@@ -316,6 +316,7 @@ def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
     )
     frames.marked = marked_cells(finite_cells(run))
     frames.instrumental_predicate = code in load_instrumental_predicate_languages()
+    frames.free_letters = frozenset().union(*(r.letters for r in run.results.values()))
     return frames
 
 

@@ -68,7 +68,9 @@ def target_context(
     if len(t) == 0:
         return pa.array(reason, pa.string())
     lemma = _lower(table.rows.strings(2, table.word_rows))
+    reason[_mandative(table, words, t, lemma, context.mandative_heads)] = MANDATIVE
     reason[_after_modal(words, t, lemma, context)] = AFTER_MODAL
+    reason[_doubled(table, words, t)] = DOUBLED_WORD
     return pa.array(reason, pa.string())
 
 
@@ -96,9 +98,77 @@ def _after_modal(
     return verb & (first[chain] < words.id[t])
 
 
+def _doubled(table: Table, words: rules.Words, t: np.ndarray) -> np.ndarray:
+    """Whether a word beside each target has its form (lower-cased), head and deprel: the
+    sentence repeats it (*la la familia*, *c'est est*), so neither sentence is as written."""
+    doubled = np.zeros(len(t), bool)
+    n = len(words.head)
+    for step in (-1, 1):
+        other = t + step
+        inside = (other >= 0) & (other < n)
+        other = np.clip(other, 0, n - 1)
+        inside &= (words.sentence[other] == words.sentence[t]) & (
+            words.head[other] == words.head[t]
+        )
+        at = np.flatnonzero(inside)
+        if len(at) == 0:
+            continue
+        rows, others = table.word_rows[t[at]], table.word_rows[other[at]]
+        same = np.ones(len(at), bool)
+        for field in (1, 7):
+            mine_ = table.rows.strings(field, rows)
+            theirs = table.rows.strings(field, others)
+            if field == 1:
+                mine_, theirs = pc.utf8_lower(mine_), pc.utf8_lower(theirs)
+            same &= pc.equal(mine_, theirs).to_numpy(zero_copy_only=False)
+        doubled[at[same]] = True
+    return doubled
+
+
+def _mandative(
+    table: Table, words: rules.Words, t: np.ndarray, lemma: pl.Series, heads: frozenset[str]
+) -> np.ndarray:
+    """Whether each target verb heads a clause complement of a mandative head (a later
+    conjunct, its first conjunct's), or has a mandative head as `discourse` (*god forbid
+    something goes wrong*: English-EWT attaches *forbid* to the clause)."""
+    if not heads:
+        return np.zeros(len(t), bool)
+    mandative = lemma.is_in(list(heads)).to_numpy()
+    deprel = table.rows.field(7, table.word_rows)
+    clause = np.where(words.has(rules.CONJ)[t] & (words.head[t] >= 0), words.head[t], t)
+    complement = np.logical_or.reduce([deprel.equals(name) for name in _COMPLEMENTS])
+    head = words.head[clause]
+    governed = complement[clause] & (head >= 0) & mandative[np.maximum(head, 0)]
+    # A mandative word attached to the clause as `discourse` marks its head.
+    discourse = np.flatnonzero(mandative & deprel.base_is(b"discourse") & (words.head >= 0))
+    marked = np.zeros(len(words.head), bool)
+    marked[words.head[discourse]] = True
+    return (words.upos[t] == rules.VERB) & (governed | marked[clause])
+
+
 def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
-    """Per try: whether its target's context refuses it (`target_context`, its reason)."""
+    """Per try: whether its target's context refuses it (`target_context`, its reason); a
+    mandative clause only where the bad form is the verb's plain form (its lemma): the
+    subjunctive (*that the Commission ensure*)."""
+    context = pl.col("target_context")
+    plain = pl.col("bad_key") == pl.col("lemma").str.to_lowercase()
+    refused = context.is_in([AFTER_MODAL, DOUBLED_WORD]) | ((context == MANDATIVE) & plain)
+    return tries.select(((pl.col("varied") == "target") & refused).fill_null(False)).to_series()
+
+
+def one_letter_words(forms: pa.Array) -> frozenset[str]:
+    """The one-letter surface words of a file, lower-cased (a multiword token is one word)."""
+    short = pc.filter(forms, pc.equal(pc.utf8_length(forms), 1))
+    return frozenset(pc.unique(pc.utf8_lower(short)).to_pylist())
+
+
+def clitic_form(tries: pl.DataFrame, free_letters: frozenset[str]) -> pl.Series:
+    """Per try: whether its bad form is one letter that the language writes only inside
+    multiword tokens (`free_letters`: those written alone), put as a word of its own: a clitic
+    written apart (Persian *این حرف دل آن‌ها هم هست* → *م*, UD_Persian-Seraji's *م* only on its
+    host)."""
+    alone = pl.col("token_start").is_null()
+    letter = pl.col("bad_key").str.len_chars() == 1
     return tries.select(
-        (pl.col("varied") == "target")
-        & pl.col("target_context").is_in([AFTER_MODAL]).fill_null(False)
+        (alone & letter & ~pl.col("bad_key").is_in(sorted(free_letters))).fill_null(False)
     ).to_series()

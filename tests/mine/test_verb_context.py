@@ -104,7 +104,7 @@ def test_a_word_beside_one_of_its_form_under_another_head_is_no_double(tmp_path)
     # words, each in its place: the article is varied.
     s1 = (
         "1 dale dar VERB Mood=Imp|Number=Sing|Person=2|VerbForm=Fin 0 root",
-        f"2 la él PRON Case=Acc|Gender=Fem|Number=Sing|Person=3|PronType=Prs 1 obj",
+        "2 la él PRON Case=Acc|Gender=Fem|Number=Sing|Person=3|PronType=Prs 1 obj",
         f"3 la el DET {DET.format(g='Fem')} 4 det",
         "4 casa casa NOUN Gender=Fem|Number=Sing 1 obl",
     )
@@ -112,3 +112,80 @@ def test_a_word_beside_one_of_its_form_under_another_head_is_no_double(tmp_path)
     pairs, skips, _ = mine_with_skips(tmp_path, s1, s2, lang="Spanish")
     assert ("la", "el") in made(pairs, "s1")
     assert "doubled-word" not in reasons(skips, "s1")
+
+
+PRESENT = "Mood=Ind|Number={n}|Person=3|Tense=Pres|VerbForm=Fin"
+
+
+def that_clause(head: str, verb: str, lemma: str, upos: str = "VERB") -> tuple[str, ...]:
+    """*I <head> that the Commission <verb> it*: the clause a `ccomp` of the head."""
+    return (
+        "1 I I PRON Case=Nom|Number=Sing|Person=1|PronType=Prs 2 nsubj",
+        f"2 {head} {head} {upos} Mood=Ind|Number=Sing|Person=1|Tense=Pres|VerbForm=Fin 0 root",
+        "3 that that SCONJ _ 6 mark",
+        "4 the the DET Definite=Def|PronType=Art 5 det",
+        "5 Commission commission NOUN Number=Sing 6 nsubj",
+        f"6 {verb} {lemma} VERB {PRESENT.format(n='Sing')} 2 ccomp",
+        "7 it it PRON Case=Acc|Number=Sing|Person=3|PronType=Prs 6 obj",
+    )
+
+
+def plural(verb: str, lemma: str) -> tuple[str, ...]:
+    """*They <verb>*: the verb's plural (its plain form) attested."""
+    return (
+        "1 They they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+        f"2 {verb} {lemma} VERB {PRESENT.format(n='Plur')} 0 root",
+    )
+
+
+def test_no_plain_form_pair_under_a_mandative_head(tmp_path):
+    # *I ask that the Commission ensure it* is the mandative subjunctive: grammatical.
+    s1 = that_clause("ask", "ensures", "ensure")
+    s2 = plural("ensure", "ensure")
+    # *I know that the Commission ensure it* is no English: the pair stands.
+    s3 = that_clause("know", "ensures", "ensure")
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, s2, s3, lang="English")
+    assert made(pairs, "s1") == set()
+    assert "mandative" in reasons(skips, "s1")
+    assert made(pairs, "s3") == {("ensures", "ensure")}
+
+
+def test_god_forbid_takes_the_subjunctive(tmp_path):
+    # English-EWT attaches *forbid* of *god forbid something goes wrong* as `discourse`.
+    s1 = (
+        "1 god god PROPN Number=Sing 2 nsubj",
+        "2 forbid forbid VERB Mood=Sub|VerbForm=Fin 4 discourse",
+        "3 something something PRON Number=Sing|PronType=Ind 4 nsubj",
+        f"4 goes go VERB {PRESENT.format(n='Sing')} 0 root",
+        "5 wrong wrong ADV _ 4 advmod",
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, plural("go", "go"), lang="English")
+    assert made(pairs, "s1") == set()
+    assert "mandative" in reasons(skips, "s1")
+
+
+COPULA = "Mood=Ind|Number=Sing|Person={p}|Tense=Pres|VerbForm=Fin"
+# *خوبم* 'I am well': the first-person copula *م* written on its host, a multiword token.
+ON_HOST = (
+    "1-2 خوبم _ _ _ _ _",
+    "1 خوب خوب ADJ _ 0 root",
+    f"2 م هست AUX {COPULA.format(p=1)} 1 cop",
+)
+# *حرف هست* 'there is a word': a noun subject and its third-person verb, a word of its own.
+FREE = ("1 حرف حرف NOUN Number=Sing 2 nsubj", f"2 هست هست AUX {COPULA.format(p=3)} 0 root")
+
+
+def test_no_pair_whose_one_letter_bad_form_is_only_written_on_a_host(tmp_path):
+    # UD_Persian-Seraji has *م* only inside multiword tokens: *حرف م* is no Persian spelling.
+    pairs, skips, _ = mine_with_skips(tmp_path, FREE, ON_HOST, lang="Persian")
+    assert made(pairs, "s1") == set()
+    assert "clitic-form" in reasons(skips, "s1")
+
+
+def test_a_one_letter_form_written_alone_somewhere_is_a_word(tmp_path):
+    # The same letter written as a word of its own elsewhere (a test's own spelling): the pair
+    # stands.
+    alone = ("1 خوب خوب ADJ _ 0 root", f"2 م هست AUX {COPULA.format(p=1)} 1 cop")
+    pairs, skips, _ = mine_with_skips(tmp_path, FREE, ON_HOST, alone, lang="Persian")
+    assert made(pairs, "s1") == {("هست", "م")}
+    assert "clitic-form" not in reasons(skips, "s1")

@@ -270,6 +270,14 @@ def target_context(sentence: Sentence, t: int, context: VerbContext) -> str | No
         return at.get(sentence.heads[i]) if sentence.heads[i] else None
 
     base = [d.split(":")[0] for d in sentence.deprels]
+    for other in (t - 1, t + 1):
+        if (
+            0 <= other < len(lemma)
+            and sentence.forms[other].lower() == sentence.forms[t].lower()
+            and sentence.heads[other] == sentence.heads[t]
+            and sentence.deprels[other] == sentence.deprels[t]
+        ):
+            return "doubled-word"
     chain = head(t) if base[t] in ("aux", "cop") and head(t) is not None else t
     modal_before = any(
         lemma[m] in context.modals
@@ -280,6 +288,16 @@ def target_context(sentence: Sentence, t: int, context: VerbContext) -> str | No
     )
     if lemma[t] in context.chain_verbs and modal_before:
         return "after-modal"
+    clause = head(t) if base[t] == "conj" and head(t) is not None else t
+    governor = head(clause)
+    complement = sentence.deprels[clause] in ("ccomp", "csubj", "csubj:pass", "acl")
+    governed = complement and governor is not None and lemma[governor] in context.mandative_heads
+    discourse = any(
+        lemma[w] in context.mandative_heads and base[w] == "discourse" and head(w) == clause
+        for w in range(len(lemma))
+    )
+    if sentence.upos[t] == "VERB" and (governed or discourse):
+        return "mandative"
     return None
 
 

@@ -300,6 +300,9 @@ SKIP_REASONS = (
     "other-series",
     "instrumental-predicate",
     "after-modal",
+    "doubled-word",
+    "mandative",
+    "clitic-form",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
