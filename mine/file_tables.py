@@ -211,7 +211,7 @@ def _relations_table(
     )
     columns.update(tree_facts(table, words, features, c))
     # §4.3: what the words around the target say of it (a modal, a doubled word, a mandative).
-    columns["target_context"] = target_context(table, words, t, job.verb_context)
+    columns["target_context"] = target_context(table, words, features, t, c, job.verb_context)
     return pa.Table.from_arrays(
         [columns[f.name].cast(f.type) for f in RELATIONS_MINED], schema=RELATIONS_MINED
     )

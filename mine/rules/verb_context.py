@@ -1,12 +1,15 @@
 """What the words around a target say about it (§4.3, the uniform draw's failures), read from
-the tree over all words of a file at once (numpy): a finite *have*, *be* or *do* after a modal of
-its own verb chain (a mis-tagged infinitive: *they must have been*), a word doubled beside the
-target (*la la familia*), a clause complement of a mandative head, where the base form is a
-subjunctive (*I ask that the Commission ensure*). The language's words are data
-(`mine/data/modal_chain.tsv`, `mine/data/mandative_heads.tsv`, each row citing its grammar)."""
+the tree over all words of a file at once (numpy): a finite *have*, *be* or *do* just after a
+modal of its own verb chain (a mis-tagged plain form: *they must have been*), a determiner
+doubled (*la la familia*), a clause complement of a mandative head, where the plain form is a
+subjunctive (*I ask that the Commission ensure*), a subject that is one's own elder, whom a plural
+verb may honour (Turkish *Annem geldiler*); and a one-letter bad form written only on a host.
+The language's words are data (`mine/data/modal_chain.tsv`, `mine/data/mandative_heads.tsv`,
+`mine/data/respect_kinship.tsv`, each row citing its grammar)."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,6 +28,11 @@ if TYPE_CHECKING:
 AFTER_MODAL = "after-modal"
 DOUBLED_WORD = "doubled-word"
 MANDATIVE = "mandative"
+RESPECT = "respect-plural"
+# How far before its chain's next verb a modal stands: negation, an adverb or an inverted subject
+# between (*would not have*, *would I have*); one farther away is another clause's, mis-attached
+# (*one answer might be: the quality doesn't decline*).
+MODAL_REACH = 3
 
 # The deprels of a clause complement a mandative head governs (*ask that …* `ccomp`, *it is
 # important that …* `csubj`, *the requirement that …* `acl`; a relative clause is none).
@@ -39,6 +47,7 @@ class VerbContext:
     modals: frozenset[str] = frozenset()
     chain_verbs: frozenset[str] = frozenset()
     mandative_heads: frozenset[str] = frozenset()
+    respect_kin: frozenset[str] = frozenset()
 
 
 def load_verb_contexts() -> dict[str, VerbContext]:
@@ -47,28 +56,38 @@ def load_verb_contexts() -> dict[str, VerbContext]:
     modals: dict[str, set[str]] = defaultdict(set)
     verbs: dict[str, set[str]] = defaultdict(set)
     heads: dict[str, set[str]] = defaultdict(set)
+    kin: dict[str, set[str]] = defaultdict(set)
     for row in read_rows("modal_chain.tsv"):
         words = {w.strip() for w in row["lemmas"].split(",") if w.strip()}
         (modals if row["role"].strip() == "modal" else verbs)[row["code"].strip()] |= words
     for row in read_rows("mandative_heads.tsv"):
         heads[row["code"].strip()].add(row["lemma"].strip())
+    for row in read_rows("respect_kinship.tsv"):
+        kin[row["code"].strip()].add(row["lemma"].strip())
     return {
-        code: VerbContext(frozenset(modals[code]), frozenset(verbs[code]), frozenset(heads[code]))
-        for code in {*modals, *verbs, *heads}
+        code: VerbContext(*(frozenset(words[code]) for words in (modals, verbs, heads, kin)))
+        for code in {*modals, *verbs, *heads, *kin}
     }
 
 
 def target_context(
-    table: Table, words: rules.Words, t: np.ndarray, context: VerbContext
+    table: Table,
+    words: rules.Words,
+    features: rules.Features,
+    t: np.ndarray,
+    c: np.ndarray,
+    context: VerbContext,
 ) -> pa.Array:
-    """Per relation (its target t): `doubled-word`, `after-modal`, `mandative` (the target's
-    clause is a complement of a mandative head; the pair rules skip it only where the bad form
-    is the base form), or null."""
+    """Per relation (target t, controller c): `doubled-word`, `after-modal`, `respect-plural`
+    (the subject is one's own elder: the pair rules skip only its plural), `mandative` (the
+    target's clause is a complement of a mandative head; the pair rules skip it only where the
+    bad form is the plain form), or null."""
     reason = np.full(len(t), None, object)
     if len(t) == 0:
         return pa.array(reason, pa.string())
     lemma = _lower(table.rows.strings(2, table.word_rows))
     reason[_mandative(table, words, t, lemma, context.mandative_heads)] = MANDATIVE
+    reason[_own_elder(words, features, c, lemma, context.respect_kin)] = RESPECT
     reason[_after_modal(words, t, lemma, context)] = AFTER_MODAL
     reason[_doubled(table, words, t)] = DOUBLED_WORD
     return pa.array(reason, pa.string())
@@ -81,34 +100,42 @@ def _lower(strings: pa.Array) -> pl.Series:
 def _after_modal(
     words: rules.Words, t: np.ndarray, lemma: pl.Series, context: VerbContext
 ) -> np.ndarray:
-    """Whether each target is one of the chain's verbs after a modal `aux` of its own verb
-    chain: a sibling `aux` before it where the target is `aux` or `cop` (*they must have been*,
-    *must be happy*), or its own `aux` (*they must have it*)."""
+    """Whether each target is one of the chain's verbs at most MODAL_REACH words after a modal
+    `aux` of its own verb chain: a sibling `aux` where the target is `aux` or `cop` (*they must
+    have been*, *must be happy*), or its own `aux` (*they must have it*)."""
+    found = np.zeros(len(t), bool)
     if not context.modals:
-        return np.zeros(len(t), bool)
+        return found
     modal = (lemma.is_in(list(context.modals)).to_numpy() & words.has(rules.AUX_REL)) & (
         words.head >= 0
     )
-    first = np.full(len(words.head), np.iinfo(np.int64).max, np.int64)
-    m = np.flatnonzero(modal)
-    np.minimum.at(first, words.head[m], words.id[m])
     dependent = words.has(rules.AUX_REL | rules.COP)[t] & (words.head[t] >= 0)
     chain = np.where(dependent, words.head[t], t)
+    for back in range(1, MODAL_REACH + 1):
+        # Words of a sentence are consecutive, their IDs too: t - back is ID(t) - back.
+        m = np.maximum(t - back, 0)
+        same = (t >= back) & (words.sentence[m] == words.sentence[t])
+        found |= same & modal[m] & (words.head[m] == chain)
     verb = lemma.gather(t).is_in(list(context.chain_verbs)).to_numpy()
-    return verb & (first[chain] < words.id[t])
+    return verb & found
 
 
 def _doubled(table: Table, words: rules.Words, t: np.ndarray) -> np.ndarray:
-    """Whether a word beside each target has its form (lower-cased), head and deprel: the
-    sentence repeats it (*la la familia*, *c'est est*), so neither sentence is as written."""
+    """Whether a determiner target has a word beside it of its form (lower-cased), head and
+    deprel: the sentence repeats it (*la la familia*, *pelo o fato*), so neither sentence is as
+    written. Other words may be doubled on purpose (*le premier premier ministre*; spoken *c'est
+    est-ce que*, both *est* tagged `cop`)."""
     doubled = np.zeros(len(t), bool)
     n = len(words.head)
+    determiner = words.upos[t] == rules.DET
     for step in (-1, 1):
         other = t + step
         inside = (other >= 0) & (other < n)
         other = np.clip(other, 0, n - 1)
-        inside &= (words.sentence[other] == words.sentence[t]) & (
-            words.head[other] == words.head[t]
+        inside &= (
+            determiner
+            & (words.sentence[other] == words.sentence[t])
+            & (words.head[other] == words.head[t])
         )
         at = np.flatnonzero(inside)
         if len(at) == 0:
@@ -146,13 +173,43 @@ def _mandative(
     return (words.upos[t] == rules.VERB) & (governed | marked[clause])
 
 
+_OWN = re.compile(r"(?:^|\|)Person\[psor\]=[12](?:\||$)")
+
+
+def _own_elder(
+    words: rules.Words,
+    features: rules.Features,
+    c: np.ndarray,
+    lemma: pl.Series,
+    kin: frozenset[str],
+) -> np.ndarray:
+    """Whether each controller is a kinship word with a first- or second-person possessor
+    (Turkish *annem* 'my mother', *babanız* 'your father'): one's own elder, whom the plural
+    of respect may honour (*Annem geldiler*)."""
+    if not kin:
+        return np.zeros(len(c), bool)
+    own = np.array([bool(_OWN.search(feats)) for feats in features.strings], bool)
+    return lemma.gather(c).is_in(list(kin)).to_numpy() & own[words.feats[c]]
+
+
 def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
     """Per try: whether its target's context refuses it (`target_context`, its reason); a
     mandative clause only where the bad form is the verb's plain form (its lemma): the
-    subjunctive (*that the Commission ensure*)."""
+    subjunctive (*that the Commission ensure*); one's own elder only where the bad value is the
+    verb's plural (*Annem geldiler* honours her)."""
     context = pl.col("target_context")
     plain = pl.col("bad_key") == pl.col("lemma").str.to_lowercase()
-    refused = context.is_in([AFTER_MODAL, DOUBLED_WORD]) | ((context == MANDATIVE) & plain)
+    # The plural of respect is the verb's: a predicate noun's plural is a plural noun.
+    respect = (
+        (pl.col("type") == "subject-verb")
+        & (pl.col("feature") == "Number")
+        & (pl.col("bad_value") == "Plur")
+    )
+    refused = (
+        context.is_in([AFTER_MODAL, DOUBLED_WORD])
+        | ((context == MANDATIVE) & plain)
+        | ((context == RESPECT) & respect)
+    )
     return tries.select(((pl.col("varied") == "target") & refused).fill_null(False)).to_series()
 
 

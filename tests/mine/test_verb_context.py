@@ -189,3 +189,89 @@ def test_a_one_letter_form_written_alone_somewhere_is_a_word(tmp_path):
     pairs, skips, _ = mine_with_skips(tmp_path, FREE, ON_HOST, alone, lang="Persian")
     assert made(pairs, "s1") == {("هست", "م")}
     assert "clitic-form" not in reasons(skips, "s1")
+
+
+def test_the_modal_of_a_clause_further_back_refuses_nothing(tmp_path):
+    # *One answer might be: they have left*, the treebank attaching *might* to *left*: a modal
+    # more than three words back is another clause's, and *they has left* is a pair.
+    s1 = (
+        "1 One one NUM NumType=Card 2 nummod",
+        "2 answer answer NOUN Number=Sing 8 dislocated",
+        "3 might might AUX VerbForm=Fin 8 aux",
+        "4 be be AUX VerbForm=Inf 8 cop",
+        "5 : : PUNCT _ 8 punct",
+        "6 they they PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 8 nsubj",
+        f"7 have have AUX {FINITE.format(n='Plur')} 8 aux",
+        f"8 left leave VERB {LEFT} 0 root",
+    )
+    pairs, _, _ = mine_with_skips(tmp_path, s1, perfect("He", "Sing", "has"), lang="English")
+    assert made(pairs, "s1") == {("have", "has")}
+
+
+def test_a_doubled_adjective_may_be_meant(tmp_path):
+    # *le premier premier ministre* 'the first prime minister': only a doubled determiner is
+    # taken for a slip.
+    adj = "ADJ Gender=Masc|Number=Sing|NumType=Ord 4 amod"
+    s1 = (
+        "1 le le DET Definite=Def|Gender=Masc|Number=Sing|PronType=Art 4 det",
+        f"2 premier premier {adj}",
+        f"3 premier premier {adj}",
+        "4 ministre ministre NOUN Gender=Masc|Number=Sing 0 root",
+    )
+    s2 = (
+        "1 la le DET Definite=Def|Gender=Fem|Number=Sing|PronType=Art 3 det",
+        "2 première premier ADJ Gender=Fem|Number=Sing|NumType=Ord 3 amod",
+        "3 fois fois NOUN Gender=Fem|Number=Sing 0 root",
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, s2, lang="French")
+    assert ("premier", "première") in made(pairs, "s1")
+    assert "doubled-word" not in reasons(skips, "s1")
+
+
+def test_no_mandative_reading_under_suggest(tmp_path):
+    # *the data suggest that quality declines*: *suggest* 'indicate' takes the indicative, and
+    # *quality decline* is no English there.
+    s1 = that_clause("suggest", "declines", "decline")
+    pairs, _, _ = mine_with_skips(tmp_path, s1, plural("decline", "decline"), lang="English")
+    assert made(pairs, "s1") == {("declines", "decline")}
+
+
+KIN = "Case=Nom|Number=Sing|Number[psor]=Sing|Person=3|Person[psor]={p}"
+PAST_VERB = "Aspect=Perf|Mood=Ind|Number={n}|Person=3|Polarity=Pos|Tense=Past|VerbForm=Fin"
+
+
+def kin_subject(noun: str, lemma: str, psor: str, verb: str, number: str) -> tuple[str, ...]:
+    """*<noun> <verb>*: a possessed kinship noun and its past verb."""
+    feats = KIN.format(p=psor) if psor else "Case=Nom|Number=Sing|Person=3"
+    return (
+        f"1 {noun} {lemma} NOUN {feats} 2 nsubj",
+        f"2 {verb} başla VERB {PAST_VERB.format(n=number)} 0 root",
+    )
+
+
+def test_no_plural_pair_of_ones_own_elder_in_turkish(tmp_path):
+    # *Annem başladılar* 'my mother began' is the plural of respect: grammatical.
+    s1 = kin_subject("Annem", "anne", "1", "başladı", "Sing")
+    s2 = kin_subject("Çocuklar", "çocuk", "", "başladılar", "Plur")
+    # *Bir anne başladılar*: no one's own elder, the pair stands.
+    s3 = kin_subject("anne", "anne", "", "başladı", "Sing")
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, s2, s3, lang="Turkish")
+    assert made(pairs, "s1") == set()
+    assert "respect-plural" in reasons(skips, "s1")
+    assert made(pairs, "s3") == {("başladı", "başladılar")}
+
+
+def test_a_predicate_nouns_plural_is_no_respect(tmp_path):
+    # *Ağabeyim dahi* 'my elder brother is a genius' → *dahiler* 'geniuses' is a plural
+    # predicate, not the verb's plural of respect: the pair stands.
+    s1 = (
+        f"1 Ağabeyim ağabey NOUN {KIN.format(p=1)} 2 nsubj",
+        "2 dahi dahi ADJ Case=Nom|Number=Sing|Person=3 0 root",
+    )
+    s2 = (
+        "1 Onlar o PRON Case=Nom|Number=Plur|Person=3|PronType=Prs 2 nsubj",
+        "2 dahiler dahi ADJ Case=Nom|Number=Plur|Person=3 0 root",
+    )
+    pairs, skips, _ = mine_with_skips(tmp_path, s1, s2, lang="Turkish")
+    assert ("dahi", "dahiler") in made(pairs, "s1")
+    assert "respect-plural" not in reasons(skips, "s1")

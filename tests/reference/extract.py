@@ -107,7 +107,7 @@ def mine_file(job: FileJob) -> FileResult:
                     relation.listed,
                     *subject_facts(sentence, c, job.value_sets),
                     between_feats(sentence, t, c) if relation.type == "attributive" else [],
-                    target_context(sentence, t, job.verb_context),
+                    target_context(sentence, t, c, job.verb_context),
                 )
             )
     rel = (
@@ -260,7 +260,7 @@ def between_feats(sentence: Sentence, t: int, c: int) -> list[str]:
             if sentence.upos[i] == "NOUN"]  # fmt: skip
 
 
-def target_context(sentence: Sentence, t: int, context: VerbContext) -> str | None:
+def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> str | None:
     """What the words around target t say of it (§4.3): `doubled-word`, `after-modal`,
     `mandative`, or None; read word by word."""
     lemma = [lem.lower() for lem in sentence.lemmas]
@@ -273,6 +273,7 @@ def target_context(sentence: Sentence, t: int, context: VerbContext) -> str | No
     for other in (t - 1, t + 1):
         if (
             0 <= other < len(lemma)
+            and sentence.upos[t] == "DET"
             and sentence.forms[other].lower() == sentence.forms[t].lower()
             and sentence.heads[other] == sentence.heads[t]
             and sentence.deprels[other] == sentence.deprels[t]
@@ -283,11 +284,14 @@ def target_context(sentence: Sentence, t: int, context: VerbContext) -> str | No
         lemma[m] in context.modals
         and base[m] == "aux"
         and head(m) == chain
-        and sentence.ids[m] < sentence.ids[t]
+        and 1 <= sentence.ids[t] - sentence.ids[m] <= 3
         for m in range(len(lemma))
     )
     if lemma[t] in context.chain_verbs and modal_before:
         return "after-modal"
+    psor = _values(sentence.feats[c], "Person[psor]")
+    if lemma[c] in context.respect_kin and len(psor) == 1 and psor <= {"1", "2"}:
+        return "respect-plural"
     clause = head(t) if base[t] == "conj" and head(t) is not None else t
     governor = head(clause)
     complement = sentence.deprels[clause] in ("ccomp", "csubj", "csubj:pass", "acl")

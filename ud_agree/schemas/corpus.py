@@ -142,7 +142,8 @@ RELATIONS_MINED = pa.schema(
             "what the words around the target say of it: `after-modal` (a finite be/have/do "
             "after a modal of its verb chain), `doubled-word` (a word beside it of its form, "
             "head and deprel), `mandative` (a verb heading a clause complement of a mandative "
-            "head); null otherwise",
+            "head), `respect-plural` (the subject is a kinship word with a first- or "
+            "second-person possessor, in a language with the plural of respect); null otherwise",
         ),
     ]
 )
@@ -303,6 +304,7 @@ SKIP_REASONS = (
     "doubled-word",
     "mandative",
     "clitic-form",
+    "respect-plural",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
