@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .languages import ValueSets
+from .languages import ValueSets, VerbContext
 from .read import Malformed, MalformedError
-from .rules.verb_context import VerbContext
 
 
 @dataclass

@@ -19,6 +19,7 @@ from .languages import (
     Language,
     Treebank,
     UsageError,
+    VerbContext,
     find_treebanks,
     load_have_lemmas,
     load_languages,
@@ -27,11 +28,11 @@ from .languages import (
     load_unagreement_languages,
     load_valid_types,
     load_value_sets,
+    load_verb_contexts,
     select,
 )
 from .lexicon import unimorph_files
 from .options import Options
-from .rules.verb_context import VerbContext, load_verb_contexts
 
 
 def check_unimorph_dirs(roots: list[Path]) -> None:

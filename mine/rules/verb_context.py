@@ -10,8 +10,6 @@ The language's words are data (`mine/data/modal_chain.tsv`, `mine/data/mandative
 from __future__ import annotations
 
 import re
-from collections import defaultdict
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,7 +17,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..resources import read_rows
+from ..languages import VerbContext
 from . import relations as rules
 
 if TYPE_CHECKING:
@@ -37,37 +35,6 @@ MODAL_REACH = 3
 # The deprels of a clause complement a mandative head governs (*ask that …* `ccomp`, *it is
 # important that …* `csubj`, *the requirement that …* `acl`; a relative clause is none).
 _COMPLEMENTS = (b"ccomp", b"csubj", b"csubj:pass", b"acl")
-
-
-@dataclass(frozen=True)
-class VerbContext:
-    """A language's words for these rules: its modals, the verbs a modal makes non-finite, and
-    its mandative heads (empty: the rule does not apply)."""
-
-    modals: frozenset[str] = frozenset()
-    chain_verbs: frozenset[str] = frozenset()
-    mandative_heads: frozenset[str] = frozenset()
-    respect_kin: frozenset[str] = frozenset()
-
-
-def load_verb_contexts() -> dict[str, VerbContext]:
-    """UD code → its VerbContext, from `mine/data/modal_chain.tsv` and
-    `mine/data/mandative_heads.tsv`."""
-    modals: dict[str, set[str]] = defaultdict(set)
-    verbs: dict[str, set[str]] = defaultdict(set)
-    heads: dict[str, set[str]] = defaultdict(set)
-    kin: dict[str, set[str]] = defaultdict(set)
-    for row in read_rows("modal_chain.tsv"):
-        words = {w.strip() for w in row["lemmas"].split(",") if w.strip()}
-        (modals if row["role"].strip() == "modal" else verbs)[row["code"].strip()] |= words
-    for row in read_rows("mandative_heads.tsv"):
-        heads[row["code"].strip()].add(row["lemma"].strip())
-    for row in read_rows("respect_kinship.tsv"):
-        kin[row["code"].strip()].add(row["lemma"].strip())
-    return {
-        code: VerbContext(*(frozenset(words[code]) for words in (modals, verbs, heads, kin)))
-        for code in {*modals, *verbs, *heads, *kin}
-    }
 
 
 def target_context(

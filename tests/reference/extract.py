@@ -12,7 +12,7 @@ from collections import Counter
 import pyarrow as pa
 from ud_agree.mine.extract import FileJob, FileResult, strict_error
 from ud_agree.mine.features import parse_feats
-from ud_agree.mine.languages import ValueSets
+from ud_agree.mine.languages import ValueSets, VerbContext
 from ud_agree.mine.lexicon import count_ud_words
 from ud_agree.mine.read import (
     Malformed,
@@ -24,7 +24,6 @@ from ud_agree.mine.read import (
     stem,
 )
 from ud_agree.mine.rules.bad_forms import transparent_offsets
-from ud_agree.mine.rules.verb_context import VerbContext
 
 from tests.reference.relations import Facts, compared, extract
 from ud_agree.schemas.corpus import RELATIONS_MINED, SENTENCES
