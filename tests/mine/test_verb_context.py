@@ -1,6 +1,8 @@
 """What the words around a target say of it: a finite *have* after a modal of its own verb chain
-is a mis-tagged infinitive (*they must have left*: *must has* says nothing of agreement).
-Sentences written here, where the right pairs are known."""
+(*they must have left*: *must has* says nothing of agreement), a doubled determiner (*la la
+familia*), a mandative head (*we ask that the Commission ensure*), one's own elder as a Turkish
+subject (*Annem geldiler*), a one-letter clitic written apart (Persian *م*). Sentences written
+here, where the right pairs are known."""
 
 from __future__ import annotations
 
