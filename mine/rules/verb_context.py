@@ -52,11 +52,14 @@ def target_context(
     reason = np.full(len(t), None, object)
     if len(t) == 0:
         return pa.array(reason, pa.string())
-    lemma = _lower(table.rows.strings(2, table.word_rows))
-    reason[_mandative(table, words, t, lemma, context.mandative_heads)] = MANDATIVE
-    reason[_own_elder(words, features, c, lemma, context.respect_kin)] = RESPECT
-    reason[_after_modal(words, t, lemma, context)] = AFTER_MODAL
+    if context != VerbContext():  # the lemmas are read only where a rule has words to look for
+        lemma = _lower(table.rows.strings(2, table.word_rows))
+        reason[_mandative(table, words, t, lemma, context.mandative_heads)] = MANDATIVE
+        reason[_own_elder(words, features, c, lemma, context.respect_kin)] = RESPECT
+        reason[_after_modal(words, t, lemma, context)] = AFTER_MODAL
     reason[_doubled(table, words, t)] = DOUBLED_WORD
+    if not any(reason):  # the common case: a column of nulls, not built value by value
+        return pa.nulls(len(t), pa.string())
     return pa.array(reason, pa.string())
 
 
