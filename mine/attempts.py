@@ -116,6 +116,7 @@ def _role_rows(
         (pl.col("between_feats") if target else pl.lit(None, pl.List(pl.String))).alias(
             "between_feats"
         ),
+        (pl.col("target_context") if target else pl.lit(None, pl.String)).alias("target_context"),
         *configured,
         # A varied target's agreeing features are §4.2's (`agreeing_eff`).
         agreeing_key(
@@ -167,6 +168,7 @@ def _placed(frame: pl.DataFrame, sentences: SentenceFacts) -> pl.DataFrame:
         "definite",
         "declension",
         "between_feats",
+        "target_context",
         pl.Series("start", np.where(known, sentences.start[word] + inside, 0), dtype=pl.Int32),
         # A part after the token's first has the token's own letters before it.
         pl.Series("after_elided", known & sentences.after_elided[word] & (inside == 0)),

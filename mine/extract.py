@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .languages import ValueSets
+from .languages import ValueSets, VerbContext
 from .read import Malformed, MalformedError
 
 
@@ -42,6 +42,9 @@ class FileJob:
     # §4.2: the language drops subjects (`mine/data/pro_drop_languages.tsv`), so a copular
     # clause's noun subject could be the predicate of a dropped first or second person.
     pro_drop: bool = False
+    # §4.3: the language's modals, the verbs they make non-finite, its mandative heads
+    # (`mine/data/modal_chain.tsv`, `mine/data/mandative_heads.tsv`).
+    verb_context: VerbContext = field(default_factory=VerbContext)
     # `sent_id`s an earlier file of the treebank holds: a sentence with one is dropped, counted
     # as a duplicate (`FileResult.duplicate_sent_ids`), as a repeat within the file is.
     taken: frozenset[str] = frozenset()
@@ -88,6 +91,9 @@ class FileResult:
     # §1.7 numeral: the forms (lower-cased) of multiplicative adverbs (`NumType=Mult` on a word
     # of no member UPOS: Czech *jednou* 'once'), which a numeral's bad form must not be.
     multiplicative_forms: frozenset[str] = frozenset()
+    # One-letter surface words (lower-cased, multiword tokens included): §4.3, a one-letter bad
+    # form never written alone is a clitic (`rules.verb_context.clitic_form`).
+    letters: frozenset[str] = frozenset()
 
 
 def strict_error(job: FileJob, malformed: Malformed) -> MalformedError:

@@ -19,6 +19,7 @@ from .lexicon import COUNTS, LEXICON_UPOS
 from .rules import relations as rules
 from .rules.relations import UPOS, Facts, Features, Words
 from .rules.subject_tree import count_lent, finite_cells, tree_facts
+from .rules.verb_context import one_letter_words, target_context
 from .surface_words import Surface, mwt_offsets, surface_words, texts
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ def build_tables(
     if len(ranges):
         written = pc.unique(pc.utf8_lower(table.rows.strings(1, ranges)))
         result.tokens = frozenset(written.to_pylist())
+    result.letters = one_letter_words(surface.forms)
     result.words = len(words.id)
     _count_lexicon(result, table.rows, table.word_rows, words.upos, words.feats, features)
     result.finite_cells.update(finite_cells(words, features))
@@ -235,6 +237,8 @@ def _relations_table(
         pa.array(starts), feats_strings.take(pa.array(words.feats[noun]))
     )
     columns.update(tree_facts(table, words, features, c))
+    # §4.3: what the words around the target say of it (a modal, a doubled word, a mandative).
+    columns["target_context"] = target_context(table, words, features, t, c, job.verb_context)
     return pa.Table.from_arrays(
         [columns[f.name].cast(f.type) for f in RELATIONS_MINED], schema=RELATIONS_MINED
     )

@@ -261,3 +261,35 @@ def load_optional_antecedent_agreement() -> dict[str, dict[str, dict[str, str]]]
         defaults = {feature.strip(): value.strip() for feature, value in pairs}
         listed[row["code"].strip()][row["lemma"].strip()] = defaults
     return dict(listed)
+
+
+@dataclass(frozen=True)
+class VerbContext:
+    """A language's words for §4.3's context rules (`rules.verb_context`): its modals, the verbs
+    a modal makes non-finite, its mandative heads, the kinship words of the plural of respect
+    (empty: the rule does not apply)."""
+
+    modals: frozenset[str] = frozenset()
+    chain_verbs: frozenset[str] = frozenset()
+    mandative_heads: frozenset[str] = frozenset()
+    respect_kin: frozenset[str] = frozenset()
+
+
+def load_verb_contexts() -> dict[str, VerbContext]:
+    """UD code → its VerbContext, from `mine/data/modal_chain.tsv` and
+    `mine/data/mandative_heads.tsv`."""
+    modals: dict[str, set[str]] = defaultdict(set)
+    verbs: dict[str, set[str]] = defaultdict(set)
+    heads: dict[str, set[str]] = defaultdict(set)
+    kin: dict[str, set[str]] = defaultdict(set)
+    for row in read_rows("modal_chain.tsv"):
+        words = {w.strip() for w in row["lemmas"].split(",") if w.strip()}
+        (modals if row["role"].strip() == "modal" else verbs)[row["code"].strip()] |= words
+    for row in read_rows("mandative_heads.tsv"):
+        heads[row["code"].strip()].add(row["lemma"].strip())
+    for row in read_rows("respect_kinship.tsv"):
+        kin[row["code"].strip()].add(row["lemma"].strip())
+    return {
+        code: VerbContext(*(frozenset(words[code]) for words in (modals, verbs, heads, kin)))
+        for code in {*modals, *verbs, *heads, *kin}
+    }

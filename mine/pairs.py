@@ -34,6 +34,7 @@ from .rules.hosts import agrees_with_another_host
 from .rules.instrumental import instrumental_predicate
 from .rules.relations import NO_VALUE
 from .rules.surface import breaks_apocope, breaks_elision, capitalised_like, changes_prefix
+from .rules.verb_context import clitic_form, verb_context_skip
 from .written import NO_SURFACE, WrittenSurface, write_surface
 
 
@@ -350,6 +351,12 @@ def _with_bad_forms(
         refused = instrumental_predicate(tries)
         tries = _skip(tries, refused, "instrumental-predicate", skipped)
     tries = tries.drop("between_feats")
+    # §4.3: a finite *have* after a modal of its chain is a mis-tagged infinitive.
+    tries = _skip(tries, verb_context_skip(tries), pl.col("target_context"), skipped)
+    tries = tries.drop("target_context")
+    if frames.free_letters is not None:  # §4.3: Persian *م* is written on its host
+        refused = clitic_form(tries, frames.free_letters)
+        tries = _skip(tries, refused, "clitic-form", skipped)
     if frames.apocope:
         apocopated = tries.select(breaks_apocope(frames.apocope)).to_series()
         tries = _skip(tries, apocopated, "apocope", skipped)

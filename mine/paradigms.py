@@ -290,6 +290,9 @@ class ParadigmFrames:
     instrumental_predicate: bool = False
     # Its feminine nouns may take masculine possessives (`pairs.optional_feminine`; set so).
     optional_feminine: bool = False
+    # The one-letter words written as words of their own (`rules.verb_context.clitic_form`;
+    # set by the miner; None: not checked).
+    free_letters: frozenset[str] | None = None
 
     def __init__(
         self,

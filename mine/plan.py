@@ -19,6 +19,7 @@ from .languages import (
     Language,
     Treebank,
     UsageError,
+    VerbContext,
     find_treebanks,
     load_have_lemmas,
     load_languages,
@@ -27,6 +28,7 @@ from .languages import (
     load_unagreement_languages,
     load_valid_types,
     load_value_sets,
+    load_verb_contexts,
     select,
 )
 from .lexicon import unimorph_files
@@ -149,6 +151,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     have = load_have_lemmas()
     unagreeing = load_unagreement_languages()
     dropping = load_pro_drop_languages()
+    contexts = load_verb_contexts()
     roots = options.unimorph_dirs or default_unimorph_dirs()
     runs, current = [], []
     for key, group in groups.items():
@@ -197,6 +200,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 pro_drop=language.code in dropping,
                 value_sets=value_sets.get(language.code, {}),
                 have_lemmas=have.get(language.code, frozenset()),
+                verb_context=contexts.get(language.code, VerbContext()),
             )
             for tb in group
             for path in tb.files

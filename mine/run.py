@@ -328,6 +328,7 @@ def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
     frames.marked = marked_cells(finite_cells(run))
     frames.instrumental_predicate = code in load_instrumental_predicate_languages()
     frames.optional_feminine = code in load_optional_feminine_languages()
+    frames.free_letters = frozenset().union(*(r.letters for r in run.results.values()))
     return frames
 
 

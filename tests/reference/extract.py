@@ -12,7 +12,7 @@ from collections import Counter
 import pyarrow as pa
 from ud_agree.mine.extract import FileJob, FileResult, strict_error
 from ud_agree.mine.features import parse_feats
-from ud_agree.mine.languages import ValueSets
+from ud_agree.mine.languages import ValueSets, VerbContext
 from ud_agree.mine.lexicon import count_ud_words
 from ud_agree.mine.read import (
     Malformed,
@@ -106,6 +106,7 @@ def mine_file(job: FileJob) -> FileResult:
                     relation.listed,
                     *subject_facts(sentence, c, job.value_sets),
                     between_feats(sentence, t, c) if relation.type == "attributive" else [],
+                    target_context(sentence, t, c, job.verb_context),
                 )
             )
     rel = (
@@ -256,6 +257,51 @@ def between_feats(sentence: Sentence, t: int, c: int) -> list[str]:
     inside = [i for i, word_id in enumerate(sentence.ids) if low < word_id < high]
     return [sentence.feats[i] for i in sorted(inside, key=lambda i: sentence.ids[i])
             if sentence.upos[i] == "NOUN"]  # fmt: skip
+
+
+def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> str | None:
+    """What the words around target t say of it (§4.3): `doubled-word`, `after-modal`,
+    `mandative`, or None; read word by word."""
+    lemma = [lem.lower() for lem in sentence.lemmas]
+    at = {word_id: i for i, word_id in enumerate(sentence.ids)}
+
+    def head(i: int) -> int | None:
+        return at.get(sentence.heads[i]) if sentence.heads[i] else None
+
+    base = [d.split(":")[0] for d in sentence.deprels]
+    for other in (t - 1, t + 1):
+        if (
+            0 <= other < len(lemma)
+            and sentence.upos[t] == "DET"
+            and sentence.forms[other].lower() == sentence.forms[t].lower()
+            and sentence.heads[other] == sentence.heads[t]
+            and sentence.deprels[other] == sentence.deprels[t]
+        ):
+            return "doubled-word"
+    chain = head(t) if base[t] in ("aux", "cop") and head(t) is not None else t
+    modal_before = any(
+        lemma[m] in context.modals
+        and base[m] == "aux"
+        and head(m) == chain
+        and 1 <= sentence.ids[t] - sentence.ids[m] <= 3
+        for m in range(len(lemma))
+    )
+    if lemma[t] in context.chain_verbs and modal_before:
+        return "after-modal"
+    psor = _values(sentence.feats[c], "Person[psor]")
+    if lemma[c] in context.respect_kin and len(psor) == 1 and psor <= {"1", "2"}:
+        return "respect-plural"
+    clause = head(t) if base[t] == "conj" and head(t) is not None else t
+    governor = head(clause)
+    complement = sentence.deprels[clause] in ("ccomp", "csubj", "csubj:pass", "acl")
+    governed = complement and governor is not None and lemma[governor] in context.mandative_heads
+    discourse = any(
+        lemma[w] in context.mandative_heads and base[w] == "discourse" and head(w) == clause
+        for w in range(len(lemma))
+    )
+    if sentence.upos[t] == "VERB" and (governed or discourse):
+        return "mandative"
+    return None
 
 
 def mwt_offset(sentence: Sentence, word: int) -> int | None:

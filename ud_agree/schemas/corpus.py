@@ -137,6 +137,15 @@ RELATIONS_MINED = pa.schema(
             "attributive relations: the FEATS of each NOUN strictly between target and "
             "controller (another host a bad form could agree with); empty otherwise",
         ),
+        described(
+            "target_context",
+            pa.string(),
+            "what the words around the target say of it: `after-modal` (a finite be/have/do "
+            "after a modal of its verb chain), `doubled-word` (a word beside it of its form, "
+            "head and deprel), `mandative` (a verb heading a clause complement of a mandative "
+            "head), `respect-plural` (the subject is a kinship word with a first- or "
+            "second-person possessor, in a language with the plural of respect); null otherwise",
+        ),
     ]
 )
 
@@ -296,6 +305,11 @@ SKIP_REASONS = (
     "other-possessor",
     "adverb-reading",
     "optional-feminine",
+    "after-modal",
+    "doubled-word",
+    "mandative",
+    "clitic-form",
+    "respect-plural",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
