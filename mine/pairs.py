@@ -356,7 +356,7 @@ def _pair_rows(pairs: pl.DataFrame) -> pl.DataFrame:
         pl.col("values").list.first().alias("good_value"),
         "bad_value",
         "lemma",
-        "upos",
+        pl.col("upos").str.replace(r"\[[a-z]+\]$", "").alias("upos"),  # a layer's view: the UPOS
         pl.col("form").alias("good_form"),
         "bad_form",
         "bad_count",

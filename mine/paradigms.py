@@ -11,6 +11,7 @@ import pyarrow as pa
 
 from ud_agree.schemas.corpus import FEATURES
 
+from .features import LAYERS, layer_view, parse_layer
 from .languages import Declension, Endings, ValueSets
 
 Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
@@ -279,6 +280,31 @@ def marked_in_lexicon(lexicon: pl.DataFrame) -> pl.DataFrame:
     return marked_cells(counts)
 
 
+def with_layer_views(lexicon: pl.DataFrame) -> pl.DataFrame:
+    """§1.7: the lexicon's rows with a value of F, and for each layer of LAYERS a row per form
+    carrying it, its UPOS marked with the layer (`AUX[abs]`), its values of F the layer's and
+    its other FEATS that layer's view (`features.layer_view`: the plain values kept as
+    `Name[self]`), so that a layered target's bad form is found, cell by cell, as any other's."""
+    plain = lexicon.filter(pl.any_horizontal(pl.col(n).list.len() > 0 for n in LIST_COLUMNS))
+    pattern = r"\[(?:" + "|".join(LAYERS) + r")\]="
+    carrying = lexicon.filter(pl.col("feats").str.contains(pattern).fill_null(False))
+    if carrying.height == 0:
+        return plain
+    rows = []
+    for row in carrying.iter_rows(named=True):
+        own = tuple(frozenset(row[name]) for name in LIST_COLUMNS)
+        for layer in LAYERS:
+            values = parse_layer(row["feats"], layer)
+            if any(values):
+                view = dict(row)
+                view["upos"] = f"{row['upos']}[{layer}]"
+                view.update(zip(LIST_COLUMNS, map(sorted, values), strict=True))
+                view["feats"] = layer_view(row["feats"], own, layer)
+                rows.append(view)
+    views = pl.DataFrame(rows, schema=lexicon.schema, orient="row")
+    return pl.concat([plain, views])
+
+
 class ParadigmFrames:
     """The lexicon indexed as tables, for the §4 rules run over columns (`rules/bad_forms.py`, `rules/cells.py`):
     the rows that can be a bad form by paradigm cell (`forms`), every bundle of each (form,
@@ -320,6 +346,7 @@ class ParadigmFrames:
             frame = frame.with_columns(pl.col("count").fill_null(0).alias("clean_count"))
         if "treebanks" not in frame.columns:
             frame = frame.with_columns(pl.lit([], pl.List(pl.String)).alias("treebanks"))
+        frame = with_layer_views(frame)
         self.attested = (
             pl.concat(
                 frame.select("upos", pl.lit(feature).alias("feature"), pl.col(name).alias("v"))

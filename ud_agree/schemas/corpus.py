@@ -12,6 +12,10 @@ TYPES = (
     "subject-verb",
     "numeral",
     "subject-participle",
+    "object-verb",
+    "indirect-object-verb",
+    "ergative-verb",
+    "possessor",
 )
 ROLES = ("controller", "target")  # the two members of a relation
 DROP_REASONS = ("typo", "disagree", "no-agreeing-feature", "invalid-type")
@@ -90,6 +94,12 @@ RELATIONS_MINED = pa.schema(
         *RELATIONS,
         described("target_feats", pa.string(), "the target's FEATS as written"),
         described("controller_feats", pa.string(), "the controller's FEATS as written"),
+        described(
+            "target_layer",
+            pa.string(),
+            "the layer of the target's features compared (`abs`, `erg`, `dat`, `psor`, `obj`) "
+            "for a layered type; null for plain features",
+        ),
         described(
             "target_mwt_offset",
             pa.int32(),
