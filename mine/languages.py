@@ -127,6 +127,22 @@ def load_verb_prefixes() -> dict[str, dict[str, tuple[str, ...]]]:
     return prefixes
 
 
+def load_verb_suffixes() -> dict[str, dict[str, tuple[tuple[str, str], ...]]]:
+    """Per UD code, per UPOS, the suffixes (ending, class) that mark what its treebanks leave out
+    of FEATS (Basque subordinators *-la*, *-(e)n*), from `mine/data/verb_suffixes.tsv` (§1.7: a
+    layered view keeps the class, so a bad form keeps the clause type)."""
+    suffixes: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {}
+    for row in read_rows("verb_suffixes.tsv"):
+        listed = tuple(
+            (ending.strip(), kind.strip())
+            for ending, _, kind in (item.partition(":") for item in row["suffixes"].split(","))
+            if ending.strip()
+        )
+        for upos in row["upos"].split(","):
+            suffixes.setdefault(row["code"], {})[upos.strip()] = listed
+    return suffixes
+
+
 # Per language, per UPOS, per context (`definite-plural`, `definite`, `any`): the endings its
 # attributive forms may have (a missing context falls back on the next).
 Endings = dict[str, dict[str, tuple[str, ...]]]

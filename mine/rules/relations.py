@@ -132,6 +132,7 @@ class Features:
     carries: np.ndarray  # (len(LAYERS), n) bool
     dative: np.ndarray  # Case has Dat (an `obl` controller of indirect-object-verb)
     ergative: np.ndarray  # Case has Erg (the subject of ergative-verb)
+    genitive: np.ndarray  # Case has Gen (the possessor of possessor)
     person3_bit: int  # the mask of Person 3 (a NOUN possessor's implicit Person)
 
     @cached_property
@@ -151,7 +152,7 @@ class Features:
         layer_masks = [[[0] * n for _ in FEATURES] for _ in LAYERS]
         layer_lists: list[list[list[list[str]]]] = [[[] for _ in FEATURES] for _ in LAYERS]
         typo, finite_, participle, has_value, person3 = (np.zeros(n, bool) for _ in range(5))
-        dative, ergative = np.zeros(n, bool), np.zeros(n, bool)
+        dative, ergative, genitive = (np.zeros(n, bool) for _ in range(3))
         carries = np.zeros((len(LAYERS), n), bool)
         case_key, verbform_key = np.empty(n, object), np.empty(n, object)
 
@@ -178,6 +179,7 @@ class Features:
             # The lexicon's entry condition (§2): a value of F, plain or layered (§1.7).
             has_value[i] = bundle.has_value() or layered_value
             dative[i], ergative[i] = "Dat" in bundle.case, "Erg" in bundle.case
+            genitive[i] = "Gen" in bundle.case
             finite_[i] = is_finite(bundle.verbform, bundle.mood, bundle.person)
             participle[i] = bundle.verbform == {"Part"}
             person3[i] = bundle.person == {"3"}
@@ -209,6 +211,7 @@ class Features:
             carries,
             dative,
             ergative,
+            genitive,
             1 << bits[PERSON]["3"],
         )
 
@@ -354,10 +357,12 @@ def ergative_verb(words: Words, features: Features) -> Pairs:
 
 def possessor(words: Words, features: Features) -> Pairs:
     """§1.7 `possessor`: t is a NOUN carrying `f[psor]` (Turkish *evim*, Finnish *taloni*);
-    c = each `nmod:poss` dependent of t, NOUN or PRON."""
+    c = each `nmod:poss` dependent of t, NOUN or PRON, in `Case=Gen` (a bare noun of a Turkish
+    compound is no possessor: *dağ evi* "mountain house" → *dağ evim* "my mountain house")."""
     carried = features.carries[LAYERS.index("psor")][words.feats] & (words.upos == NOUN)
     t = np.flatnonzero(carried)
-    position, c = _dependents(words, t, words.has(NMOD_POSS) & _nominal(words))
+    genitive = features.genitive[words.feats]
+    position, c = _dependents(words, t, words.has(NMOD_POSS) & _nominal(words) & genitive)
     return t[position], c
 
 

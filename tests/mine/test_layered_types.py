@@ -134,6 +134,12 @@ def test_a_turkish_noun_agrees_with_its_pronoun_possessor_in_its_psor_layer():
     assert relations_of(*disagreeing) == set()
 
 
+def test_a_bare_noun_of_a_compound_is_no_possessor():
+    # *dağ evi* ("mountain house"): *dağ evim* ("my mountain house") is Turkish too.
+    dag = "1 dağ dağ NOUN Case=Nom|Number=Sing 2 nmod:poss"
+    assert relations_of(dag, ADAMIN_EVI[1]) == set()
+
+
 def test_a_noun_possessor_is_person_3_and_a_proper_noun_no_controller():
     assert relations_of(*ADAMIN_EVI) == {("possessor", 2, 1, "psor")}
     # *adamın evim*: a noun possessor is third person, the suffix first.
@@ -151,3 +157,16 @@ def test_benim_evim_becomes_benim_evin_and_adamin_evi_adamin_evim(tmp_path):
     assert ("s3", "Person", "3", "1", "adamın evim") in rows
     assert made.filter(pl.col("sent_id") == "s4").is_empty()
     assert manifest["counts"]["relations_by_type"]["possessor"] == 3
+
+
+def test_a_basque_bad_form_keeps_the_tense_and_the_subordinator_its_letters_show(tmp_path):
+    # BDT marks no Tense: *zituen* (past) → *zuen*, not the commoner present *du*; and
+    # *dituela* ("that he has them") → *duela*, not the main-clause *du*.
+    zituen = basque("Gizonak", "Sing", "liburuak", "Plur", "zituen")
+    zuen = basque("Gizonak", "Sing", "liburua", "Sing", "zuen")
+    dituela = basque("Gizonak", "Sing", "liburuak", "Plur", "dituela")
+    duela = basque("Gizonak", "Sing", "liburua", "Sing", "duela")
+    pairs, _, _ = mine_with_skips(tmp_path, zituen, dituela, DU, DU, DU, zuen, duela, lang="Basque")
+    made = pairs.filter(pl.col("type") == "object-verb")
+    assert made.filter(pl.col("sent_id") == "s1")["bad_form"].to_list() == ["zuen"]
+    assert made.filter(pl.col("sent_id") == "s2")["bad_form"].to_list() == ["duela"]

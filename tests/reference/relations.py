@@ -206,7 +206,8 @@ def candidates(
                     add("ergative-verb", t, c)
         if tag == "NOUN" and carried_layer(feats, LAYERED["possessor"]):
             for c in dependents.get(ids[t], []):
-                if deprels[c] == "nmod:poss" and upos[c] in SUBJECT_UPOS:
+                genitive = "Gen" in parse_feats(sentence.feats[c]).case
+                if deprels[c] == "nmod:poss" and upos[c] in SUBJECT_UPOS and genitive:
                     add("possessor", t, c)
     for t, tag in enumerate(upos):
         # §1.7 subject-participle: a VERB participle marked by its auxiliary or copula.
