@@ -148,7 +148,7 @@ def test_a_noun_possessor_is_person_3_and_a_proper_noun_no_controller():
 
 
 def test_benim_evim_becomes_benim_evin_and_adamin_evi_adamin_evim(tmp_path):
-    pairs, _, manifest = mine_with_skips(
+    pairs, skips, manifest = mine_with_skips(
         tmp_path, BENIM_EVIM, SENIN_EVIN, ADAMIN_EVI, ALININ_EVI, lang="Turkish"
     )
     made = pairs.filter(pl.col("type") == "possessor")
@@ -157,6 +157,9 @@ def test_benim_evim_becomes_benim_evin_and_adamin_evi_adamin_evim(tmp_path):
     assert ("s3", "Person", "3", "1", "adamın evim") in rows
     assert made.filter(pl.col("sent_id") == "s4").is_empty()
     assert manifest["counts"]["relations_by_type"]["possessor"] == 3
+    # *adamın evi* → *evleri* would read "the man's houses": a third person's Number is not varied.
+    refused = skips.filter((pl.col("sent_id") == "s3") & (pl.col("feature") == "Number"))
+    assert refused["reason"].to_list() == ["third-person-possessor"]
 
 
 def test_a_basque_bad_form_keeps_the_tense_and_the_subordinator_its_letters_show(tmp_path):
