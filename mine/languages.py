@@ -193,6 +193,15 @@ def load_have_lemmas() -> dict[str, frozenset[str]]:
     return {code: frozenset(found) for code, found in lemmas.items()}
 
 
+def load_ergative_markers() -> dict[str, frozenset[str]]:
+    """UD code → the lemmas of its ergative case markers (§1.7 object-verb (b): Hindi, Urdu *ne*),
+    from `mine/data/ergative_markers.tsv`."""
+    lemmas: dict[str, set[str]] = defaultdict(set)
+    for row in read_rows("ergative_markers.tsv"):
+        lemmas[row["code"].strip()].add(row["lemma"].strip())
+    return {code: frozenset(found) for code, found in lemmas.items()}
+
+
 def load_participle_languages() -> frozenset[str]:
     """UD codes of the languages whose active participles agree with their subject (§1.1 verb
     forms: Czech *řekl*, *byl*), from `mine/data/participle_languages.tsv`."""

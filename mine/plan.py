@@ -20,6 +20,7 @@ from .languages import (
     Treebank,
     UsageError,
     find_treebanks,
+    load_ergative_markers,
     load_have_lemmas,
     load_languages,
     load_participle_languages,
@@ -147,6 +148,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     valid = load_valid_types()
     participles, value_sets = load_participle_languages(), load_value_sets()
     have = load_have_lemmas()
+    ergative_markers = load_ergative_markers()
     unagreeing = load_unagreement_languages()
     dropping = load_pro_drop_languages()
     roots = options.unimorph_dirs or default_unimorph_dirs()
@@ -197,6 +199,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 pro_drop=language.code in dropping,
                 value_sets=value_sets.get(language.code, {}),
                 have_lemmas=have.get(language.code, frozenset()),
+                ergative_lemmas=ergative_markers.get(language.code, frozenset()),
             )
             for tb in group
             for path in tb.files

@@ -34,10 +34,11 @@ NOUN, PRON, DET, ADJ, VERB, AUX, NUM = range(1, 8)
 # deprels. `Words.deprel` is as wide as they need (`DEPREL_DTYPE`).
 BASE_DEPRELS = (
     b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod", b"obj", b"iobj", b"obl",
+    b"case",
 )  # fmt: skip
 FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer", b"aux:pass", b"nmod:poss")
 (
-    DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, OBJ, IOBJ, OBL,
+    DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, OBJ, IOBJ, OBL, CASE,
     NSUBJ_PASS, NSUBJ_OUTER, AUX_PASS, NMOD_POSS,
 ) = (1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS)))  # fmt: skip
 DEPREL_DTYPE = next(
@@ -84,6 +85,8 @@ class Words:
     deprel: np.ndarray  # DEPREL_DTYPE: bit set of the deprels above
     feats: np.ndarray  # int64: code of the FEATS string in `Features`
     have: np.ndarray  # bool: the lemma is the language's *have* (`mine/data/have_auxiliaries.tsv`)
+    # bool: the lemma is one of the language's ergative markers (`mine/data/ergative_markers.tsv`)
+    ergative_marker: np.ndarray
 
     def has(self, bits: int) -> np.ndarray:
         """Words whose deprel is (one of) the given bits."""
@@ -341,6 +344,30 @@ def object_verb(words: Words, features: Features) -> Pairs:
     return _layered_verbs(words, features, OBJECT_LAYERS, words.has(OBJ) & _nominal(words))
 
 
+def ergative_clause_object(words: Words, features: Features) -> Pairs:
+    """§1.7 `object-verb` (b): t is a VERB without Case (a verb in a case is a nominalisation) in a
+    clause whose subject is ergative (`Case=Erg`, or a `case` dependent in `Case=Erg` or of the
+    language's ergative markers: Hindi, Urdu *ne*), or an `aux`/`cop` AUX of such a verb; c = each
+    `obj` of the verb, NOUN or PRON (*laṛke ne kitāb paṛhī*); plain features compared."""
+    n = len(words.head)
+    ergative = features.ergative[words.feats]
+    marking = ergative | words.ergative_marker
+    marker = np.flatnonzero(words.has(CASE) & marking & (words.head >= 0))
+    marked = np.zeros(n, bool)
+    marked[words.head[marker]] = True
+    subject = np.flatnonzero(subjects(words) & (ergative | marked) & (words.head >= 0))
+    clause = np.zeros(n, bool)
+    clause[words.head[subject]] = True
+    caseless = features.compared[FEATURES.index("Case")][words.feats] == 0
+    verbs = np.flatnonzero(clause & (words.upos == VERB) & caseless)
+    auxiliaries = np.flatnonzero((words.upos == AUX) & words.has(AUX_REL | COP) & (words.head >= 0))
+    head = words.head[auxiliaries]
+    auxiliaries = auxiliaries[clause[head] & (words.upos[head] == VERB) & caseless[head]]
+    t = np.concatenate([verbs, auxiliaries])
+    position, c = _dependents(words, _argument_heads(words, t), words.has(OBJ) & _nominal(words))
+    return t[position], c
+
+
 def indirect_object_verb(words: Words, features: Features) -> Pairs:
     """§1.7 `indirect-object-verb`: t is a VERB or AUX carrying `f[dat]` (Basque *dizkiot*);
     c = each `iobj`, or `obl` in `Case=Dat`, of t (or of the AUX's head), NOUN or PRON."""
@@ -433,12 +460,12 @@ ROWS = (
     Row(NUMERAL, _words_only(numeral), ("NUM",), ("NOUN",)),
     Row(SUBJECT_PARTICIPLE, subject_participle, ("VERB",), _SUBJECTS),
     Row(OBJECT_VERB, object_verb, ("VERB", "AUX"), _SUBJECTS, OBJECT_LAYERS),
+    Row(OBJECT_VERB, ergative_clause_object, ("VERB", "AUX"), _SUBJECTS),
     Row(INDIRECT_OBJECT_VERB, indirect_object_verb, ("VERB", "AUX"), _SUBJECTS, ("dat",)),
     Row(ERGATIVE_VERB, ergative_verb, ("VERB", "AUX"), _SUBJECTS, ("erg",)),
     Row(POSSESSOR, possessor, ("NOUN",), _SUBJECTS, ("psor",)),
 )
-# Per type, the layers its targets' features are compared in (§1.7; empty: plain).
-TYPE_LAYERS = {TYPES[row.kind]: row.layers for row in ROWS if row.layers}
+
 # The UPOS a relation's members have: the lexicon keeps these (a varied word's bad forms, the
 # other member's ambiguity come from it), each a class of UPOS.
 MEMBER_UPOS = frozenset(tag for row in ROWS for tag in row.targets + row.controllers)

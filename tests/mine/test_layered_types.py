@@ -34,13 +34,13 @@ DUTE = basque("Gizonek", "Plur", "liburua", "Sing", "dute")  # erg Plur, abs Sin
 DITUZTE = basque("Gizonek", "Plur", "liburuak", "Plur", "dituzte")  # erg Plur, abs Plur
 
 
-def relations_of(*rows: str) -> set[tuple[str, int, int, str | None]]:
+def relations_of(*rows: str, **facts: object) -> set[tuple[str, int, int, str | None]]:
     """(type, target_id, controller_id, target_layer) of one sentence's kept relations, the
-    engine checked against the reference."""
+    engine checked against the reference (`facts`: the language's, as FileJob takes them)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "xx_test-ud-test.conllu"
         path.write_text(conllu(*rows), encoding="utf-8")
-        result = assert_same(path, frozenset(TYPES))
+        result = assert_same(path, frozenset(TYPES), **facts)
     assert result is not None
     return {
         (r["type"], r["target_id"], r["controller_id"], r["target_layer"])
@@ -173,3 +173,56 @@ def test_a_basque_bad_form_keeps_the_tense_and_the_subordinator_its_letters_show
     made = pairs.filter(pl.col("type") == "object-verb")
     assert made.filter(pl.col("sent_id") == "s1")["bad_form"].to_list() == ["zuen"]
     assert made.filter(pl.col("sent_id") == "s2")["bad_form"].to_list() == ["duela"]
+
+
+def hindi(subject: str, feats: str, marker: bool, verb: str, verb_feats: str) -> tuple[str, ...]:
+    """*laṛke ne kitāb paṛhī* ("the boy read the book"), with or without the ergative *ne*."""
+    rows = [f"1 {subject} लड़का NOUN {feats} 4 nsubj"]
+    rows.append("2 ने ने ADP Case=Erg 1 case" if marker else "2 भी भी PART _ 1 advmod")
+    rows.append("3 किताब किताब NOUN Case=Nom|Gender=Fem|Number=Sing|Person=3 4 obj")
+    rows.append(f"4 {verb} पढ़ना VERB {verb_feats} 0 root")
+    return tuple(rows)
+
+
+_PERFECTIVE = "Aspect=Perf|Gender={gender}|Mood=Ind|Number=Sing|Person=3|Tense=Past"  # as Hindi-PUD
+
+
+def test_a_hindi_perfective_agrees_with_its_object_where_the_subject_is_ergative():
+    # *laṛke ne kitāb paṛhī*: the verb is feminine with the feminine object, not the subject.
+    ergative = hindi(
+        "लड़के", "Case=Acc|Gender=Masc|Number=Sing|Person=3", True, "पढ़ी",
+        _PERFECTIVE.format(gender="Fem"),
+    )  # fmt: skip
+    found = relations_of(*ergative)
+    assert ("object-verb", 4, 3, None) in found
+    assert ("subject-verb", 4, 1, None) not in found  # Gender disagrees: dropped
+    # *laṛkā kitāb paṛhā* (nominative subject): the verb agrees with its subject, and no object
+    # relation is made.
+    nominative = hindi(
+        "लड़का", "Case=Nom|Gender=Masc|Number=Sing|Person=3", False, "पढ़ा",
+        _PERFECTIVE.format(gender="Masc"),
+    )  # fmt: skip
+    assert relations_of(*nominative) == {("subject-verb", 4, 1, None)}
+
+
+def test_an_urdu_ne_is_ergative_where_the_language_data_says_so():
+    # UD_Urdu-UDTB writes *ne* without Case: `mine/data/ergative_markers.tsv` marks it.
+    rows = [
+        "1 لڑکے لڑکا NOUN Case=Acc|Gender=Masc|Number=Sing|Person=3 4 nsubj",
+        "2 نے نے ADP AdpType=Post 1 case",
+        "3 کتاب کتاب NOUN Case=Nom|Gender=Fem|Number=Sing|Person=3 4 obj",
+        f"4 پڑھی پڑھنا VERB {_PERFECTIVE.format(gender='Fem')} 0 root",
+    ]
+    assert not any(kind == "object-verb" for kind, *_ in relations_of(*rows))
+    marked = relations_of(*rows, ergative_lemmas=frozenset({"نے"}))
+    assert ("object-verb", 4, 3, None) in marked
+
+
+def test_a_basque_verb_in_a_case_is_no_ergative_clause_target():
+    # *proposamena egitea* ("making the proposal"): a nominalised verb's Case is its phrase's.
+    rows = (
+        "1 Gobernuak gobernu NOUN Case=Erg|Definite=Def|Number=Sing 3 nsubj",
+        "2 proposamena proposamen NOUN Case=Abs|Definite=Def|Number=Sing 3 obj",
+        "3 egitea egin VERB Case=Abs|Definite=Def|Number=Sing|VerbForm=Inf 0 root",
+    )
+    assert relations_of(*rows) == set()

@@ -54,7 +54,13 @@ def mine_file(job: FileJob) -> FileResult:
         job.label, hashlib.sha256(data).hexdigest(), len(data), None, None, lexicon_counts
     )  # type: ignore[arg-type]
     seen_ids: set[str] = set()
-    facts = Facts(job.valid_types, job.participle_agreement, job.value_sets, job.have_lemmas)
+    facts = Facts(
+        job.valid_types,
+        job.participle_agreement,
+        job.value_sets,
+        job.have_lemmas,
+        job.ergative_lemmas,
+    )
     for sentence in parse(data, stem(job.path)):
         if isinstance(sentence, Malformed):
             if job.strict:

@@ -25,6 +25,44 @@ LAYERED = {
 }
 
 
+def ergative_clause_verb(
+    sentence: Sentence,
+    t: int,
+    dependents: dict[int, list[int]],
+    ergative_lemmas: frozenset[str] = frozenset(),
+) -> bool:
+    """A VERB with a subject in `Case=Erg` or with a `case` dependent in `Case=Erg` (Hindi *ne*),
+    or an aux/cop AUX whose head is such a VERB."""
+    upos, deprels, heads, ids = sentence.upos, sentence.deprels, sentence.heads, sentence.ids
+    if upos[t] == "AUX":
+        if base(deprels[t]) not in ("aux", "cop") or heads[t] == 0:
+            return False
+        verb = ids.index(heads[t])
+        if upos[verb] != "VERB":
+            return False
+    elif upos[t] == "VERB":
+        verb = t
+    else:
+        return False
+
+    if parse_feats(sentence.feats[verb]).case:  # a verb in a case is a nominalisation
+        return False
+
+    def ergative(i: int) -> bool:
+        return "Erg" in parse_feats(sentence.feats[i]).case
+
+    def marker(i: int) -> bool:
+        return ergative(i) or sentence.lemmas[i] in ergative_lemmas
+
+    for s in dependents.get(ids[verb], []):
+        if base(deprels[s]) != "nsubj" or deprels[s] == OUTER or upos[s] not in SUBJECT_UPOS:
+            continue
+        markers = dependents.get(ids[s], [])
+        if ergative(s) or any(base(deprels[m]) == "case" and marker(m) for m in markers):
+            return True
+    return False
+
+
 def _rank(kind: str) -> int:
     """Which type wins a pair two rules find: a layered one (§1.7, it compares what a plain one
     cannot), then the first in table order."""
@@ -52,6 +90,7 @@ class Facts:
     participle_agreement: bool = False
     value_sets: ValueSets = field(default_factory=dict)
     have_lemmas: frozenset[str] = frozenset()  # §1.7: the language's *have* auxiliary
+    ergative_lemmas: frozenset[str] = frozenset()  # §1.7: its ergative markers (Hindi *ne*)
 
 
 @dataclass(slots=True, frozen=True)
@@ -128,6 +167,7 @@ def candidates(
     sentence: Sentence,
     participle_agreement: bool = False,
     have_lemmas: frozenset[str] = frozenset(),
+    ergative_lemmas: frozenset[str] = frozenset(),
 ) -> list[Candidate]:
     """Every (t, c) pair of §1.1 and §1.7, subject-verb ones where the verb-form rule allows,
     once each; the first type in table order wins."""
@@ -204,6 +244,15 @@ def candidates(
                 ergative = relation == "nsubj" and deprels[c] != OUTER and "Erg" in case
                 if ergative and carried_layer(feats, LAYERED["ergative-verb"]):
                     add("ergative-verb", t, c)
+        if tag in ("VERB", "AUX") and ergative_clause_verb(
+            sentence, t, dependents, ergative_lemmas
+        ):
+            # §1.7 object-verb (b): the verb of a clause with an ergative subject, or its
+            # aux/cop AUX, and the verb's objects (plain features).
+            verb = index_of[heads[t]] if tag == "AUX" and heads[t] != 0 else t
+            for c in dependents.get(ids[verb], []):
+                if base(deprels[c]) == "obj" and upos[c] in SUBJECT_UPOS:
+                    add("object-verb", t, c)
         if tag == "NOUN" and carried_layer(feats, LAYERED["possessor"]):
             for c in dependents.get(ids[t], []):
                 genitive = "Gen" in parse_feats(sentence.feats[c]).case
@@ -371,7 +420,9 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
     outcome = Outcome([], {}, {}, {})
     nouns: list[Noun] | None = None
     coordinated: set[int] = set()
-    for candidate in candidates(sentence, facts.participle_agreement, facts.have_lemmas):
+    for candidate in candidates(
+        sentence, facts.participle_agreement, facts.have_lemmas, facts.ergative_lemmas
+    ):
         target = parse_feats(sentence.feats[candidate.target])
         controller = parse_feats(sentence.feats[candidate.controller])
         reason, agreeing = drop_reason(
