@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import ROLES
 
+from .features import layer_view, parse_feats
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS
 from .rules.certainty import BACKED_OFF, CONFIGURATION, UNMEASURED
@@ -34,6 +35,8 @@ def attempts_of(
     """One row per (relation, varied role, agreeing feature), with what the rules read; a varied
     target of an implicit third person (`implicit_person`) has Person among its features."""
     sentence = _sentence_key(relations.columns)
+    if "target_layer" not in relations.columns:  # a table written without §1.7's layers
+        relations = relations.with_columns(pl.lit(None, pl.String).alias("target_layer"))
     relations = relations.with_row_index("rel").join(sentences.keys, on=sentence, how="left")
     relations = _with_declension(relations, sentence)
     # §4's implicit third person and §4.2's subjects without features and unmarked cells,
@@ -97,7 +100,9 @@ def _role_rows(
         pl.lit(rank).alias("role_rank"),
         pl.col(f"{role}_form").alias("form"),
         pl.col(f"{role}_lemma").alias("lemma"),
-        pl.col(f"{role}_upos").alias("upos"),
+        layered_upos(role).alias("upos"),
+        # §1.7: a varied target of a layered type reads its FEATS as that layer's view.
+        (pl.col("target_layer") if target else pl.lit(None, pl.String)).alias("layer"),
         # A varied target reads its values and the controller's as §4.2 gives them.
         *(pl.col(_as_read(role, name)).alias(name) for name in LIST_COLUMNS),
         pl.col(f"{role}_feats").fill_null("").alias("raw_feats"),
@@ -106,7 +111,7 @@ def _role_rows(
         pl.col(f"{role}_mwt_offset").alias("mwt_offset"),
         pl.col(f"{other}_form").str.to_lowercase().alias("o_key"),
         pl.col(f"{other}_lemma").alias("o_lemma"),
-        pl.col(f"{other}_upos").alias("o_upos"),
+        layered_upos(other).alias("o_upos"),
         *(pl.col(_as_read(other, name, role)).alias(f"o_{name}") for name in LIST_COLUMNS),
         pl.col("coordinated").fill_null(False),
         pl.col("duplicate").fill_null(False),
@@ -131,10 +136,23 @@ def _role_rows(
     )
 
 
+def layered_upos(member: str) -> pl.Expr:
+    """A member's UPOS as the paradigms index it: a §1.7 layered target's with its layer
+    (`AUX[abs]`: `ParadigmFrames` holds that layer's view of its lemma's forms)."""
+    upos = pl.col(f"{member}_upos")
+    if member != "target":
+        return upos
+    layer = pl.col("target_layer")
+    return pl.when(layer.is_null()).then(upos).otherwise(upos + "[" + layer + "]")
+
+
 def _placed(frame: pl.DataFrame, sentences: SentenceFacts) -> pl.DataFrame:
     """The attempts' columns (ATTEMPT_COLUMNS and what the rules read), each word placed in
     its sentence's text."""
-    feats = {raw: other_feats(raw) for raw in frame["raw_feats"].unique().to_list()}
+    # A word's other FEATS, as its layer's view where a layered type varies it (§1.7).
+    keyed = pl.concat_str(pl.col("raw_feats"), pl.col("layer").fill_null(""), separator="\t")
+    frame = frame.with_columns(keyed.alias("raw_feats"))
+    feats = {raw: _other_feats_of(raw) for raw in frame["raw_feats"].unique().to_list()}
     # A word's offset and elision, looked up by its index among the file's words.
     word = frame.get_column("word").fill_null(0).to_numpy()
     known = frame.get_column("word").is_not_null().to_numpy()
@@ -404,3 +422,12 @@ def configuration(relations: pl.DataFrame) -> pl.DataFrame:
         verbform.replace(unsorted).fill_null(NO_VALUE).alias("target_verbform"),
         pl.col("order"),
     )
+
+
+def _other_feats_of(keyed: str) -> str:
+    """`FEATS<TAB>layer` → the word's other FEATS (`other_feats`), as the layer's view where one
+    is given (`features.layer_view`)."""
+    raw, _, layer = keyed.rpartition("\t")
+    if not layer:
+        return other_feats(raw)
+    return layer_view(other_feats(raw), parse_feats(raw).values(), layer)

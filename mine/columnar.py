@@ -566,6 +566,9 @@ def words_of(job: FileJob, table: Table) -> tuple[Words, Features]:
     have = np.zeros(len(table.row_sent), bool)
     for lemma in job.have_lemmas:
         have |= lemma_field.equals(lemma.encode())
+    ergative_marker = np.zeros(len(table.row_sent), bool)
+    for lemma in job.ergative_lemmas:
+        ergative_marker |= lemma_field.equals(lemma.encode())
     encoded = pc.dictionary_encode(rows.strings(5))
     feats = encoded.indices.to_numpy().astype(np.int64)
     features = Features.build(encoded.dictionary.to_pylist(), job.value_sets)
@@ -578,6 +581,7 @@ def words_of(job: FileJob, table: Table) -> tuple[Words, Features]:
             deprel=pick(deprel, words),
             feats=pick(feats, words),
             have=pick(have, words),
+            ergative_marker=pick(ergative_marker, words),
         ),
         features,
     )

@@ -36,6 +36,9 @@ class FileJob:
     # §1.7 subject-participle: the lemmas of the language's *have* auxiliary, whose participles
     # agree with no subject (`mine/data/have_auxiliaries.tsv`).
     have_lemmas: frozenset[str] = frozenset()
+    # §1.7 object-verb (b): the lemmas of the language's ergative case markers (Hindi, Urdu *ne*,
+    # `mine/data/ergative_markers.tsv`).
+    ergative_lemmas: frozenset[str] = frozenset()
     # §4 implicit third person: a plural noun subject may take a first- or second-person verb
     # (`mine/data/unagreement_languages.tsv`), so a plural target's Person is not varied.
     unagreement: bool = False

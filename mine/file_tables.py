@@ -15,6 +15,7 @@ from ud_agree.schemas.corpus import DROPS, FEATURES, RELATIONS_MINED, SENTENCES,
 from ud_agree.surface import surface_text
 
 from .extract import FileJob, FileResult
+from .features import LAYERS
 from .lexicon import COUNTS, LEXICON_UPOS
 from .rules import relations as rules
 from .rules.relations import UPOS, Facts, Features, Words
@@ -227,6 +228,18 @@ def _relations_table(
         for f, name in enumerate(FEATURES):
             columns[f"{role}_{name.lower()}"] = features.lists[f].take(codes)
         columns[f"{role}_feats"] = feats_strings.take(codes)
+    # §1.7: a layered type's target values are its layer's (`Number[abs]` of Basque *ditu*).
+    layered = np.flatnonzero(found.layer >= 0)
+    if len(layered):
+        for f, name in enumerate(FEATURES):
+            values = columns[f"target_{name.lower()}"].to_pylist()
+            layer_values = [features.layer_lists[layer][f] for layer in range(len(LAYERS))]
+            for i in layered.tolist():
+                code = int(words.feats[t[i]])
+                values[i] = layer_values[found.layer[i]][code].as_py()
+            columns[f"target_{name.lower()}"] = pa.array(values, pa.list_(pa.string()))
+    layer_names = np.array([None, *LAYERS], dtype=object)[found.layer + 1]
+    columns["target_layer"] = pa.array(layer_names.tolist(), pa.string())
     columns["listed"] = pa.array(found.listed)
     # §4.3 hosts are read for attributive targets only (`rules.hosts.HOST_TYPES`).
     attributive = np.flatnonzero(found.kind == rules.ATTRIBUTIVE)

@@ -134,6 +134,22 @@ def load_verb_prefixes() -> dict[str, dict[str, tuple[str, ...]]]:
     return prefixes
 
 
+def load_verb_suffixes() -> dict[str, dict[str, tuple[tuple[str, str], ...]]]:
+    """Per UD code, per UPOS, the suffixes (ending, class) that mark what its treebanks leave out
+    of FEATS (Basque subordinators *-la*, *-(e)n*), from `mine/data/verb_suffixes.tsv` (§1.7: a
+    layered view keeps the class, so a bad form keeps the clause type)."""
+    suffixes: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {}
+    for row in read_rows("verb_suffixes.tsv"):
+        listed = tuple(
+            (ending.strip(), kind.strip())
+            for ending, _, kind in (item.partition(":") for item in row["suffixes"].split(","))
+            if ending.strip()
+        )
+        for upos in row["upos"].split(","):
+            suffixes.setdefault(row["code"], {})[upos.strip()] = listed
+    return suffixes
+
+
 # Per language, per UPOS, per context (`definite-plural`, `definite`, `any`): the endings its
 # attributive forms may have (a missing context falls back on the next).
 Endings = dict[str, dict[str, tuple[str, ...]]]
@@ -180,6 +196,15 @@ def load_have_lemmas() -> dict[str, frozenset[str]]:
     agrees with no subject), from `mine/data/have_auxiliaries.tsv`."""
     lemmas: dict[str, set[str]] = defaultdict(set)
     for row in read_rows("have_auxiliaries.tsv"):
+        lemmas[row["code"].strip()].add(row["lemma"].strip())
+    return {code: frozenset(found) for code, found in lemmas.items()}
+
+
+def load_ergative_markers() -> dict[str, frozenset[str]]:
+    """UD code → the lemmas of its ergative case markers (§1.7 object-verb (b): Hindi, Urdu *ne*),
+    from `mine/data/ergative_markers.tsv`."""
+    lemmas: dict[str, set[str]] = defaultdict(set)
+    for row in read_rows("ergative_markers.tsv"):
         lemmas[row["code"].strip()].add(row["lemma"].strip())
     return {code: frozenset(found) for code, found in lemmas.items()}
 

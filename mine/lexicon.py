@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from ud_agree.schemas.corpus import FEATURES, LEXICON
 
-from .features import parse_feats
+from .features import has_layered_value, parse_feats
 from .read import Sentence, UnreadableError, decode, read_bytes
 from .resources import read_rows
 from .rules.relations import MEMBER_UPOS
@@ -92,7 +92,7 @@ def ud_entries(counts: pa.Table) -> pl.DataFrame:
     other FEATS) with its `count`, `typo_count` (how many were `Typo=Yes` words), `clean_count`
     (how many were unmarked: `is_marked` or `corrected` words are not) and `treebanks` (sorted,
     where it was seen unmarked; from the counts' `treebank` column, empty without one); words of
-    other UPOS, form `_`, or no value in F left out. Each distinct FEATS is parsed once."""
+    other UPOS, form `_`, or no value in F (plain or layered) left out. Each distinct FEATS is parsed once."""
     frame = pl.DataFrame(counts)
     if "corrected" not in frame.columns:
         frame = frame.with_columns(pl.lit(False).alias("corrected"))
@@ -106,7 +106,8 @@ def ud_entries(counts: pa.Table) -> pl.DataFrame:
     parsed = []
     for feats in frame.get_column("feats").unique().to_list():
         bundle = parse_feats(feats)
-        if bundle.has_value():
+        # §1.7: a word whose only values of F are layered (a Basque auxiliary) enters too.
+        if bundle.has_value() or ("[" in feats and has_layered_value(feats)):
             values = tuple(tuple(sorted(v)) for v in bundle.values())
             marked = is_marked(feats)
             parsed.append((feats, _bundle_string(values), other_feats(feats), bundle.typo, marked))

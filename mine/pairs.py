@@ -17,7 +17,7 @@ from .attempts import DERIVED, attempts_of, derived_bit, derived_names, sentence
 from .fold import one_row_per_bad_sentence
 from .languages import ValueSets
 from .lent import REFUSED, LentAgreement
-from .paradigms import LIST_COLUMNS, ParadigmFrames, cell_key_of_joined
+from .paradigms import LIST_COLUMNS, ParadigmFrames, cell_key_of_joined, with_prefix
 from .questions import first_asking, numbered
 from .rules.bad_forms import ambiguity_of, bad_forms_of
 from .rules.cells import (
@@ -192,6 +192,12 @@ def pairs_from_attempts(
     if attempts.height == 0:
         return PAIRS.empty_table(), pl.DataFrame(), Counter()
     marked = frames.marked  # the language's, before the frames are narrowed to the batch
+    if frames.prefixes or frames.suffixes:  # §1.7: a layered view's affixes are its cell's
+        attempts = attempts.with_columns(
+            with_prefix(
+                pl.col("feats"), pl.col("form"), pl.col("upos"), frames.prefixes, frames.suffixes
+            )
+        )
     # Only the paradigms of the words varied and of the other members are read.
     frames = frames.narrowed(
         pl.concat(
@@ -421,7 +427,7 @@ def _pair_rows(pairs: pl.DataFrame) -> pl.DataFrame:
         pl.col("values").list.first().alias("good_value"),
         "bad_value",
         "lemma",
-        "upos",
+        pl.col("upos").str.replace(r"\[[a-z]+\]$", "").alias("upos"),  # a layer's view: the UPOS
         pl.col("form").alias("good_form"),
         "bad_form",
         "bad_count",

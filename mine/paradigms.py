@@ -11,6 +11,7 @@ import pyarrow as pa
 
 from ud_agree.schemas.corpus import FEATURES
 
+from .features import LAYERS, OWN_LAYER, layer_view, parse_layer
 from .languages import Declension, Endings, ValueSets
 
 Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
@@ -279,6 +280,80 @@ def marked_in_lexicon(lexicon: pl.DataFrame) -> pl.DataFrame:
     return marked_cells(counts)
 
 
+Suffixes = dict[str, tuple[tuple[str, str], ...]]  # per UPOS: (ending, class)
+
+
+def with_prefix(
+    feats: pl.Expr,
+    form: pl.Expr,
+    upos: pl.Expr,
+    prefixes: dict[str, tuple[str, ...]],
+    suffixes: Suffixes | None = None,
+) -> pl.Expr:
+    """A layered view's other FEATS (§1.7) with the prefix and the suffix class its UPOS's
+    `prefixes` and `suffixes` give the form (`Prefix[self]=z`, `Suffix[self]=la`), so that a bad
+    form keeps them: UD_Basque-BDT marks no Tense, which the auxiliary's first letter shows (*du*
+    / *zuen*), nor the subordinator (*dutela*)."""
+    lower = form.str.to_lowercase()
+    items: list[pl.Expr] = []
+    for name in sorted({*prefixes, *(suffixes or {})}):
+        if "[" not in name:
+            continue
+        prefix: pl.Expr = pl.lit("")
+        for start in sorted(prefixes.get(name, ()), key=len):  # the longest last: it wins
+            prefix = pl.when(lower.str.starts_with(start)).then(pl.lit(start)).otherwise(prefix)
+        suffix: pl.Expr = pl.lit("")
+        for end, kind in sorted((suffixes or {}).get(name, ()), key=lambda item: len(item[0])):
+            suffix = pl.when(lower.str.ends_with(end)).then(pl.lit(kind)).otherwise(suffix)
+        added = pl.lit(f"Prefix[{OWN_LAYER}]=") + prefix + f"|Suffix[{OWN_LAYER}]=" + suffix
+        items.append(pl.when(upos == name).then(added))
+    if not items:
+        return feats
+    found = pl.coalesce(items)
+    return (
+        pl.when(found.is_null())
+        .then(feats)
+        .when(feats == "")
+        .then(found)
+        .otherwise(feats + "|" + found)
+    )
+
+
+def with_layer_views(
+    lexicon: pl.DataFrame,
+    prefixes: dict[str, tuple[str, ...]] | None = None,
+    suffixes: Suffixes | None = None,
+) -> pl.DataFrame:
+    """§1.7: the lexicon's rows with a value of F, and for each layer of LAYERS a row per form
+    carrying it, its UPOS marked with the layer (`AUX[abs]`), its values of F the layer's and
+    its other FEATS that layer's view (`features.layer_view`: the plain values kept as
+    `Name[self]`), so that a layered target's bad form is found, cell by cell, as any other's."""
+    plain = lexicon.filter(pl.any_horizontal(pl.col(n).list.len() > 0 for n in LIST_COLUMNS))
+    pattern = r"\[(?:" + "|".join(LAYERS) + r")\]="
+    carrying = lexicon.filter(pl.col("feats").str.contains(pattern).fill_null(False))
+    if carrying.height == 0:
+        return plain
+    rows = []
+    for row in carrying.iter_rows(named=True):
+        own = tuple(frozenset(row[name]) for name in LIST_COLUMNS)
+        for layer in LAYERS:
+            values = parse_layer(row["feats"], layer)
+            if any(values):
+                view = dict(row)
+                view["upos"] = f"{row['upos']}[{layer}]"
+                view.update(zip(LIST_COLUMNS, map(sorted, values), strict=True))
+                view["feats"] = layer_view(row["feats"], own, layer)
+                rows.append(view)
+    views = pl.DataFrame(rows, schema=lexicon.schema, orient="row")
+    if prefixes or suffixes:
+        views = views.with_columns(
+            with_prefix(
+                pl.col("feats"), pl.col("form"), pl.col("upos"), prefixes or {}, suffixes
+            ).alias("feats")
+        )
+    return pl.concat([plain, views])
+
+
 class ParadigmFrames:
     """The lexicon indexed as tables, for the §4 rules run over columns (`rules/bad_forms.py`, `rules/cells.py`):
     the rows that can be a bad form by paradigm cell (`forms`), every bundle of each (form,
@@ -304,6 +379,7 @@ class ParadigmFrames:
         declension: Declension | None = None,
         apocope: dict[str, str] | None = None,
         prefixes: dict[str, tuple[str, ...]] | None = None,
+        suffixes: Suffixes | None = None,
     ) -> None:
         """`lexicon`: as `build_lexicon` makes it (value lists are sorted sets; without its
         in-memory attestation columns, every token counts as unmarked, of no treebank);
@@ -318,6 +394,7 @@ class ParadigmFrames:
         self.declension = declension or {}
         self.apocope = apocope or {}
         self.prefixes = prefixes or {}
+        self.suffixes = suffixes or {}  # §1.7: per layered UPOS, (ending, class)
         frame = pl.DataFrame(lexicon)
         if "typo_count" not in frame.columns:
             frame = frame.with_columns(pl.lit(0, dtype=pl.Int64).alias("typo_count"))
@@ -325,6 +402,7 @@ class ParadigmFrames:
             frame = frame.with_columns(pl.col("count").fill_null(0).alias("clean_count"))
         if "treebanks" not in frame.columns:
             frame = frame.with_columns(pl.lit([], pl.List(pl.String)).alias("treebanks"))
+        frame = with_layer_views(frame, self.prefixes, self.suffixes)
         self.attested = (
             pl.concat(
                 frame.select("upos", pl.lit(feature).alias("feature"), pl.col(name).alias("v"))

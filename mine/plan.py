@@ -21,6 +21,7 @@ from .languages import (
     UsageError,
     VerbContext,
     find_treebanks,
+    load_ergative_markers,
     load_have_lemmas,
     load_languages,
     load_participle_languages,
@@ -149,6 +150,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     valid = load_valid_types()
     participles, value_sets = load_participle_languages(), load_value_sets()
     have = load_have_lemmas()
+    ergative_markers = load_ergative_markers()
     unagreeing = load_unagreement_languages()
     dropping = load_pro_drop_languages()
     contexts = load_verb_contexts()
@@ -201,6 +203,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 value_sets=value_sets.get(language.code, {}),
                 have_lemmas=have.get(language.code, frozenset()),
                 verb_context=contexts.get(language.code, VerbContext()),
+                ergative_lemmas=ergative_markers.get(language.code, frozenset()),
             )
             for tb in group
             for path in tb.files

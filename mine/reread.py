@@ -71,7 +71,10 @@ def sentences_at(
 
 
 def words_of(
-    sentence: Sentence, value_sets: ValueSets, have_lemmas: frozenset[str] = frozenset()
+    sentence: Sentence,
+    value_sets: ValueSets,
+    have_lemmas: frozenset[str] = frozenset(),
+    ergative_lemmas: frozenset[str] = frozenset(),
 ) -> tuple[rules.Words, rules.Features]:
     """One sentence's syntactic words as the §1 rules read them (`rules.relations.Words`)."""
     position = {word_id: i for i, word_id in enumerate(sentence.ids)}
@@ -89,5 +92,6 @@ def words_of(
         deprel=deprel,
         feats=np.array([code[f] for f in sentence.feats], np.int64),
         have=np.array([lemma in have_lemmas for lemma in sentence.lemmas], bool),
+        ergative_marker=np.array([lemma in ergative_lemmas for lemma in sentence.lemmas], bool),
     )
     return words, rules.Features.build(strings, value_sets)

@@ -55,6 +55,7 @@ from .languages import (
     load_reported_speech_languages,
     load_value_sets,
     load_verb_prefixes,
+    load_verb_suffixes,
 )
 from .lent import LentAgreement
 from .lexicon import UniMorphMap, build_lexicons
@@ -324,6 +325,7 @@ def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
         declension=load_adjective_declension().get(code),
         apocope=load_apocope().get(code),
         prefixes=load_verb_prefixes().get(code),
+        suffixes=load_verb_suffixes().get(code),
     )
     frames.marked = marked_cells(finite_cells(run))
     frames.instrumental_predicate = code in load_instrumental_predicate_languages()

@@ -27,8 +27,21 @@ def relation_skip_reason() -> pl.Expr:
         .when(elided(pl.col("form")))
         # *l'* depends on the next word's sound, *'m* on the word before: not on agreement.
         .then(pl.lit("elision"))
+        .when(third_person_possessor_number())
+        # *-lArI* is the plural possessor's and the plural noun's: *temsilcisi* → *temsilcileri*
+        .then(pl.lit("third-person-possessor"))
         .when(pl.col("duplicate"))
         .then(pl.lit("duplicate-sent-id"))  # a join on the sentence would be ambiguous
         .when(pl.col("sentence").is_null())
         .then(pl.lit("missing-sentence"))
     )
+
+
+def third_person_possessor_number() -> pl.Expr:
+    """§1.7 `possessor`: a target of a third-person possessor varied in Number is no contrast —
+    the plural possessor's form is also the plural noun's with a singular possessor (Turkish
+    *son temsilcisi* → *son temsilcileri*, "its last representatives") and a plural possessor
+    takes the singular's form as often as not (*onların evi*); Finnish *-nsA* has one form."""
+    third = (pl.col("k_person") == "3").fill_null(False)  # the varied target's own (its layer's)
+    varied = (pl.col("varied") == "target") & (pl.col("feature") == "Number")
+    return (pl.col("type") == "possessor") & varied & third

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from ud_agree.schemas.corpus import FEATURES, TYPES
 
-from ..features import parse_feats
+from ..features import LAYERS, parse_feats, parse_layer
 from ..languages import ValueSets
 
 # UPOS classes the rules read (0: any other tag).
@@ -32,24 +32,15 @@ NOUN, PRON, DET, ADJ, VERB, AUX, NUM, ADP = range(1, 9)
 
 # Deprels the rules read, one bit each: base deprels (`nsubj` covers `nsubj:pass`), then full
 # deprels. `Words.deprel` is as wide as they need (`DEPREL_DTYPE`).
-BASE_DEPRELS = (b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod", b"case", b"nmod")
+BASE_DEPRELS = (
+    b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod", b"obj", b"iobj", b"obl",
+    b"case", b"nmod",
+)  # fmt: skip
 FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer", b"aux:pass", b"nmod:poss", b"det:poss")
 (
-    DET_REL,
-    AMOD,
-    NSUBJ,
-    AUX_REL,
-    COP,
-    CONJ,
-    NUMMOD,
-    CASE,
-    NMOD,
-    NSUBJ_PASS,
-    NSUBJ_OUTER,
-    AUX_PASS,
-    NMOD_POSS,
-    DET_POSS,
-) = (1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS)))
+    DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, OBJ, IOBJ, OBL, CASE, NMOD,
+    NSUBJ_PASS, NSUBJ_OUTER, AUX_PASS, NMOD_POSS, DET_POSS,
+) = (1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS)))  # fmt: skip
 DEPREL_DTYPE = next(
     np.dtype(unsigned)
     for unsigned in (np.uint8, np.uint16, np.uint32, np.uint64)
@@ -66,12 +57,14 @@ def deprel_bits(deprel: bytes) -> int:
 
 
 # TYPES, in table order
-DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB, NUMERAL, SUBJECT_PARTICIPLE, POSSESSIVE = range(
-    7
-)
+(
+    DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB, NUMERAL, SUBJECT_PARTICIPLE, POSSESSIVE,
+    OBJECT_VERB, INDIRECT_OBJECT_VERB, ERGATIVE_VERB, POSSESSOR,
+) = range(11)  # fmt: skip
 assert TYPES[SUBJECT_VERB] == "subject-verb" and TYPES[SUBJECT_PARTICIPLE] == "subject-participle"
 assert TYPES[POSSESSIVE] == "possessive"
-CASE_SLOT, PERSON_SLOT = FEATURES.index("Case"), FEATURES.index("Person")
+assert TYPES[OBJECT_VERB] == "object-verb" and TYPES[POSSESSOR] == "possessor"
+CASE_SLOT, PERSON = FEATURES.index("Case"), FEATURES.index("Person")
 
 # Drop reasons of §1.2 by code, in the order they apply (0: kept).
 REASONS = (None, "typo", "disagree", "no-agreeing-feature", "invalid-type")
@@ -93,6 +86,8 @@ class Words:
     deprel: np.ndarray  # DEPREL_DTYPE: bit set of the deprels above
     feats: np.ndarray  # int64: code of the FEATS string in `Features`
     have: np.ndarray  # bool: the lemma is the language's *have* (`mine/data/have_auxiliaries.tsv`)
+    # bool: the lemma is one of the language's ergative markers (`mine/data/ergative_markers.tsv`)
+    ergative_marker: np.ndarray
 
     def has(self, bits: int) -> np.ndarray:
         """Words whose deprel is (one of) the given bits."""
@@ -134,7 +129,21 @@ class Features:
     person3: np.ndarray  # Person is 3, one value (§4 implicit third person)
     case_key: np.ndarray  # str: Case as a configuration key (§4.1, `set_key`)
     verbform_key: np.ndarray  # str: VerbForm as a configuration key
-    genitive: np.ndarray  # Case=Gen, one value (§1.7 possessive: a genitive adposition's own)
+    # §1.7 layered features: per layer of LAYERS, (4, n) masks of val(w, f[layer]) (the plain
+    # values' bits), the values as written, and whether the word carries the layer.
+    layered: np.ndarray  # (len(LAYERS), 4, n)
+    layer_lists: list[list[pa.Array]]
+    carries: np.ndarray  # (len(LAYERS), n) bool
+    dative: np.ndarray  # Case has Dat (an `obl` controller of indirect-object-verb)
+    ergative: np.ndarray  # Case has Erg (the subject of ergative-verb)
+    genitive: np.ndarray  # Case has Gen (the possessor of possessor)
+    genitive_only: np.ndarray  # Case=Gen, one value (possessive: a genitive adposition's own)
+    person3_bit: int  # the mask of Person 3 (a NOUN possessor's implicit Person)
+
+    @cached_property
+    def masks(self) -> np.ndarray:
+        """(1 + len(LAYERS), 4, n): the plain masks (`compared`), then each layer's."""
+        return np.concatenate([self.compared[None], self.layered])
 
     @classmethod
     def build(cls, strings: list[str], value_sets: ValueSets) -> Features:
@@ -143,25 +152,42 @@ class Features:
         n = len(strings)
         masks = [[0] * n for _ in FEATURES]
         bits: list[dict[str, int]] = [{} for _ in FEATURES]
+        bits[PERSON]["3"] = 0  # a NOUN possessor's implicit Person has a bit in every file
         lists: list[list[list[str]]] = [[] for _ in FEATURES]
-        typo, finite_, participle, has_value, person3, genitive = (
-            np.zeros(n, bool) for _ in range(6)
-        )
+        layer_masks = [[[0] * n for _ in FEATURES] for _ in LAYERS]
+        layer_lists: list[list[list[list[str]]]] = [[[] for _ in FEATURES] for _ in LAYERS]
+        typo, finite_, participle, has_value, person3 = (np.zeros(n, bool) for _ in range(5))
+        dative, ergative, genitive, genitive_only = (np.zeros(n, bool) for _ in range(4))
+        carries = np.zeros((len(LAYERS), n), bool)
         case_key, verbform_key = np.empty(n, object), np.empty(n, object)
+
+        def mask_of(f: int, values: frozenset[str]) -> int:
+            mask = 0
+            for value in compared_values(FEATURES[f], values, value_sets):
+                mask |= 1 << bits[f].setdefault(value, len(bits[f]))
+            return mask
+
         for i, feats in enumerate(strings):
             bundle = parse_feats(feats)
             for f, values in enumerate(bundle.values()):
-                mask = 0
-                for value in compared_values(FEATURES[f], values, value_sets):
-                    mask |= 1 << bits[f].setdefault(value, len(bits[f]))
-                masks[f][i] = mask
+                masks[f][i] = mask_of(f, values)
                 lists[f].append(sorted(values))
+            layered_value = False
+            for layer, name in enumerate(LAYERS):
+                in_layer = parse_layer(feats, name) if "[" in feats else (frozenset(),) * 4
+                for f, values in enumerate(in_layer):
+                    layer_masks[layer][f][i] = mask_of(f, values)
+                    layer_lists[layer][f].append(sorted(values))
+                carries[layer, i] = any(in_layer)
+                layered_value |= carries[layer, i]
             typo[i] = bundle.typo
-            has_value[i] = bundle.has_value()
+            # The lexicon's entry condition (§2): a value of F, plain or layered (§1.7).
+            has_value[i] = bundle.has_value() or layered_value
+            dative[i], ergative[i] = "Dat" in bundle.case, "Erg" in bundle.case
+            genitive[i], genitive_only[i] = "Gen" in bundle.case, bundle.case == {"Gen"}
             finite_[i] = is_finite(bundle.verbform, bundle.mood, bundle.person)
             participle[i] = bundle.verbform == {"Part"}
             person3[i] = bundle.person == {"3"}
-            genitive[i] = bundle.case == {"Gen"}
             case_key[i], verbform_key[i] = set_key(bundle.case), set_key(bundle.verbform)
         widest = max(len(b) for b in bits)
         dtype: type = object
@@ -170,6 +196,9 @@ class Features:
                 dtype = unsigned  # the narrowest that holds every mask
                 break
         compared: np.ndarray = np.array(masks, dtype=dtype).reshape(len(FEATURES), n)
+        layered: np.ndarray = np.array(layer_masks, dtype=dtype).reshape(
+            len(LAYERS), len(FEATURES), n
+        )
         written = [pa.array(values, _STR_LIST) for values in lists]
         return cls(
             strings,
@@ -182,7 +211,14 @@ class Features:
             person3,
             case_key,
             verbform_key,
+            layered,
+            [[pa.array(values, _STR_LIST) for values in layer] for layer in layer_lists],
+            carries,
+            dative,
+            ergative,
             genitive,
+            genitive_only,
+            1 << bits[PERSON]["3"],
         )
 
 
@@ -280,6 +316,86 @@ def subject_participle(words: Words, features: Features) -> Pairs:
     return words.head[c], c
 
 
+def _argument_heads(words: Words, t: np.ndarray) -> np.ndarray:
+    """Where a verbal target's arguments hang (§1.7): on t, or on the head of an AUX with base
+    deprel `aux` or `cop` (Basque *ditu* under *ikusi*)."""
+    auxiliary = (words.upos[t] == AUX) & words.has(AUX_REL | COP)[t] & (words.head[t] >= 0)
+    return np.where(auxiliary, words.head[t], t)
+
+
+def _layered_verbs(
+    words: Words, features: Features, layers: tuple[str, ...], chosen: np.ndarray
+) -> Pairs:
+    """§1.7: every VERB or AUX t carrying one of `layers`, with each `chosen` dependent of t,
+    or of its head where t is an `aux`/`cop` AUX."""
+    rows = [LAYERS.index(name) for name in layers]
+    carried = np.any(features.carries[rows], axis=0)
+    verbal = (words.upos == VERB) | (words.upos == AUX)
+    t = np.flatnonzero(verbal & carried[words.feats])
+    position, c = _dependents(words, _argument_heads(words, t), chosen)
+    return t[position], c
+
+
+def _nominal(words: Words) -> np.ndarray:
+    """NOUN or PRON words (PROPN is never a controller)."""
+    return (words.upos == NOUN) | (words.upos == PRON)
+
+
+def object_verb(words: Words, features: Features) -> Pairs:
+    """§1.7 `object-verb` (a): t is a VERB or AUX carrying `f[abs]` or `f[obj]` (Basque *ditu*:
+    `Number[abs]=Plur`); c = each `obj` of t (or of the AUX's head), NOUN or PRON."""
+    return _layered_verbs(words, features, OBJECT_LAYERS, words.has(OBJ) & _nominal(words))
+
+
+def ergative_clause_object(words: Words, features: Features) -> Pairs:
+    """§1.7 `object-verb` (b): t is a VERB without Case (a verb in a case is a nominalisation) in a
+    clause whose subject is ergative (`Case=Erg`, or a `case` dependent in `Case=Erg` or of the
+    language's ergative markers: Hindi, Urdu *ne*), or an `aux`/`cop` AUX of such a verb; c = each
+    `obj` of the verb, NOUN or PRON (*laṛke ne kitāb paṛhī*); plain features compared."""
+    n = len(words.head)
+    ergative = features.ergative[words.feats]
+    marking = ergative | words.ergative_marker
+    marker = np.flatnonzero(words.has(CASE) & marking & (words.head >= 0))
+    marked = np.zeros(n, bool)
+    marked[words.head[marker]] = True
+    subject = np.flatnonzero(subjects(words) & (ergative | marked) & (words.head >= 0))
+    clause = np.zeros(n, bool)
+    clause[words.head[subject]] = True
+    caseless = features.compared[FEATURES.index("Case")][words.feats] == 0
+    verbs = np.flatnonzero(clause & (words.upos == VERB) & caseless)
+    auxiliaries = np.flatnonzero((words.upos == AUX) & words.has(AUX_REL | COP) & (words.head >= 0))
+    head = words.head[auxiliaries]
+    auxiliaries = auxiliaries[clause[head] & (words.upos[head] == VERB) & caseless[head]]
+    t = np.concatenate([verbs, auxiliaries])
+    position, c = _dependents(words, _argument_heads(words, t), words.has(OBJ) & _nominal(words))
+    return t[position], c
+
+
+def indirect_object_verb(words: Words, features: Features) -> Pairs:
+    """§1.7 `indirect-object-verb`: t is a VERB or AUX carrying `f[dat]` (Basque *dizkiot*);
+    c = each `iobj`, or `obl` in `Case=Dat`, of t (or of the AUX's head), NOUN or PRON."""
+    dative = words.has(IOBJ) | (words.has(OBL) & features.dative[words.feats])
+    return _layered_verbs(words, features, ("dat",), dative & _nominal(words))
+
+
+def ergative_verb(words: Words, features: Features) -> Pairs:
+    """§1.7 `ergative-verb`: t is a VERB or AUX carrying `f[erg]`; c = each subject of t (or of
+    the AUX's head) in `Case=Erg`."""
+    ergative = subjects(words) & features.ergative[words.feats]
+    return _layered_verbs(words, features, ("erg",), ergative)
+
+
+def possessor(words: Words, features: Features) -> Pairs:
+    """§1.7 `possessor`: t is a NOUN carrying `f[psor]` (Turkish *evim*, Finnish *taloni*);
+    c = each `nmod:poss` dependent of t, NOUN or PRON, in `Case=Gen` (a bare noun of a Turkish
+    compound is no possessor: *dağ evi* "mountain house" → *dağ evim* "my mountain house")."""
+    carried = features.carries[LAYERS.index("psor")][words.feats] & (words.upos == NOUN)
+    t = np.flatnonzero(carried)
+    genitive = features.genitive[words.feats]
+    position, c = _dependents(words, t, words.has(NMOD_POSS) & _nominal(words) & genitive)
+    return t[position], c
+
+
 def possessive(words: Words, features: Features) -> Pairs:
     """§1.7 `possessive`: (a) t is a PRON or DET with deprel `nmod:poss` or `det:poss`, c =
     head(t), a NOUN (Hindi *merī kitāb*; a `det` possessive is a determiner first); (b) t is an
@@ -299,20 +415,6 @@ def possessive(words: Words, features: Features) -> Pairs:
         np.concatenate([t_pronoun, t_adposition]),
         np.concatenate([words.head[t_pronoun], words.head[h]]),
     )
-
-
-def target_masks(words: Words, features: Features, t: np.ndarray, kind: np.ndarray) -> np.ndarray:
-    """val(t, f) per feature of F as compared (§1.2), except what a possessive carries of its
-    possessor, which plays no part: its Person (*mio*, *merā* are first person, their noun is
-    not), and an adposition's `Case=Gen`, the case it marks (Hindi *kā*)."""
-    masks = features.compared[:, words.feats[t]]
-    possessive = kind == POSSESSIVE
-    if possessive.any():
-        masks = masks.copy()
-        masks[PERSON_SLOT, possessive] = 0
-        genitive = possessive & (words.upos[t] == ADP) & features.genitive[words.feats[t]]
-        masks[CASE_SLOT, genitive] = 0
-    return masks
 
 
 def subjects(words: Words) -> np.ndarray:
@@ -358,9 +460,13 @@ class Row:
     find: Callable[[Words, Features], Pairs]
     targets: tuple[str, ...]
     controllers: tuple[str, ...]
+    # §1.7: the layers of the target's features compared with the controller's plain ones (the
+    # first the target carries); none: the plain features.
+    layers: tuple[str, ...] = ()
 
 
 _SUBJECTS = ("NOUN", "PRON")
+OBJECT_LAYERS = ("abs", "obj")  # §1.7 object-verb (a): `f[abs]` or `f[obj]`
 
 
 def _words_only(find: Callable[[Words], Pairs]) -> Callable[[Words, Features], Pairs]:
@@ -378,32 +484,54 @@ ROWS = (
     Row(NUMERAL, _words_only(numeral), ("NUM",), ("NOUN",)),
     Row(SUBJECT_PARTICIPLE, subject_participle, ("VERB",), _SUBJECTS),
     Row(POSSESSIVE, possessive, ("PRON", "DET", "ADP"), ("NOUN",)),
+    Row(OBJECT_VERB, object_verb, ("VERB", "AUX"), _SUBJECTS, OBJECT_LAYERS),
+    Row(OBJECT_VERB, ergative_clause_object, ("VERB", "AUX"), _SUBJECTS),
+    Row(INDIRECT_OBJECT_VERB, indirect_object_verb, ("VERB", "AUX"), _SUBJECTS, ("dat",)),
+    Row(ERGATIVE_VERB, ergative_verb, ("VERB", "AUX"), _SUBJECTS, ("erg",)),
+    Row(POSSESSOR, possessor, ("NOUN",), _SUBJECTS, ("psor",)),
 )
+
 # The UPOS a relation's members have: the lexicon keeps these (a varied word's bad forms, the
 # other member's ambiguity come from it), each a class of UPOS.
 MEMBER_UPOS = frozenset(tag for row in ROWS for tag in row.targets + row.controllers)
 assert MEMBER_UPOS.issubset(UPOS)
 
 
+def layer_of(features: Features, codes: np.ndarray, layers: tuple[str, ...]) -> np.ndarray:
+    """§1.7: per word (FEATS code), the index in LAYERS of the first of `layers` it carries,
+    -1 where none (or no layers: a type comparing plain features)."""
+    layer = np.full(len(codes), -1, np.int64)
+    for name in reversed(layers):
+        index = LAYERS.index(name)
+        layer[features.carries[index][codes]] = index
+    return layer
+
+
 def candidates(
     words: Words, features: Features, facts: Facts
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """§1.1: (t, c, type) of every row of the table, subject-verb pairs kept only where the
-    verb-form rule allows, then once per pair (the first type in table order wins: a participle
-    §1.1 takes is no subject-participle target); sorted by t, c."""
-    rows = [(row.kind, row.find(words, features)) for row in ROWS]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """§1.1: (t, c, type, layer) of every row of the table (layer: index into LAYERS of the
+    target's features compared, -1 for plain ones), subject-verb pairs kept only where the
+    verb-form rule allows, then once per pair (a layered type first, then the first in table
+    order: a participle §1.1 takes is no subject-participle target); sorted by t, c."""
+    rows = [(row, row.find(words, features)) for row in ROWS]
     t = np.concatenate([pair[0] for _, pair in rows]).astype(np.int64)
     c = np.concatenate([pair[1] for _, pair in rows]).astype(np.int64)
-    kind = np.concatenate([np.full(len(pair[0]), k, np.int64) for k, pair in rows])
+    kind = np.concatenate([np.full(len(pair[0]), row.kind, np.int64) for row, pair in rows])
+    layer = np.concatenate(
+        [layer_of(features, words.feats[pair[0]], row.layers) for row, pair in rows]
+    )
     verb = kind == SUBJECT_VERB
     keep = ~verb
     keep[verb] = verb_form_allowed(words, features, t[verb], c[verb], facts.participle_agreement)
-    t, c, kind = t[keep], c[keep], kind[keep]
-    order = np.lexsort((kind, c, t))
-    t, c, kind = t[order], c[order], kind[order]
+    t, c, kind, layer = t[keep], c[keep], kind[keep], layer[keep]
+    # A layered type compares what a plain one cannot (a Basque auxiliary has no plain Number):
+    # where both find a pair, the layered one wins.
+    order = np.lexsort((np.where(layer >= 0, -1, kind), c, t))
+    t, c, kind, layer = t[order], c[order], kind[order], layer[order]
     once = np.ones(len(t), bool)
     once[1:] = (t[1:] != t[:-1]) | (c[1:] != c[:-1])
-    return t[once], c[once], kind[once]
+    return t[once], c[once], kind[once], layer[once]
 
 
 # §1.2 Agreement and drops.
@@ -418,12 +546,52 @@ def compared_values(feature: str, values: frozenset[str], value_sets: ValueSets)
     return frozenset().union(*(sets.get(value, frozenset({value})) for value in values))
 
 
+def implicit_possessor_person(
+    words: Words, features: Features, c: np.ndarray, kind: np.ndarray
+) -> np.ndarray:
+    """§1.7 `possessor`: a NOUN possessor without Person is Person 3."""
+    no_person = features.compared[PERSON][words.feats[c]] == 0
+    return (kind == POSSESSOR) & (words.upos[c] == NOUN) & no_person
+
+
+def member_masks(
+    words: Words,
+    features: Features,
+    t: np.ndarray,
+    c: np.ndarray,
+    kind: np.ndarray,
+    layer: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(4, k) masks of the values compared (§1.2): the target's plain ones or, for a §1.7
+    layered type, its layer's (`layer`, -1: plain), less what a possessive carries of its
+    possessor, which plays no part: its Person (*mio*, *merā* are first person, their noun is
+    not), and an adposition's `Case=Gen`, the case it marks (Hindi *kā*); the controller's
+    plain ones, a NOUN possessor's Person 3 added."""
+    mt = features.masks[layer + 1, :, words.feats[t]].T
+    possessive = kind == POSSESSIVE
+    if possessive.any():
+        mt = mt.copy()
+        mt[PERSON, possessive] = 0
+        genitive = possessive & (words.upos[t] == ADP) & features.genitive_only[words.feats[t]]
+        mt[CASE_SLOT, genitive] = 0
+    mc = features.compared[:, words.feats[c]].copy()
+    implicit = implicit_possessor_person(words, features, c, kind)
+    mc[PERSON][implicit] = features.person3_bit
+    return mt, mc
+
+
 def agreement(
-    words: Words, features: Features, t: np.ndarray, c: np.ndarray, kind: np.ndarray
+    words: Words,
+    features: Features,
+    t: np.ndarray,
+    c: np.ndarray,
+    kind: np.ndarray,
+    layer: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """§1.2: per pair, the agreeing features (bit i = FEATURES[i]: both non-empty and
-    intersecting) and whether some feature disagrees (both non-empty and disjoint)."""
-    mt, mc = target_masks(words, features, t, kind), features.compared[:, words.feats[c]]
+    intersecting) and whether some feature disagrees (both non-empty and disjoint); §1.7's
+    layered types compare the target's layer."""
+    mt, mc = member_masks(words, features, t, c, kind, layer)
     both = (mt != 0) & (mc != 0)
     meet = (mt & mc) != 0
     agreeing = ((both & meet).astype(np.int64) << np.arange(len(FEATURES))[:, None]).sum(axis=0)
@@ -459,7 +627,12 @@ Configuration = tuple[str, str, str, str, str, str, str]
 
 
 def agreement_rates(
-    words: Words, features: Features, t: np.ndarray, c: np.ndarray, kind: np.ndarray
+    words: Words,
+    features: Features,
+    t: np.ndarray,
+    c: np.ndarray,
+    kind: np.ndarray,
+    layer: np.ndarray | None = None,
 ) -> tuple[Counter, Counter, Counter]:
     """§4.1: per configuration and controller value (§4.3), the candidates whose members both
     carry its feature (§1.2's comparison), those of them that agree, and those that disagree
@@ -467,12 +640,15 @@ def agreement_rates(
     the controller's value elsewhere is the lexicon's to say, `certainty.syncretic_agree`). A
     NOUN controller without Person of a subject-verb target with Person 3 counts as Person 3
     where §4's implicit third person applies (so it agrees: a target of another Person is no
-    evidence, as in `rules.subjects.implicit_person`)."""
+    evidence, as in `rules.subjects.implicit_person`). §1.7's layered types compare the target's
+    layer (`layer`, -1 or None: plain), a NOUN possessor with its Person 3."""
     ft, fc = words.feats[t], words.feats[c]
-    mt, mc = target_masks(words, features, t, kind), features.compared[:, fc]
+    layer = np.full(len(t), -1, np.int64) if layer is None else layer
+    mt, mc = member_masks(words, features, t, c, kind, layer)
+    possessor3 = implicit_possessor_person(words, features, c, kind)
     carried = (mt != 0) & (mc != 0)
     agrees = carried & ((mt & mc) != 0)
-    person = FEATURES.index("Person")
+    person = PERSON
     implicit = (kind == SUBJECT_VERB) & (words.upos[c] == NOUN) & (mc[person] == 0)
     implicit &= features.person3[ft]
     carried[person] |= implicit
@@ -491,7 +667,7 @@ def agreement_rates(
         )
         value = value_of.ravel()[fc]
         if f == person:  # the implicit Person is 3 (the last key appended)
-            value = np.where(implicit, value_of.ravel()[-1], value)
+            value = np.where(implicit | possessor3, value_of.ravel()[-1], value)
         shape = (len(TYPES), len(values), len(cases), len(UPOS), len(verbforms), 2)
         key = np.ravel_multi_index(
             (
@@ -626,6 +802,7 @@ class Relations:
     attractors: np.ndarray
     coordinated: np.ndarray
     listed: np.ndarray  # kept (§1.2); the others are pair-only candidates (§4.2)
+    layer: np.ndarray  # §1.7: index into LAYERS of the target's values compared, -1: plain
     drops: Counter = field(default_factory=Counter)
     agree: Counter = field(default_factory=Counter)
     disagree: Counter = field(default_factory=Counter)
@@ -653,8 +830,8 @@ def _count(names: tuple, codes: np.ndarray) -> Counter:
 
 def relations(words: Words, features: Features, facts: Facts) -> Relations:
     """§1.1–1.3 over all words: candidates, drops, and the context of each kept relation."""
-    t, c, kind = candidates(words, features, facts)
-    agreeing, disagrees = agreement(words, features, t, c, kind)
+    t, c, kind, layer = candidates(words, features, facts)
+    agreeing, disagrees = agreement(words, features, t, c, kind, layer)
     reason = drop_reasons(words, features, t, c, kind, agreeing, disagrees, facts.valid_types)
     # Candidates that agree are those kept or dropped only as invalid-type.
     agree = _count(TYPES, kind[(reason == 0) | (reason == INVALID_TYPE)])
@@ -662,7 +839,7 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
     # Rates over every candidate but those with a Typo word (its features are no evidence).
     counted = reason != TYPO
     rated, rated_agree, rated_disagree = agreement_rates(
-        words, features, t[counted], c[counted], kind[counted]
+        words, features, t[counted], c[counted], kind[counted], layer[counted]
     )
     kept = reason == 0
     dropped = (t[~kept], c[~kept], kind[~kept], reason[~kept])
@@ -670,12 +847,13 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
     # pronoun's antecedent, an unmarked paradigm cell may give them one), never to `relations`.
     valid = np.array([name in facts.valid_types for name in TYPES])[kind]
     chosen = kept | ((reason == NO_AGREEING_FEATURE) & (kind == SUBJECT_VERB) & valid)
-    t, c, kind, agreeing, listed = (
+    t, c, kind, agreeing, listed, layer = (
         t[chosen],
         c[chosen],
         kind[chosen],
         agreeing[chosen],
         kept[chosen],
+        layer[chosen],
     )
     relation, noun = distractor_nouns(words, features, t, c, agreeing)
     return Relations(
@@ -690,6 +868,7 @@ def relations(words: Words, features: Features, facts: Facts) -> Relations:
         attractors=attractors(words, t, c, relation, noun),
         coordinated=coordinated(words, c),
         listed=listed,
+        layer=layer,
         drops=_count(REASONS, reason[reason > 0]),
         agree=agree,
         disagree=disagree,

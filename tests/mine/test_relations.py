@@ -498,4 +498,6 @@ def test_the_lexicon_keeps_every_member_upos_and_the_deprel_column_holds_every_b
     assert 8 * rules.DEPREL_DTYPE.itemsize >= bits
     assert rules.deprel_bits(b"nsubj:pass") == rules.NSUBJ | rules.NSUBJ_PASS
     assert rules.deprel_bits(b"nsubj:outer") == rules.NSUBJ | rules.NSUBJ_OUTER
-    assert rules.deprel_bits(b"obl") == 0
+    assert rules.deprel_bits(b"obl:arg") == rules.OBL
+    assert rules.deprel_bits(b"nmod:poss") == rules.NMOD | rules.NMOD_POSS
+    assert rules.deprel_bits(b"xcomp") == 0

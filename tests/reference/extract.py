@@ -25,7 +25,16 @@ from ud_agree.mine.read import (
 )
 from ud_agree.mine.rules.bad_forms import transparent_offsets
 
-from tests.reference.relations import Facts, compared, extract
+from tests.reference.relations import (
+    LAYERED,
+    Candidate,
+    Facts,
+    Relation,
+    carried_layer,
+    compared,
+    extract,
+    target_values,
+)
 from ud_agree.schemas.corpus import RELATIONS_MINED, SENTENCES
 
 # Relation columns in the order rows are built; `lang` and `treebank` are added per file.
@@ -45,7 +54,13 @@ def mine_file(job: FileJob) -> FileResult:
         job.label, hashlib.sha256(data).hexdigest(), len(data), None, None, lexicon_counts
     )  # type: ignore[arg-type]
     seen_ids: set[str] = set()
-    facts = Facts(job.valid_types, job.participle_agreement, job.value_sets, job.have_lemmas)
+    facts = Facts(
+        job.valid_types,
+        job.participle_agreement,
+        job.value_sets,
+        job.have_lemmas,
+        job.ergative_lemmas,
+    )
     for sentence in parse(data, stem(job.path)):
         if isinstance(sentence, Malformed):
             if job.strict:
@@ -72,7 +87,6 @@ def mine_file(job: FileJob) -> FileResult:
         result.disagree.update(outcome.disagree)
         for relation in outcome.relations:
             t, c = relation.target, relation.controller
-            target = parse_feats(sentence.feats[t])
             controller = parse_feats(sentence.feats[c])
             relation_rows.append(
                 (
@@ -88,7 +102,7 @@ def mine_file(job: FileJob) -> FileResult:
                     sentence.lemmas[c],
                     sentence.upos[t],
                     sentence.upos[c],
-                    *map(sorted, target.values()),
+                    *map(sorted, relation_target_values(sentence, relation)),
                     *map(sorted, controller.values()),
                     relation.agreeing,
                     relation.distance,
@@ -101,6 +115,7 @@ def mine_file(job: FileJob) -> FileResult:
                     relation.coordinated,
                     sentence.feats[t],
                     sentence.feats[c],
+                    carried_layer(sentence.feats[t], LAYERED.get(relation.type, ())),
                     mwt_offset(sentence, t),
                     mwt_offset(sentence, c),
                     relation.listed,
@@ -313,3 +328,8 @@ def mwt_offset(sentence: Sentence, word: int) -> int | None:
     parts = [i for i, s in enumerate(sentence.surface) if s == surface and sentence.in_mwt[i]]
     offsets = transparent_offsets(sentence.words[surface], [sentence.forms[i] for i in parts])
     return None if offsets is None else offsets[parts.index(word)]
+
+
+def relation_target_values(sentence: Sentence, relation: Relation) -> tuple[frozenset[str], ...]:
+    """The target's values a relation row holds: its layer's for a §1.7 layered type."""
+    return target_values(sentence, Candidate(relation.type, relation.target, relation.controller))

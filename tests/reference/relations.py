@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ud_agree.mine.features import Bundle, parse_feats
+from ud_agree.mine.features import Bundle, parse_feats, parse_layer
 from ud_agree.mine.languages import ValueSets
 from ud_agree.mine.read import Sentence
 
@@ -16,6 +16,65 @@ SUBJECT_UPOS = frozenset({"NOUN", "PRON"})
 OUTER = "nsubj:outer"
 _RANK = {name: rank for rank, name in enumerate(TYPES)}
 _TARGET_UPOS = frozenset({"DET", "ADJ", "VERB", "AUX", "NUM"})
+# §1.7: the layers of the target's features each layered type compares (the first carried).
+LAYERED = {
+    "object-verb": ("abs", "obj"),
+    "indirect-object-verb": ("dat",),
+    "ergative-verb": ("erg",),
+    "possessor": ("psor",),
+}
+
+
+def ergative_clause_verb(
+    sentence: Sentence,
+    t: int,
+    dependents: dict[int, list[int]],
+    ergative_lemmas: frozenset[str] = frozenset(),
+) -> bool:
+    """A VERB with a subject in `Case=Erg` or with a `case` dependent in `Case=Erg` (Hindi *ne*),
+    or an aux/cop AUX whose head is such a VERB."""
+    upos, deprels, heads, ids = sentence.upos, sentence.deprels, sentence.heads, sentence.ids
+    if upos[t] == "AUX":
+        if base(deprels[t]) not in ("aux", "cop") or heads[t] == 0:
+            return False
+        verb = ids.index(heads[t])
+        if upos[verb] != "VERB":
+            return False
+    elif upos[t] == "VERB":
+        verb = t
+    else:
+        return False
+
+    if parse_feats(sentence.feats[verb]).case:  # a verb in a case is a nominalisation
+        return False
+
+    def ergative(i: int) -> bool:
+        return "Erg" in parse_feats(sentence.feats[i]).case
+
+    def marker(i: int) -> bool:
+        return ergative(i) or sentence.lemmas[i] in ergative_lemmas
+
+    for s in dependents.get(ids[verb], []):
+        if base(deprels[s]) != "nsubj" or deprels[s] == OUTER or upos[s] not in SUBJECT_UPOS:
+            continue
+        markers = dependents.get(ids[s], [])
+        if ergative(s) or any(base(deprels[m]) == "case" and marker(m) for m in markers):
+            return True
+    return False
+
+
+def _rank(kind: str) -> int:
+    """Which type wins a pair two rules find: a layered one (§1.7, it compares what a plain one
+    cannot), then the first in table order."""
+    return -1 if kind in LAYERED else _RANK[kind]
+
+
+def carried_layer(feats: str, layers: tuple[str, ...]) -> str | None:
+    """The first of `layers` in which the FEATS give some feature of F a value."""
+    for layer in layers:
+        if any(parse_layer(feats, layer)):
+            return layer
+    return None
 
 
 def base(deprel: str) -> str:
@@ -31,6 +90,7 @@ class Facts:
     participle_agreement: bool = False
     value_sets: ValueSets = field(default_factory=dict)
     have_lemmas: frozenset[str] = frozenset()  # §1.7: the language's *have* auxiliary
+    ergative_lemmas: frozenset[str] = frozenset()  # §1.7: its ergative markers (Hindi *ne*)
 
 
 @dataclass(slots=True, frozen=True)
@@ -107,6 +167,7 @@ def candidates(
     sentence: Sentence,
     participle_agreement: bool = False,
     have_lemmas: frozenset[str] = frozenset(),
+    ergative_lemmas: frozenset[str] = frozenset(),
 ) -> list[Candidate]:
     """Every (t, c) pair of §1.1 and §1.7, subject-verb ones where the verb-form rule allows,
     once each; the first type in table order wins."""
@@ -125,7 +186,7 @@ def candidates(
         ):
             return
         key = (target, controller)
-        if key not in found or _RANK[kind] < _RANK[found[key]]:
+        if key not in found or _rank(kind) < _rank(found[key]):
             found[key] = kind
 
     for t, tag in enumerate(upos):
@@ -160,6 +221,43 @@ def candidates(
                 controllers = subjects.get(heads[t], [])
             for c in controllers:
                 add("subject-verb", t, c)
+    dependents: dict[int, list[int]] = {}
+    for index, head in enumerate(heads):
+        dependents.setdefault(head, []).append(index)
+    for t, tag in enumerate(upos):
+        # §1.7 layered types: a VERB or AUX carrying a layer and its arguments (those of its
+        # head for an aux/cop AUX); a NOUN carrying [psor] and its nmod:poss dependents.
+        feats = sentence.feats[t]
+        if tag in ("VERB", "AUX"):
+            auxiliary = tag == "AUX" and base(deprels[t]) in ("aux", "cop") and heads[t] != 0
+            arguments = dependents.get(heads[t] if auxiliary else ids[t], [])
+            for c in arguments:
+                if upos[c] not in SUBJECT_UPOS:
+                    continue
+                case = parse_feats(sentence.feats[c]).case
+                relation = base(deprels[c])
+                if relation == "obj" and carried_layer(feats, LAYERED["object-verb"]):
+                    add("object-verb", t, c)
+                dative = relation == "iobj" or (relation == "obl" and "Dat" in case)
+                if dative and carried_layer(feats, LAYERED["indirect-object-verb"]):
+                    add("indirect-object-verb", t, c)
+                ergative = relation == "nsubj" and deprels[c] != OUTER and "Erg" in case
+                if ergative and carried_layer(feats, LAYERED["ergative-verb"]):
+                    add("ergative-verb", t, c)
+        if tag in ("VERB", "AUX") and ergative_clause_verb(
+            sentence, t, dependents, ergative_lemmas
+        ):
+            # §1.7 object-verb (b): the verb of a clause with an ergative subject, or its
+            # aux/cop AUX, and the verb's objects (plain features).
+            verb = index_of[heads[t]] if tag == "AUX" and heads[t] != 0 else t
+            for c in dependents.get(ids[verb], []):
+                if base(deprels[c]) == "obj" and upos[c] in SUBJECT_UPOS:
+                    add("object-verb", t, c)
+        if tag == "NOUN" and carried_layer(feats, LAYERED["possessor"]):
+            for c in dependents.get(ids[t], []):
+                genitive = "Gen" in parse_feats(sentence.feats[c]).case
+                if deprels[c] == "nmod:poss" and upos[c] in SUBJECT_UPOS and genitive:
+                    add("possessor", t, c)
     for t, tag in enumerate(upos):
         # §1.7 possessive: a possessive pronoun or determiner of a noun, or the adposition of a
         # genitive phrase (nmod:poss; nmod where it carries Number or Gender) of a noun.
@@ -190,13 +288,16 @@ def candidates(
     return kept
 
 
-def compared(bundle: Bundle, value_sets: ValueSets) -> tuple[frozenset[str], ...]:
+def compared(
+    bundle: Bundle | tuple[frozenset[str], ...], value_sets: ValueSets
+) -> tuple[frozenset[str], ...]:
     """val(w, f) for f in FEATURES with the language's value sets applied (§1.2: Norwegian
     Gender=Com stands for {Masc, Fem})."""
+    given = bundle.values() if isinstance(bundle, Bundle) else bundle
     if not value_sets:
-        return bundle.values()
+        return given
     out = []
-    for name, values in zip(FEATURES, bundle.values(), strict=True):
+    for name, values in zip(FEATURES, given, strict=True):
         sets = value_sets.get(name, {})
         out.append(frozenset().union(*(sets.get(v, frozenset({v})) for v in values)))
     return tuple(out)
@@ -219,10 +320,19 @@ def compare(
 
 
 def drop_reason(
-    target: Bundle, controller: Bundle, type_valid: bool, value_sets: ValueSets
+    target: Bundle,
+    controller: Bundle,
+    type_valid: bool,
+    value_sets: ValueSets,
+    target_values: tuple[frozenset[str], ...] | None = None,
+    controller_values: tuple[frozenset[str], ...] | None = None,
 ) -> tuple[str | None, list[str]]:
-    """First drop reason of §1.2 that applies (None if kept) and the agreeing features."""
-    agreeing, disagrees = compare(compared(target, value_sets), compared(controller, value_sets))
+    """First drop reason of §1.2 that applies (None if kept) and the agreeing features; the
+    values compared are the members' own unless given (§1.7 layers)."""
+    agreeing, disagrees = compare(
+        compared(target if target_values is None else target_values, value_sets),
+        compared(controller if controller_values is None else controller_values, value_sets),
+    )
     if target.typo or controller.typo:
         return "typo", agreeing
     if disagrees:
@@ -328,17 +438,18 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
     outcome = Outcome([], {}, {}, {})
     nouns: list[Noun] | None = None
     coordinated: set[int] = set()
-    for candidate in candidates(sentence, facts.participle_agreement, facts.have_lemmas):
+    for candidate in candidates(
+        sentence, facts.participle_agreement, facts.have_lemmas, facts.ergative_lemmas
+    ):
         target = parse_feats(sentence.feats[candidate.target])
         controller = parse_feats(sentence.feats[candidate.controller])
-        if candidate.type == "possessive":
-            # §1.7: a possessive's Person is its possessor's, and a genitive adposition's
-            # Case=Gen the case it marks: neither is agreement.
-            target = target._replace(person=frozenset())
-            if sentence.upos[candidate.target] == "ADP" and target.case == {"Gen"}:
-                target = target._replace(case=frozenset())
         reason, agreeing = drop_reason(
-            target, controller, candidate.type in facts.valid_types, facts.value_sets
+            target,
+            controller,
+            candidate.type in facts.valid_types,
+            facts.value_sets,
+            compared_target_values(sentence, candidate),
+            controller_values(sentence, candidate),
         )
         if reason == "disagree":
             outcome.disagree[candidate.type] = outcome.disagree.get(candidate.type, 0) + 1
@@ -360,3 +471,31 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
         if reason is not None:
             outcome.drops[reason] = outcome.drops.get(reason, 0) + 1
     return outcome
+
+
+def target_values(sentence: Sentence, candidate: Candidate) -> tuple[frozenset[str], ...]:
+    """The target's values compared: its layer's for a §1.7 layered type, else its own."""
+    feats = sentence.feats[candidate.target]
+    layer = carried_layer(feats, LAYERED.get(candidate.type, ()))
+    return parse_layer(feats, layer) if layer else parse_feats(feats).values()
+
+
+def compared_target_values(sentence: Sentence, candidate: Candidate) -> tuple[frozenset[str], ...]:
+    """The target's values compared (§1.2): `target_values`, less what a possessive carries of
+    its possessor (§1.7: its Person, and a genitive adposition's Case=Gen, the case it marks)."""
+    number, gender, case, person = target_values(sentence, candidate)
+    if candidate.type == "possessive":
+        person = frozenset()
+        if sentence.upos[candidate.target] == "ADP" and case == {"Gen"}:
+            case = frozenset()
+    return (number, gender, case, person)
+
+
+def controller_values(sentence: Sentence, candidate: Candidate) -> tuple[frozenset[str], ...]:
+    """The controller's values compared: its own, a NOUN possessor's Person 3 where it has none
+    (§1.7)."""
+    number, gender, case, person = parse_feats(sentence.feats[candidate.controller]).values()
+    noun = sentence.upos[candidate.controller] == "NOUN"
+    if candidate.type == "possessor" and noun and not person:
+        person = frozenset({"3"})
+    return (number, gender, case, person)

@@ -13,6 +13,10 @@ TYPES = (
     "numeral",
     "subject-participle",
     "possessive",
+    "object-verb",
+    "indirect-object-verb",
+    "ergative-verb",
+    "possessor",
 )
 ROLES = ("controller", "target")  # the two members of a relation
 DROP_REASONS = ("typo", "disagree", "no-agreeing-feature", "invalid-type")
@@ -91,6 +95,12 @@ RELATIONS_MINED = pa.schema(
         *RELATIONS,
         described("target_feats", pa.string(), "the target's FEATS as written"),
         described("controller_feats", pa.string(), "the controller's FEATS as written"),
+        described(
+            "target_layer",
+            pa.string(),
+            "the layer of the target's features compared (`abs`, `erg`, `dat`, `psor`, `obj`) "
+            "for a layered type; null for plain features",
+        ),
         described(
             "target_mwt_offset",
             pa.int32(),
@@ -310,6 +320,7 @@ SKIP_REASONS = (
     "mandative",
     "clitic-form",
     "respect-plural",
+    "third-person-possessor",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
