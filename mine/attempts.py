@@ -19,8 +19,8 @@ from .paradigms import APOSTROPHES, LIST_COLUMNS
 from .rules.certainty import BACKED_OFF, CONFIGURATION, UNMEASURED
 from .rules.declension import declension_of_determiner
 from .rules.features import of_feature
-from .rules.relations import NO_VALUE
 from .rules.subjects import agreeing_key, definite_determiner, person_agrees, with_subject_facts
+from .rules.words import NO_VALUE
 
 VARY_CHOICES = {"target": ("target",), "controller": ("controller",), "both": ROLES[::-1]}
 
@@ -402,7 +402,7 @@ ATTEMPT_COLUMNS = [
 
 def configuration(relations: pl.DataFrame) -> pl.DataFrame:
     """Each relation's configuration of §4.1 (`mine.rules.certainty`), keyed as the rates are
-    (`rules.relations.set_key`): the controller's Case, the target's upos and VerbForm, order."""
+    (`rules.words.set_key`): the controller's Case, the target's upos and VerbForm, order."""
     case = pl.col("controller_case")
     verbform = relations.select(
         pl.col("target_feats").str.extract(r"(?:^|\|)VerbForm=([^|]+)", 1)

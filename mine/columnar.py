@@ -38,8 +38,8 @@ from .read import (
     read_bytes,
     stem,
 )
-from .rules import relations as rules
-from .rules.relations import UPOS, Features, Words
+from .rules import words as vocab
+from .rules.words import UPOS, Features, Words
 from .trees import check_trees
 from .utf8 import replace_invalid_utf8
 
@@ -556,11 +556,11 @@ def words_of(job: FileJob, table: Table) -> tuple[Words, Features]:
     for code, tag in enumerate(UPOS[1:], 1):
         upos[upos_field.equals(tag.encode())] = code
     deprel_field = rows.field(7)
-    deprel = np.zeros(len(table.row_sent), rules.DEPREL_DTYPE)
-    bit_of = rules.DEPREL_DTYPE.type
-    for bit, base in enumerate(rules.BASE_DEPRELS):
+    deprel = np.zeros(len(table.row_sent), vocab.DEPREL_DTYPE)
+    bit_of = vocab.DEPREL_DTYPE.type
+    for bit, base in enumerate(vocab.BASE_DEPRELS):
         deprel[deprel_field.base_is(base)] |= bit_of(1 << bit)
-    for bit, full in enumerate(rules.FULL_DEPRELS, len(rules.BASE_DEPRELS)):
+    for bit, full in enumerate(vocab.FULL_DEPRELS, len(vocab.BASE_DEPRELS)):
         deprel[deprel_field.equals(full)] |= bit_of(1 << bit)
     lemma_field = rows.field(2)
     have = np.zeros(len(table.row_sent), bool)

@@ -18,9 +18,10 @@ from .extract import FileJob, FileResult
 from .features import LAYERS
 from .lexicon import COUNTS, LEXICON_UPOS
 from .rules import relations as rules
-from .rules.relations import UPOS, Facts, Features, Words
+from .rules import words as vocab
 from .rules.subject_tree import count_lent, finite_cells, tree_facts
 from .rules.verb_context import one_letter_words, target_context
+from .rules.words import UPOS, Facts, Features, Words
 from .surface_words import Surface, mwt_offsets, surface_words, texts
 
 if TYPE_CHECKING:
@@ -81,8 +82,8 @@ def _possessive_forms(table: Table, found: rules.Relations) -> frozenset[str]:
     """§1.7: the lower-cased forms of the possessive candidates' targets, kept or dropped."""
     targets = np.concatenate(
         [
-            found.target[found.kind == rules.POSSESSIVE],
-            found.dropped[0][found.dropped[2] == rules.POSSESSIVE],
+            found.target[found.kind == vocab.POSSESSIVE],
+            found.dropped[0][found.dropped[2] == vocab.POSSESSIVE],
         ]
     )
     if not len(targets):
@@ -188,7 +189,7 @@ def _relations_table(
     distinct, where = np.unique(both, return_inverse=True)  # strings are built in file order
     where = pa.array(where.ravel())
     form, lemma = (table.rows.strings(f, table.word_rows[distinct]).take(where) for f in (1, 2))
-    # Members' UPOS are classes (`rules.relations.MEMBER_UPOS`).
+    # Members' UPOS are classes (`rules.candidates.MEMBER_UPOS`).
     upos_name = pa.array(UPOS, pa.string()).take(pa.array(words.upos[both]))
     surface_index = surface.of_row[both_rows]
     in_mwt = surface.in_mwt_row[both_rows]
@@ -242,7 +243,7 @@ def _relations_table(
     columns["target_layer"] = pa.array(layer_names.tolist(), pa.string())
     columns["listed"] = pa.array(found.listed)
     # §4.3 hosts are read for attributive targets only (`rules.hosts.HOST_TYPES`).
-    attributive = np.flatnonzero(found.kind == rules.ATTRIBUTIVE)
+    attributive = np.flatnonzero(found.kind == vocab.ATTRIBUTIVE)
     relation, noun = rules.nouns_between(words, t[attributive], c[attributive])
     relation = attributive[relation]
     starts = np.searchsorted(relation, np.arange(k + 1), "left").astype(np.int32)

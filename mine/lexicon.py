@@ -17,7 +17,7 @@ from ud_agree.schemas.corpus import FEATURES, LEXICON
 from .features import has_layered_value, parse_feats
 from .read import Sentence, UnreadableError, decode, read_bytes
 from .resources import read_rows
-from .rules.relations import MEMBER_UPOS
+from .rules.candidates import MEMBER_UPOS
 
 # The UPOS of relations' members, declared with the rules that find them.
 LEXICON_UPOS = MEMBER_UPOS

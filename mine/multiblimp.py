@@ -22,6 +22,7 @@ from .languages import load_ergative_markers, load_have_lemmas, load_languages, 
 from .read import CONLLU_SUFFIXES, Sentence
 from .reread import ChangedSinceMining, mined_from, sentences_at, words_of
 from .rules import relations as rules
+from .rules import words as vocab
 
 # Per relation, the columns of MultiBLiMP's own layout that the pairs table lacks.
 FACTS = (
@@ -73,7 +74,7 @@ def relation_facts(
         how="left",
     )
     rows = []
-    words_cache: dict[tuple[str, int], tuple[rules.Words, rules.Features]] = {}
+    words_cache: dict[tuple[str, int], tuple[vocab.Words, vocab.Features]] = {}
     for relation in joined.iter_rows(named=True):
         place = (relation["file"], relation["line"])
         sentence = parsed.get(place)
@@ -109,7 +110,7 @@ def described(relations: pl.DataFrame, pairs: pl.DataFrame | None) -> pl.DataFra
 
 
 def _facts(
-    relation: dict, sentence: Sentence, words: rules.Words, features: rules.Features, iso3: str
+    relation: dict, sentence: Sentence, words: vocab.Words, features: vocab.Features, iso3: str
 ) -> dict:
     """MultiBLiMP's columns for one relation of a sentence."""
     index = {word_id: i for i, word_id in enumerate(sentence.ids)}
@@ -173,7 +174,7 @@ def _word(sentence: Sentence, i: int) -> dict:
 
 
 def _attractors(
-    words: rules.Words, features: rules.Features, t: int, c: int, agreeing: list[str]
+    words: vocab.Words, features: vocab.Features, t: int, c: int, agreeing: list[str]
 ) -> list[int]:
     """§1.3 attractors of a relation: its distractor nouns strictly between target and
     controller, by the rules' own functions (word indices, in order)."""

@@ -32,9 +32,9 @@ from .rules.declension import changes_declension, changes_declension_class
 from .rules.eligibility import relation_skip_reason
 from .rules.hosts import agrees_with_another_host
 from .rules.instrumental import instrumental_predicate
-from .rules.relations import NO_VALUE
 from .rules.surface import breaks_apocope, breaks_elision, capitalised_like, changes_prefix
 from .rules.verb_context import clitic_form, verb_context_skip
+from .rules.words import NO_VALUE
 from .written import NO_SURFACE, WrittenSurface, write_surface
 
 

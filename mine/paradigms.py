@@ -51,7 +51,7 @@ def expanded(values: pl.Expr, feature: str, value_sets: ValueSets) -> pl.Expr:
 def cell_key(values: pl.Expr) -> pl.Expr:
     """A sorted list of distinct values (the lexicon's and the relations' value sets) as a
     paradigm cell's join key: `,`-joined, without the empty value (`""` when none). Never
-    written: the key a table shows is `rules.relations.set_key` (`_` when none)."""
+    written: the key a table shows is `rules.words.set_key` (`_` when none)."""
     return cell_key_of_joined(values.list.join(","))
 
 

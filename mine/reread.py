@@ -17,7 +17,7 @@ from ud_agree.errors import UserError
 
 from .languages import ValueSets
 from .read import Malformed, Sentence, decode, parse_sentence, read_bytes, stem
-from .rules import relations as rules
+from .rules import words as vocab
 
 
 class ChangedSinceMining(UserError):
@@ -75,16 +75,16 @@ def words_of(
     value_sets: ValueSets,
     have_lemmas: frozenset[str] = frozenset(),
     ergative_lemmas: frozenset[str] = frozenset(),
-) -> tuple[rules.Words, rules.Features]:
-    """One sentence's syntactic words as the §1 rules read them (`rules.relations.Words`)."""
+) -> tuple[vocab.Words, vocab.Features]:
+    """One sentence's syntactic words as the §1 rules read them (`rules.words.Words`)."""
     position = {word_id: i for i, word_id in enumerate(sentence.ids)}
     deprel = np.array(
-        [rules.deprel_bits(name.encode()) for name in sentence.deprels], rules.DEPREL_DTYPE
+        [vocab.deprel_bits(name.encode()) for name in sentence.deprels], vocab.DEPREL_DTYPE
     )
     strings = sorted(set(sentence.feats))
     code = {feats: i for i, feats in enumerate(strings)}
-    upos = {tag: i for i, tag in enumerate(rules.UPOS) if tag}
-    words = rules.Words(
+    upos = {tag: i for i, tag in enumerate(vocab.UPOS) if tag}
+    words = vocab.Words(
         sentence=np.zeros(len(sentence.ids), np.int64),
         id=np.array(sentence.ids, np.int64),
         head=np.array([position.get(h, -1) for h in sentence.heads], np.int64),
@@ -94,4 +94,4 @@ def words_of(
         have=np.array([lemma in have_lemmas for lemma in sentence.lemmas], bool),
         ergative_marker=np.array([lemma in ergative_lemmas for lemma in sentence.lemmas], bool),
     )
-    return words, rules.Features.build(strings, value_sets)
+    return words, vocab.Features.build(strings, value_sets)

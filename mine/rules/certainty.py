@@ -17,7 +17,7 @@ from ud_agree.schemas.corpus import AGREEMENT, FEATURES
 from ..languages import ValueSets
 from ..paradigms import LIST_COLUMNS
 from ..questions import first_asking, numbered
-from .relations import NO_VALUE
+from .words import NO_VALUE
 
 MIN_CANDIDATES = 20  # n below which a configuration backs off to the next level
 MIN_RATE = 0.90  # (agree + 1) / (n + 2) at least this: agreement holds

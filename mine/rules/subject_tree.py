@@ -16,8 +16,9 @@ from ud_agree.schemas.corpus import FEATURES
 
 from ..extract import FileResult
 from . import relations as rules
-from .relations import NO_VALUE, Features, Words
+from . import words as vocab
 from .subjects import subject_shown
+from .words import NO_VALUE, Features, Words
 
 if TYPE_CHECKING:
     from ..columnar import Table
@@ -72,7 +73,7 @@ def _object_reading(
     deprels = table.rows.field(7, table.word_rows)
     # An object pronoun (a clitic: French *ce qui m'a intriguée*) could not be the subject.
     everyone = np.arange(len(words.head))
-    obj = deprels.base_is(b"obj") & (words.upos != rules.PRON)
+    obj = deprels.base_is(b"obj") & (words.upos != vocab.PRON)
     core = (obj | deprels.base_is(b"nsubj")) & (words.head >= 0) & _nominal(table, words, everyone)
     k = np.flatnonzero(core)
     # Per pronoun, the clause's other core nominals (few per clause: a sorted search).
@@ -115,7 +116,7 @@ def tree_facts(
     # either, so it lends nothing (as §4 skips a coordinated controller). A conjunct after the
     # clause (*the Pyramid of the Sun (which is …) and the Pyramid of the Moon*) leaves it the
     # first conjunct's.
-    conj = np.flatnonzero(words.has(rules.CONJ) & (words.head >= 0))
+    conj = np.flatnonzero(words.has(vocab.CONJ) & (words.head >= 0))
     first_conj = np.full(len(words.head), np.iinfo(np.int64).max, np.int64)
     np.minimum.at(first_conj, words.head[conj], conj)
     single = first_conj[np.maximum(head_noun, 0)] > c
@@ -156,8 +157,8 @@ def _dependent_number(words: Words, features: Features, c: np.ndarray) -> pa.Arr
     single = np.array([len(v) == 1 for v in numbers], bool)
     names = sorted({v[0] for v in numbers if len(v) == 1})
     code_of = np.array([names.index(v[0]) if len(v) == 1 else -1 for v in numbers], np.int64)
-    dependent = words.has(rules.DET_REL | rules.AMOD) & (words.head >= 0)
-    dependent &= np.isin(words.upos, [rules.DET, rules.ADJ]) & single[words.feats]
+    dependent = words.has(vocab.DET_REL | vocab.AMOD) & (words.head >= 0)
+    dependent &= np.isin(words.upos, [vocab.DET, vocab.ADJ]) & single[words.feats]
     d = np.flatnonzero(dependent)
     head = words.head[d]
     for f in (1, 2):  # Gender, Case
@@ -183,7 +184,7 @@ def _determined(table: Table, words: Words, strings: pa.Array, definite: np.ndar
     # not bare (unagreement may be licit, §4.2).
     determining = definite | _determines(strings)
     definite_det = np.zeros(len(words.head), bool)
-    det = words.has(rules.DET_REL) & (words.head >= 0) & determining[words.feats]
+    det = words.has(vocab.DET_REL) & (words.head >= 0) & determining[words.feats]
     definite_det[words.head[det]] = True
     numeral = table.rows.field(7, table.word_rows).base_is(b"nummod") & (words.head >= 0)
     definite_det[words.head[numeral]] = True
@@ -199,17 +200,17 @@ def _nominal_predicate(
     # where the language drops subjects it reads as the predicate of a dropped first or second
     # person (Czech *že by toho roku byl výjimečný přestupný rok*, §4.2).
     with_cop = np.zeros(len(words.head), bool)
-    cop = words.has(rules.COP) & (words.head >= 0)
+    cop = words.has(vocab.COP) & (words.head >= 0)
     with_cop[words.head[cop]] = True
     at_clause = np.maximum(clause, 0)
     oblique = _has_value(strings, "Case", "[^|,]+") & ~_has_value(strings, "Case", "Nom|Ins")
-    nominative_noun = (words.upos[c] == rules.NOUN) & _has_value(strings, "Case", "Nom")[
+    nominative_noun = (words.upos[c] == vocab.NOUN) & _has_value(strings, "Case", "Nom")[
         words.feats[c]
     ]
     nominal_predicate = (
         has_clause
         & nominative_noun
-        & (words.upos[at_clause] == rules.NOUN)
+        & (words.upos[at_clause] == vocab.NOUN)
         & with_cop[at_clause]
         & oblique[words.feats[at_clause]]
     )
@@ -217,7 +218,7 @@ def _nominal_predicate(
     # rozchody*, *kolem nás je ostrůvek milosti*) is the clause's only nominal: with a dropped
     # first or second person subject it reads as the predicate (*Jste rozchody*, "you are
     # break-ups"), so a Person contrast there is no violation.
-    existential = has_clause & nominative_noun & (words.upos[at_clause] == rules.AUX)
+    existential = has_clause & nominative_noun & (words.upos[at_clause] == vocab.AUX)
     return nominal_predicate | existential
 
 
@@ -239,8 +240,8 @@ def count_lent(
         return
     rows = np.flatnonzero(pc.is_valid(antecedent).to_numpy(zero_copy_only=False))
     kind = found.kind[rows]
-    subject = (kind == rules.SUBJECT_VERB) | (kind == rules.PREDICATIVE)
-    rows = rows[subject & (words.upos[found.controller[rows]] == rules.PRON)]
+    subject = (kind == vocab.SUBJECT_VERB) | (kind == vocab.PREDICATIVE)
+    rows = rows[subject & (words.upos[found.controller[rows]] == vocab.PRON)]
     if len(rows) == 0:
         return
     c, t = found.controller[rows], found.target[rows]
@@ -270,7 +271,7 @@ def count_lent(
 def finite_cells(words: Words, features: Features) -> Counter:
     """§4.2: finite VERB/AUX tokens per (Tense, Mood, ""), and those carrying each of Number,
     Gender, Person per (Tense, Mood, feature); Tense and Mood as written (`_` for none)."""
-    verbs = np.isin(words.upos, [rules.VERB, rules.AUX])
+    verbs = np.isin(words.upos, [vocab.VERB, vocab.AUX])
     tokens = np.bincount(words.feats[verbs], minlength=len(features.strings))
     cells: Counter = Counter()
     for code in np.flatnonzero((tokens > 0) & features.finite).tolist():

@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..languages import VerbContext
-from . import relations as rules
+from . import words as vocab
 
 if TYPE_CHECKING:
     from ..columnar import Table
@@ -39,8 +39,8 @@ _COMPLEMENTS = (b"ccomp", b"csubj", b"csubj:pass", b"acl")
 
 def target_context(
     table: Table,
-    words: rules.Words,
-    features: rules.Features,
+    words: vocab.Words,
+    features: vocab.Features,
     t: np.ndarray,
     c: np.ndarray,
     context: VerbContext,
@@ -68,7 +68,7 @@ def _lower(strings: pa.Array) -> pl.Series:
 
 
 def _after_modal(
-    words: rules.Words, t: np.ndarray, lemma: pl.Series, context: VerbContext
+    words: vocab.Words, t: np.ndarray, lemma: pl.Series, context: VerbContext
 ) -> np.ndarray:
     """Whether each target is one of the chain's verbs at most MODAL_REACH words after a modal
     `aux` of its own verb chain: a sibling `aux` where the target is `aux` or `cop` (*they must
@@ -76,10 +76,10 @@ def _after_modal(
     found = np.zeros(len(t), bool)
     if not context.modals:
         return found
-    modal = (lemma.is_in(list(context.modals)).to_numpy() & words.has(rules.AUX_REL)) & (
+    modal = (lemma.is_in(list(context.modals)).to_numpy() & words.has(vocab.AUX_REL)) & (
         words.head >= 0
     )
-    dependent = words.has(rules.AUX_REL | rules.COP)[t] & (words.head[t] >= 0)
+    dependent = words.has(vocab.AUX_REL | vocab.COP)[t] & (words.head[t] >= 0)
     chain = np.where(dependent, words.head[t], t)
     for back in range(1, MODAL_REACH + 1):
         # Words of a sentence are consecutive, their IDs too: t - back is ID(t) - back.
@@ -90,14 +90,14 @@ def _after_modal(
     return verb & found
 
 
-def _doubled(table: Table, words: rules.Words, t: np.ndarray) -> np.ndarray:
+def _doubled(table: Table, words: vocab.Words, t: np.ndarray) -> np.ndarray:
     """Whether a determiner target has a word beside it of its form (lower-cased), head and
     deprel: the sentence repeats it (*la la familia*, *pelo o fato*), so neither sentence is as
     written. Other words may be doubled on purpose (*le premier premier ministre*; spoken *c'est
     est-ce que*, both *est* tagged `cop`)."""
     doubled = np.zeros(len(t), bool)
     n = len(words.head)
-    determiner = words.upos[t] == rules.DET
+    determiner = words.upos[t] == vocab.DET
     for step in (-1, 1):
         other = t + step
         inside = (other >= 0) & (other < n)
@@ -123,7 +123,7 @@ def _doubled(table: Table, words: rules.Words, t: np.ndarray) -> np.ndarray:
 
 
 def _mandative(
-    table: Table, words: rules.Words, t: np.ndarray, lemma: pl.Series, heads: frozenset[str]
+    table: Table, words: vocab.Words, t: np.ndarray, lemma: pl.Series, heads: frozenset[str]
 ) -> np.ndarray:
     """Whether each target verb heads a clause complement of a mandative head (a later
     conjunct, its first conjunct's), or has a mandative head as `discourse` (*god forbid
@@ -132,7 +132,7 @@ def _mandative(
         return np.zeros(len(t), bool)
     mandative = lemma.is_in(list(heads)).to_numpy()
     deprel = table.rows.field(7, table.word_rows)
-    clause = np.where(words.has(rules.CONJ)[t] & (words.head[t] >= 0), words.head[t], t)
+    clause = np.where(words.has(vocab.CONJ)[t] & (words.head[t] >= 0), words.head[t], t)
     complement = np.logical_or.reduce([deprel.equals(name) for name in _COMPLEMENTS])
     head = words.head[clause]
     governed = complement[clause] & (head >= 0) & mandative[np.maximum(head, 0)]
@@ -140,15 +140,15 @@ def _mandative(
     discourse = np.flatnonzero(mandative & deprel.base_is(b"discourse") & (words.head >= 0))
     marked = np.zeros(len(words.head), bool)
     marked[words.head[discourse]] = True
-    return (words.upos[t] == rules.VERB) & (governed | marked[clause])
+    return (words.upos[t] == vocab.VERB) & (governed | marked[clause])
 
 
 _OWN = re.compile(r"(?:^|\|)Person\[psor\]=[12](?:\||$)")
 
 
 def _own_elder(
-    words: rules.Words,
-    features: rules.Features,
+    words: vocab.Words,
+    features: vocab.Features,
     c: np.ndarray,
     lemma: pl.Series,
     kin: frozenset[str],

@@ -12,7 +12,7 @@ import pytest
 from ud_agree.mine.columnar import mine_file_columnar
 from ud_agree.mine.languages import load_participle_languages, load_value_sets
 from ud_agree.mine.read import MalformedError
-from ud_agree.mine.rules.relations import Features
+from ud_agree.mine.rules.words import Features
 
 from tests.paths import SHARED, UD, needs_shared
 from tests.reference.compare import assert_same, assert_strict_alike, job

@@ -490,14 +490,15 @@ def test_reference_and_package_agree_with_all_facts(sentence):
 
 def test_the_lexicon_keeps_every_member_upos_and_the_deprel_column_holds_every_bit():
     from ud_agree.mine.lexicon import LEXICON_UPOS
-    from ud_agree.mine.rules import relations as rules
+    from ud_agree.mine.rules import candidates as found
+    from ud_agree.mine.rules import words as vocab
 
-    members = {tag for row in rules.ROWS for tag in row.targets + row.controllers}
+    members = {tag for row in found.ROWS for tag in row.targets + row.controllers}
     assert members == LEXICON_UPOS and {"DET", "ADJ", "NOUN", "PRON"} <= members
-    bits = len(rules.BASE_DEPRELS) + len(rules.FULL_DEPRELS)
-    assert 8 * rules.DEPREL_DTYPE.itemsize >= bits
-    assert rules.deprel_bits(b"nsubj:pass") == rules.NSUBJ | rules.NSUBJ_PASS
-    assert rules.deprel_bits(b"nsubj:outer") == rules.NSUBJ | rules.NSUBJ_OUTER
-    assert rules.deprel_bits(b"obl:arg") == rules.OBL
-    assert rules.deprel_bits(b"nmod:poss") == rules.NMOD | rules.NMOD_POSS
-    assert rules.deprel_bits(b"xcomp") == 0
+    bits = len(vocab.BASE_DEPRELS) + len(vocab.FULL_DEPRELS)
+    assert 8 * vocab.DEPREL_DTYPE.itemsize >= bits
+    assert vocab.deprel_bits(b"nsubj:pass") == vocab.NSUBJ | vocab.NSUBJ_PASS
+    assert vocab.deprel_bits(b"nsubj:outer") == vocab.NSUBJ | vocab.NSUBJ_OUTER
+    assert vocab.deprel_bits(b"obl:arg") == vocab.OBL
+    assert vocab.deprel_bits(b"nmod:poss") == vocab.NMOD | vocab.NMOD_POSS
+    assert vocab.deprel_bits(b"xcomp") == 0

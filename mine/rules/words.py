@@ -1,0 +1,249 @@
+"""The words the relation rules read, as arrays: a file's syntactic words (`Words`), the
+language facts handed in (`Facts`), each distinct FEATS string's values as bit masks
+(`Features`), and the UPOS, deprel and type codes the rules of `candidates` and `relations`
+test. What differs between languages is data handed in, never looked up here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pyarrow as pa
+
+from ud_agree.schemas.corpus import FEATURES, TYPES
+
+from ..features import LAYERS, parse_feats, parse_layer
+from ..languages import ValueSets
+
+# UPOS classes the rules read (0: any other tag).
+UPOS = ("", "NOUN", "PRON", "DET", "ADJ", "VERB", "AUX", "NUM", "ADP")
+NOUN, PRON, DET, ADJ, VERB, AUX, NUM, ADP = range(1, 9)
+
+# Deprels the rules read, one bit each: base deprels (`nsubj` covers `nsubj:pass`), then full
+# deprels. `Words.deprel` is as wide as they need (`DEPREL_DTYPE`).
+BASE_DEPRELS = (
+    b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod", b"obj", b"iobj", b"obl",
+    b"case", b"nmod",
+)  # fmt: skip
+FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer", b"aux:pass", b"nmod:poss", b"det:poss")
+(
+    DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, OBJ, IOBJ, OBL, CASE, NMOD,
+    NSUBJ_PASS, NSUBJ_OUTER, AUX_PASS, NMOD_POSS, DET_POSS,
+) = (1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS)))  # fmt: skip
+DEPREL_DTYPE = next(
+    np.dtype(unsigned)
+    for unsigned in (np.uint8, np.uint16, np.uint32, np.uint64)
+    if len(BASE_DEPRELS) + len(FULL_DEPRELS) <= 8 * np.dtype(unsigned).itemsize
+)
+
+
+def deprel_bits(deprel: bytes) -> int:
+    """The bits of one deprel as written (`nsubj:pass` sets NSUBJ and NSUBJ_PASS)."""
+    base = deprel.split(b":")[0]
+    bits = sum(1 << i for i, name in enumerate(BASE_DEPRELS) if name == base)
+    full = enumerate(FULL_DEPRELS, len(BASE_DEPRELS))
+    return bits | sum(1 << i for i, name in full if name == deprel)
+
+
+# TYPES, in table order
+(
+    DETERMINER, ATTRIBUTIVE, PREDICATIVE, SUBJECT_VERB, NUMERAL, SUBJECT_PARTICIPLE, POSSESSIVE,
+    OBJECT_VERB, INDIRECT_OBJECT_VERB, ERGATIVE_VERB, POSSESSOR,
+) = range(11)  # fmt: skip
+assert TYPES[SUBJECT_VERB] == "subject-verb" and TYPES[SUBJECT_PARTICIPLE] == "subject-participle"
+assert TYPES[POSSESSIVE] == "possessive"
+assert TYPES[OBJECT_VERB] == "object-verb" and TYPES[POSSESSOR] == "possessor"
+CASE_SLOT, PERSON = FEATURES.index("Case"), FEATURES.index("Person")
+
+_STR_LIST = pa.list_(pa.string())
+
+Pairs = tuple[np.ndarray, np.ndarray]  # (targets, controllers) as word indices
+
+
+@dataclass
+class Words:
+    """Every syntactic word of a file's well-formed sentences, in file order."""
+
+    sentence: np.ndarray  # int64: 0-based sentence of the word
+    id: np.ndarray  # int64: CoNLL-U ID
+    head: np.ndarray  # int64: index of the head word, -1 for the root
+    upos: np.ndarray  # int8: class in UPOS
+    deprel: np.ndarray  # DEPREL_DTYPE: bit set of the deprels above
+    feats: np.ndarray  # int64: code of the FEATS string in `Features`
+    have: np.ndarray  # bool: the lemma is the language's *have* (`mine/data/have_auxiliaries.tsv`)
+    # bool: the lemma is one of the language's ergative markers (`mine/data/ergative_markers.tsv`)
+    ergative_marker: np.ndarray
+
+    def has(self, bits: int) -> np.ndarray:
+        """Words whose deprel is (one of) the given bits."""
+        return (self.deprel & self.deprel.dtype.type(bits)) != 0
+
+    @cached_property
+    def head_upos(self) -> np.ndarray:
+        """UPOS class of each word's head (0 for the root)."""
+        return np.where(self.head >= 0, self.upos[np.maximum(self.head, 0)], 0)
+
+    @cached_property
+    def nouns(self) -> tuple[np.ndarray, np.ndarray]:
+        """The NOUN words in (sentence, ID) order, and their keys (sentence << 32) + ID."""
+        nouns = np.flatnonzero(self.upos == NOUN)
+        key = (self.sentence[nouns] << 32) + self.id[nouns]
+        order = np.argsort(key, kind="stable")
+        return nouns[order], key[order]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """A language's facts that the rules read, as data."""
+
+    valid_types: frozenset[str] = frozenset(TYPES)  # §1.6
+    participle_agreement: bool = False  # §1.1 verb forms: active participles agree
+
+
+@dataclass
+class Features:
+    """Per distinct FEATS string of a file: what the rules read, and the values as written."""
+
+    strings: list[str]
+    compared: np.ndarray  # (4, n) bit masks of val(w, f), value sets applied (§1.2)
+    typo: np.ndarray  # Typo=Yes
+    finite: np.ndarray  # §1.1 verb forms
+    participle: np.ndarray  # VerbForm=Part
+    has_value: np.ndarray  # some value in F (the lexicon's entry condition, §2)
+    lists: list[pa.Array]  # per feature of F: the values as written, sorted
+    person3: np.ndarray  # Person is 3, one value (§4 implicit third person)
+    case_key: np.ndarray  # str: Case as a configuration key (§4.1, `set_key`)
+    verbform_key: np.ndarray  # str: VerbForm as a configuration key
+    # §1.7 layered features: per layer of LAYERS, (4, n) masks of val(w, f[layer]) (the plain
+    # values' bits), the values as written, and whether the word carries the layer.
+    layered: np.ndarray  # (len(LAYERS), 4, n)
+    layer_lists: list[list[pa.Array]]
+    carries: np.ndarray  # (len(LAYERS), n) bool
+    dative: np.ndarray  # Case has Dat (an `obl` controller of indirect-object-verb)
+    ergative: np.ndarray  # Case has Erg (the subject of ergative-verb)
+    genitive: np.ndarray  # Case has Gen (the possessor of possessor)
+    genitive_only: np.ndarray  # Case=Gen, one value (possessive: a genitive adposition's own)
+    person3_bit: int  # the mask of Person 3 (a NOUN possessor's implicit Person)
+
+    @cached_property
+    def masks(self) -> np.ndarray:
+        """(1 + len(LAYERS), 4, n): the plain masks (`compared`), then each layer's."""
+        return np.concatenate([self.compared[None], self.layered])
+
+    @classmethod
+    def build(cls, strings: list[str], value_sets: ValueSets) -> Features:
+        """Parse each distinct FEATS string once; a value gets a bit per feature (masks as wide
+        as the values need: Python integers past 64)."""
+        n = len(strings)
+        masks = [[0] * n for _ in FEATURES]
+        bits: list[dict[str, int]] = [{} for _ in FEATURES]
+        bits[PERSON]["3"] = 0  # a NOUN possessor's implicit Person has a bit in every file
+        lists: list[list[list[str]]] = [[] for _ in FEATURES]
+        layer_masks = [[[0] * n for _ in FEATURES] for _ in LAYERS]
+        layer_lists: list[list[list[list[str]]]] = [[[] for _ in FEATURES] for _ in LAYERS]
+        typo, finite_, participle, has_value, person3 = (np.zeros(n, bool) for _ in range(5))
+        dative, ergative, genitive, genitive_only = (np.zeros(n, bool) for _ in range(4))
+        carries = np.zeros((len(LAYERS), n), bool)
+        case_key, verbform_key = np.empty(n, object), np.empty(n, object)
+
+        def mask_of(f: int, values: frozenset[str]) -> int:
+            mask = 0
+            for value in compared_values(FEATURES[f], values, value_sets):
+                mask |= 1 << bits[f].setdefault(value, len(bits[f]))
+            return mask
+
+        for i, feats in enumerate(strings):
+            bundle = parse_feats(feats)
+            for f, values in enumerate(bundle.values()):
+                masks[f][i] = mask_of(f, values)
+                lists[f].append(sorted(values))
+            layered_value = False
+            for layer, name in enumerate(LAYERS):
+                in_layer = parse_layer(feats, name) if "[" in feats else (frozenset(),) * 4
+                for f, values in enumerate(in_layer):
+                    layer_masks[layer][f][i] = mask_of(f, values)
+                    layer_lists[layer][f].append(sorted(values))
+                carries[layer, i] = any(in_layer)
+                layered_value |= carries[layer, i]
+            typo[i] = bundle.typo
+            # The lexicon's entry condition (§2): a value of F, plain or layered (§1.7).
+            has_value[i] = bundle.has_value() or layered_value
+            dative[i], ergative[i] = "Dat" in bundle.case, "Erg" in bundle.case
+            genitive[i], genitive_only[i] = "Gen" in bundle.case, bundle.case == {"Gen"}
+            finite_[i] = is_finite(bundle.verbform, bundle.mood, bundle.person)
+            participle[i] = bundle.verbform == {"Part"}
+            person3[i] = bundle.person == {"3"}
+            case_key[i], verbform_key[i] = set_key(bundle.case), set_key(bundle.verbform)
+        widest = max(len(b) for b in bits)
+        dtype: type = object
+        for unsigned in (np.uint8, np.uint16, np.uint32, np.uint64):
+            if widest <= 8 * np.dtype(unsigned).itemsize:
+                dtype = unsigned  # the narrowest that holds every mask
+                break
+        compared: np.ndarray = np.array(masks, dtype=dtype).reshape(len(FEATURES), n)
+        layered: np.ndarray = np.array(layer_masks, dtype=dtype).reshape(
+            len(LAYERS), len(FEATURES), n
+        )
+        written = [pa.array(values, _STR_LIST) for values in lists]
+        return cls(
+            strings,
+            compared,
+            typo,
+            finite_,
+            participle,
+            has_value,
+            written,
+            person3,
+            case_key,
+            verbform_key,
+            layered,
+            [[pa.array(values, _STR_LIST) for values in layer] for layer in layer_lists],
+            carries,
+            dative,
+            ergative,
+            genitive,
+            genitive_only,
+            1 << bits[PERSON]["3"],
+        )
+
+
+NO_VALUE = "_"  # a configuration key for a word without the feature (CoNLL-U's empty field)
+
+
+def set_key(values: frozenset[str]) -> str:
+    """A value set as a configuration key of §4.1: its values sorted and joined by `,`
+    (`Acc,Nom` is a configuration of its own), or `_` without a value."""
+    return ",".join(sorted(values)) or NO_VALUE
+
+
+def dependents_of(words: Words, heads: np.ndarray, chosen: np.ndarray) -> Pairs:
+    """For each word index in heads, every chosen word whose head it is: (position in heads,
+    dependent), grouped by position."""
+    dependents = np.flatnonzero(chosen & (words.head >= 0))
+    dependents = dependents[np.argsort(words.head[dependents], kind="stable")]
+    of = words.head[dependents]
+    low = np.searchsorted(of, heads, "left")
+    position, offset = runs(low, np.searchsorted(of, heads, "right") - low)
+    return position, dependents[offset]
+
+
+def runs(first: np.ndarray, count: np.ndarray) -> Pairs:
+    """Runs of a sorted array, run i being `count[i]` items from `first[i]`, as (i, index)
+    pairs grouped by i."""
+    owner = np.repeat(np.arange(len(first)), count)
+    return owner, np.repeat(first - (np.cumsum(count) - count), count) + np.arange(len(owner))
+
+
+def is_finite(verbform: frozenset[str], mood: frozenset[str], person: frozenset[str]) -> bool:
+    """§1.1 Verb forms: `VerbForm=Fin`, or no VerbForm and a Mood or Person value."""
+    return "Fin" in verbform if verbform else bool(mood or person)
+
+
+def compared_values(feature: str, values: frozenset[str], value_sets: ValueSets) -> frozenset[str]:
+    """§1.2: the values compared for val(w, f), each value that stands for a set in the
+    language (Norwegian `Gender=Com` = {Masc, Fem}) replaced by that set."""
+    sets = value_sets.get(feature)
+    if not sets or sets.keys().isdisjoint(values):
+        return values
+    return frozenset().union(*(sets.get(value, frozenset({value})) for value in values))
