@@ -2,8 +2,9 @@
 
 Usage (the page's own command, from the project root; the GGUF files are never downloaded here):
 
-    nice -n 15 python scripts/results.py --gemma gemma-3-270m-q4_k_m.gguf \
-        --smollm SmolLM2-135M-Instruct.Q4_1.gguf --per-cell 20 --seed 0 --work results-work
+    UD_AGREE_GGUF_CACHE=gguf-cache nice -n 15 python scripts/results.py \
+        --gemma gemma-3-270m-q4_k_m.gguf --smollm SmolLM2-135M-Instruct.Q4_1.gguf \
+        --per-cell 10 --seed 0 --work results-work
 
 It mines the shared treebanks with one nonce variant per pair (or reads `--corpus`), draws
 `--per-cell` original pairs per language × type (seeded) with their nonce variants into a
@@ -26,6 +27,7 @@ import time
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 import polars as pl
@@ -123,11 +125,9 @@ VALIDITY_COLUMNS = {"lang": pl.String, "type": pl.String, "validity_n": pl.Int64
                     "validity_high": pl.Float64}  # fmt: skip
 
 
-def _prefixed(
-    table: pl.DataFrame, by: Sequence[str], prefix: str, extra: Sequence[str] = ()
-) -> pl.DataFrame:
+def _prefixed(table: pl.DataFrame, by: Sequence[str], prefix: str) -> pl.DataFrame:
     """`table`'s figures renamed `<prefix>_<figure>` beside its keys."""
-    keep = [c for c in (*FIGURES, *extra) if c in table.columns]
+    keep = [c for c in FIGURES if c in table.columns]
     return table.select(*by, *(pl.col(c).alias(f"{prefix}_{c}") for c in keep))
 
 
@@ -315,8 +315,8 @@ def run(command: list[str], log: Path) -> float:
         handle.flush()
         done = subprocess.run(command, cwd=ROOT, stdout=handle, stderr=subprocess.STDOUT)
     if done.returncode != 0:
-        raise SystemExit(
-            f"results: `{' '.join(command)}` failed (exit {done.returncode}); see {log}"
+        fail(
+            f"`{' '.join(command[1:4])} …` failed (exit {done.returncode}); its output is in {log}"
         )
     return time.monotonic() - started
 
@@ -451,9 +451,23 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def fail(message: str) -> NoReturn:
+    """One line on stderr and exit status 2."""
+    print(f"results: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     args = parser().parse_args(argv)
+    # Checked before anything runs: a wrong path would otherwise be found after the mining.
+    for flag, model in (("--gemma", args.gemma), ("--smollm", args.smollm)):
+        if not Path(model).is_file():
+            fail(f"{flag} {model}: no such file (name the .gguf file itself)")
+    if args.per_cell < 1:
+        fail("--per-cell must be 1 or more")
+    if args.corpus and not Path(args.corpus).is_dir():
+        fail(f"--corpus {args.corpus}: no such folder")
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
     log = work / "results.log"
@@ -467,6 +481,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sample.exists():
         shutil.rmtree(sample)
     counts = sample_corpus(corpus, sample, args.per_cell, args.seed)
+    if not counts:
+        fail(f"no minimal pairs under {corpus} (mined with --no-pairs?)")
     langs = sorted(counts)
     runs = work / "runs"
     common = ["--corpus", str(sample), "--reading", "pair", "--out", str(runs), "--resume",
