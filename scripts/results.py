@@ -370,7 +370,7 @@ def setup_block(facts: dict) -> str:
         f"{len(facts['pairs'])} languages.",
         f"- **Model time** (the runs' manifests; 2 CPU cores shared with other work, the runs under "
         f"`nice -n 15` on one thread): Gemma-3-270M {minutes['gemma']:.0f} minutes, SmolLM2-135M "
-        f"{minutes['smollm']:.1f}, the frequency baseline {minutes['baseline']:.1f}.",
+        f"{minutes['smollm']:.1f} minutes, the frequency baseline {minutes['baseline']:.1f} minutes.",
     ]
     for name, record in facts["models"].items():
         lines.append(
