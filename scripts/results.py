@@ -88,11 +88,16 @@ def sample_pairs(pairs: pl.DataFrame, per_cell: int, seed: int) -> pl.DataFrame:
     )
 
 
-def sample_corpus(source: Path, dest: Path, per_cell: int, seed: int) -> dict[str, int]:
+def sample_corpus(
+    source: Path, dest: Path, per_cell: int, seed: int, langs: Sequence[str] | None = None
+) -> dict[str, int]:
     """A corpus under `dest` whose pairs are `sample_pairs` of `source`'s (its other tables
-    copied); each manifest records the sample and the new table's fingerprint. Pairs per lang."""
+    copied; only `langs` where given); each manifest records the sample and the new table's
+    fingerprint. Pairs per lang."""
     counts: dict[str, int] = {}
     for folder in sorted(p for p in source.iterdir() if (p / "pairs.parquet").is_file()):
+        if langs is not None and folder.name not in langs:
+            continue
         pairs = pl.read_parquet(folder / "pairs.parquet")
         drawn = sample_pairs(pairs, per_cell, seed)
         if not drawn.height:
@@ -378,6 +383,15 @@ def setup_block(facts: dict) -> str:
             f"{record.get('quantization', '?')}, dequantized to "
             f"{record.get('dequantized_to', '?')}, sha256 `{record.get('sha256', '?')}`."
         )
+    if facts.get("english_per_cell"):
+        lines.insert(
+            2,
+            f"- **English sample** (SmolLM2-135M beside Gemma-3-270M): "
+            f"{facts['english_per_cell']} original pairs per type, seed {facts['seed']}, with their "
+            f"nonce variants ({facts['english_pairs']} original pairs); Gemma "
+            f"{minutes['english_gemma']:.1f} minutes, SmolLM2 {minutes['english_smollm']:.1f} "
+            "minutes.",
+        )
     lines.append(
         "- **Model packages** (PyPI): " + "; ".join(f"`{p}`" for p in MODEL_PACKAGES) + "."
     )
@@ -386,13 +400,20 @@ def setup_block(facts: dict) -> str:
 
 
 def page_blocks(
-    results: pl.DataFrame, validity: pl.DataFrame, facts: dict, gemma: str, smollm: str
+    results: pl.DataFrame,
+    validity: pl.DataFrame,
+    facts: dict,
+    gemma: str,
+    smollm: str,
+    english_results: pl.DataFrame | None = None,
 ) -> dict[str, str]:
-    """Every generated block of the page, by marker name."""
+    """Every generated block of the page, by marker name (the English comparison on
+    `english_results` where given, else on the main sample's English pairs)."""
     cells = cell_table(results, gemma, validity)
+    english_from = results if english_results is None else english_results
     english = pl.concat(
         [
-            figures_table(results.filter(pl.col("lang") == "en"), m, ["type"])
+            figures_table(english_from.filter(pl.col("lang") == "en"), m, ["type"])
             for m in (smollm, gemma)
         ],
         how="vertical_relaxed",
@@ -432,6 +453,8 @@ def shown_command(args: argparse.Namespace) -> str:
     words = ["UD_AGREE_GGUF_CACHE=gguf-cache", "nice -n 15 python scripts/results.py",
              "--gemma", Path(args.gemma).name, "--smollm", Path(args.smollm).name,
              "--per-cell", str(args.per_cell), "--seed", str(args.seed)]  # fmt: skip
+    if args.english_per_cell:
+        words += ["--english-per-cell", str(args.english_per_cell)]
     if args.corpus:
         words += ["--corpus", args.corpus]
     return " ".join(words)
@@ -444,11 +467,29 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", help="a corpus mined with --nonce 1 (default: mine the shared data)")
     p.add_argument("--per-cell", type=int, default=10, help="original pairs per language × type")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--english-per-cell", type=int, default=None,
+                   help="SmolLM2 beside Gemma on an English sample of its own, N pairs a type")  # fmt: skip
     p.add_argument("--work", default="results-work", help="folder for the corpus, sample and runs")
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--page", default=str(PAGE))
     p.add_argument("--figure", default=str(FIGURE))
     return p
+
+
+def english_sample(args: argparse.Namespace, corpus: Path, work: Path, log: Path) -> Path:
+    """Both models (and the baseline) on an English sample of its own, `--english-per-cell`
+    pairs per type: the runs' folder."""
+    sample = work / "sample-en"
+    if sample.exists():
+        shutil.rmtree(sample)
+    if not sample_corpus(corpus, sample, args.english_per_cell, args.seed, ["en"]):
+        fail(f"no English pairs under {corpus}")
+    runs = work / "runs-en"
+    run([sys.executable, "-m", "evaluate", "--lang", "en", "--model", args.gemma, args.smollm,
+         "frequency", "--corpus", str(sample), "--reading", "pair", "--out", str(runs),
+         "--resume", "--no-progress", "--device", "cpu", "--batch-size",
+         str(args.batch_size)], log)  # fmt: skip
+    return runs
 
 
 def fail(message: str) -> NoReturn:
@@ -464,8 +505,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for flag, model in (("--gemma", args.gemma), ("--smollm", args.smollm)):
         if not Path(model).is_file():
             fail(f"{flag} {model}: no such file (name the .gguf file itself)")
-    if args.per_cell < 1:
-        fail("--per-cell must be 1 or more")
+    if args.per_cell < 1 or (args.english_per_cell is not None and args.english_per_cell < 1):
+        fail("--per-cell and --english-per-cell must be 1 or more")
     if args.corpus and not Path(args.corpus).is_dir():
         fail(f"--corpus {args.corpus}: no such folder")
     work = Path(args.work).resolve()
@@ -514,8 +555,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
         "command": shown_command(args),
     }
+    english_results = None
+    if args.english_per_cell:
+        english_runs = english_sample(args, corpus, work, log)
+        english_results = load_results(english_runs).collect()
+        facts["english_per_cell"] = args.english_per_cell
+        facts["english_pairs"] = english_results.filter(
+            (pl.col("model") == gemma) & (pl.col("variant") == "original")
+        ).height
+        for key, model in (("english_gemma", gemma), ("english_smollm", smollm)):
+            seconds[key] = run_seconds(english_runs, model)
     write_text(json.dumps(facts, indent=2), work / "facts.json")
-    write_page(Path(args.page), page_blocks(results, validity, facts, gemma, smollm))
+    blocks = page_blocks(results, validity, facts, gemma, smollm, english_results)
+    write_page(Path(args.page), blocks)
     print(json.dumps(facts["seconds"]), file=sys.stderr)
     return 0
 

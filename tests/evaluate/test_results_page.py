@@ -163,3 +163,11 @@ def test_the_page_keeps_its_prose_and_replaces_only_the_generated_blocks():
     filled = results_script.fill(page, {"cells": "| new |"})
     assert filled == page.replace("old", "| new |")
     assert results_script.fill(page, {}) == page
+
+
+def test_a_sample_of_named_languages_holds_only_them(corpus, tmp_path):
+    counts = results_script.sample_corpus(corpus, tmp_path / "en", 50, 0, ["en"])
+    assert list(counts) == ["en"]
+    assert sorted(p.name for p in (tmp_path / "en").iterdir()) == ["en"]
+    # 50 a cell is more than English has: every pair is drawn.
+    assert counts["en"] == pl.read_parquet(corpus / "en" / "pairs.parquet").height
