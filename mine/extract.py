@@ -89,7 +89,7 @@ class FileResult:
     # language's): gathered as the file is read, so that pairs need no second read.
     tokens: frozenset[str] = frozenset()
     # §1.7 possessive: the forms (lower-cased) of its candidates' targets, kept or dropped: a
-    # possessive's bad form must be one (`pairs.not_possessive`).
+    # possessive's bad form must be one (`rules.possessives.not_possessive`).
     possessive_forms: frozenset[str] = frozenset()
     # §1.7 numeral: the forms (lower-cased) of multiplicative adverbs (`NumType=Mult` on a word
     # of no member UPOS: Czech *jednou* 'once'), which a numeral's bad form must not be.

@@ -224,23 +224,7 @@ def _relations_table(
         "controller_mwt_offset": pa.array(offsets[k:], mask=offsets[k:] < 0),
     }
     feats_strings = pa.array(features.strings, pa.string())
-    for role, who in (("target", t), ("controller", c)):
-        codes = pa.array(words.feats[who])
-        for f, name in enumerate(FEATURES):
-            columns[f"{role}_{name.lower()}"] = features.lists[f].take(codes)
-        columns[f"{role}_feats"] = feats_strings.take(codes)
-    # §1.7: a layered type's target values are its layer's (`Number[abs]` of Basque *ditu*).
-    layered = np.flatnonzero(found.layer >= 0)
-    if len(layered):
-        for f, name in enumerate(FEATURES):
-            values = columns[f"target_{name.lower()}"].to_pylist()
-            layer_values = [features.layer_lists[layer][f] for layer in range(len(LAYERS))]
-            for i in layered.tolist():
-                code = int(words.feats[t[i]])
-                values[i] = layer_values[found.layer[i]][code].as_py()
-            columns[f"target_{name.lower()}"] = pa.array(values, pa.list_(pa.string()))
-    layer_names = np.array([None, *LAYERS], dtype=object)[found.layer + 1]
-    columns["target_layer"] = pa.array(layer_names.tolist(), pa.string())
+    columns.update(_value_columns(words, features, found, feats_strings))
     columns["listed"] = pa.array(found.listed)
     # §4.3 hosts are read for attributive targets only (`rules.hosts.HOST_TYPES`).
     attributive = np.flatnonzero(found.kind == vocab.ATTRIBUTIVE)
@@ -256,6 +240,32 @@ def _relations_table(
     return pa.Table.from_arrays(
         [columns[f.name].cast(f.type) for f in RELATIONS_MINED], schema=RELATIONS_MINED
     )
+
+
+def _value_columns(
+    words: Words, features: Features, found: rules.Relations, feats_strings: pa.Array
+) -> dict[str, pa.Array]:
+    """Each member's values of F and FEATS; §1.7: a layered type's target values are its
+    layer's (`Number[abs]` of Basque *ditu*), the layer named in `target_layer`."""
+    columns: dict[str, pa.Array] = {}
+    t = found.target
+    for role, who in (("target", t), ("controller", found.controller)):
+        codes = pa.array(words.feats[who])
+        for f, name in enumerate(FEATURES):
+            columns[f"{role}_{name.lower()}"] = features.lists[f].take(codes)
+        columns[f"{role}_feats"] = feats_strings.take(codes)
+    layered = np.flatnonzero(found.layer >= 0)
+    if len(layered):
+        for f, name in enumerate(FEATURES):
+            values = columns[f"target_{name.lower()}"].to_pylist()
+            layer_values = [features.layer_lists[layer][f] for layer in range(len(LAYERS))]
+            for i in layered.tolist():
+                code = int(words.feats[t[i]])
+                values[i] = layer_values[found.layer[i]][code].as_py()
+            columns[f"target_{name.lower()}"] = pa.array(values, pa.list_(pa.string()))
+    layer_names = np.array([None, *LAYERS], dtype=object)[found.layer + 1]
+    columns["target_layer"] = pa.array(layer_names.tolist(), pa.string())
+    return columns
 
 
 def _count_lexicon(

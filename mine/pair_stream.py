@@ -20,9 +20,9 @@ from ud_agree.atomic import atomic_file
 from ud_agree.schemas.corpus import PAIR_SKIPS, PAIRS
 
 from .nonce import nonce_pairs
-from .pairs import skip_table
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options
+from .skips import skip_table
 from .spill import unspill, unspill_columns
 
 # Attempts at pairs per step: bounded memory, and few batches (each costs ~60 polars steps).

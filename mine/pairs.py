@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS
+from ud_agree.schemas.corpus import FEATURES, PAIRS
 
 from .attempts import DERIVED, attempts_of, derived_bit, derived_names, sentence_facts
 from .fold import one_row_per_bad_sentence
@@ -32,9 +32,12 @@ from .rules.declension import changes_declension, changes_declension_class
 from .rules.eligibility import relation_skip_reason
 from .rules.hosts import agrees_with_another_host
 from .rules.instrumental import instrumental_predicate
+from .rules.numerals import adverb_reading
+from .rules.possessives import not_possessive, optional_feminine, other_possessor
 from .rules.surface import breaks_apocope, breaks_elision, capitalised_like, changes_prefix
 from .rules.verb_context import clitic_form, verb_context_skip
 from .rules.words import NO_VALUE
+from .skips import skip_table, skipped_rows
 from .written import NO_SURFACE, WrittenSurface, write_surface
 
 
@@ -136,36 +139,6 @@ def provisional() -> pl.Expr:
     )
 
 
-def skipped_rows(attempts: pl.DataFrame, reason: pl.Series | pl.Expr | str) -> pl.DataFrame:
-    """Skips of attempts (bad value null unless the attempts have one) in SKIPPED columns."""
-    bad_value = pl.col("bad_value") if "bad_value" in attempts.columns else pl.lit(None)
-    return attempts.select(
-        *SKIPPED[:-3],
-        bad_value.cast(pl.String).alias("bad_value"),
-        pl.lit("original").alias("variant"),
-        (reason if isinstance(reason, pl.Expr) else pl.lit(reason)).alias("reason"),
-    )
-
-
-# A skip row as the miner holds it: PAIR_SKIPS's columns and the order of the relations.
-SKIPPED = [
-    "rel", "role_rank", "lang", "treebank", "sent_id", "type", "target_id", "controller_id",
-    "varied", "feature", "bad_value", "variant", "reason",
-]  # fmt: skip
-
-
-def skip_table(parts: list[pl.DataFrame]) -> pa.Table:
-    """Skip rows (SKIPPED columns) as PAIR_SKIPS, in the order of the relations, roles,
-    features and bad values (the pairs' order; a skip without a bad value first)."""
-    frames = [p for p in parts if p.height]
-    if not frames:
-        return PAIR_SKIPS.empty_table()
-    rows = pl.concat(frames, how="vertical_relaxed").sort(
-        "rel", "role_rank", "feature", "bad_value", nulls_last=False, maintain_order=True
-    )
-    return rows.select(PAIR_SKIPS.names).to_arrow().cast(PAIR_SKIPS)
-
-
 def pairs_from_attempts(
     attempts: pl.DataFrame,
     frames: ParadigmFrames,
@@ -237,52 +210,6 @@ def pairs_from_attempts(
     )
     table = table.with_columns(derived_names(table.get_column("derived")))
     return table.to_arrow().cast(PAIRS), pl.concat(skipped, how="vertical_relaxed"), +flags
-
-
-def not_possessive(tries: pl.DataFrame, possessives: pl.Series) -> pl.Series:
-    """§1.7 possessive: a varied possessive whose bad form is no possessive of the language (its
-    form, lower-cased, is no possessive candidate's target): Hindi-PUD lemmatises *uske* 'his'
-    and *unheṁ* 'them' alike, with the same FEATS, so the lexicon alone would offer the latter."""
-    return tries.select(
-        (pl.col("type") == "possessive")
-        & (pl.col("varied") == "target")
-        & ~pl.col("bad_key").str.to_lowercase().is_in(possessives.implode())
-    ).to_series()
-
-
-def optional_feminine(tries: pl.DataFrame) -> pl.Series:
-    """§1.7 possessive, where the feminine is optional (Norwegian Bokmål): a possessive of a
-    feminine noun varied into the masculine (*kona di* → *kona din* is Bokmål)."""
-    return tries.select(
-        (pl.col("type") == "possessive")
-        & (pl.col("varied") == "target")
-        & (pl.col("feature") == "Gender")
-        & (pl.col("k_o_values") == "Fem")
-        & (pl.col("bad_value") == "Masc")
-    ).to_series()
-
-
-def adverb_reading(tries: pl.DataFrame, multiplicatives: pl.Series) -> pl.Series:
-    """§1.7 numeral: a varied numeral whose bad form is also a multiplicative adverb of the
-    language (Czech *jedna* → *jednou*, also 'once': *odpověděla jednou stará žena* is Czech)."""
-    return tries.select(
-        (pl.col("type") == "numeral")
-        & (pl.col("varied") == "target")
-        & pl.col("bad_key").str.to_lowercase().is_in(multiplicatives.implode())
-    ).to_series()
-
-
-def other_possessor(tries: pl.DataFrame) -> pl.Series:
-    """§1.7 possessive: a varied possessive whose bad form does not begin as the word does, all
-    but its last two letters (at least the first): the agreement is the ending, the possessor the
-    stem, so Hindi *uskā* → *unkī* ('his' → 'their') and *iskā* → *inke* change the possessor."""
-    good, bad = pl.col("form").str.to_lowercase(), pl.col("bad_key").str.to_lowercase()
-    stem = (good.str.len_chars().cast(pl.Int64) - 2).clip(lower_bound=1)
-    return tries.select(
-        (pl.col("type") == "possessive")
-        & (pl.col("varied") == "target")
-        & (bad.str.slice(0, stem) != good.str.slice(0, stem))
-    ).to_series()
 
 
 def _skip(

@@ -363,7 +363,7 @@ class ParadigmFrames:
 
     # Its adjective predicates may be instrumental (`rules.instrumental`; set by the miner).
     instrumental_predicate: bool = False
-    # Its feminine nouns may take masculine possessives (`pairs.optional_feminine`; set so).
+    # Its feminine nouns may take masculine possessives (`rules.possessives.optional_feminine`; set so).
     optional_feminine: bool = False
     # The one-letter words written as words of their own (`rules.verb_context.clitic_form`;
     # set by the miner; None: not checked).

@@ -1,0 +1,42 @@
+"""§1.7 possessive: the bad forms a varied possessive may not take: no possessive of the
+language, another possessor's, or, where the feminine is optional, the masculine."""
+
+from __future__ import annotations
+
+import polars as pl
+
+
+def not_possessive(tries: pl.DataFrame, possessives: pl.Series) -> pl.Series:
+    """§1.7 possessive: a varied possessive whose bad form is no possessive of the language (its
+    form, lower-cased, is no possessive candidate's target): Hindi-PUD lemmatises *uske* 'his'
+    and *unheṁ* 'them' alike, with the same FEATS, so the lexicon alone would offer the latter."""
+    return tries.select(
+        (pl.col("type") == "possessive")
+        & (pl.col("varied") == "target")
+        & ~pl.col("bad_key").str.to_lowercase().is_in(possessives.implode())
+    ).to_series()
+
+
+def optional_feminine(tries: pl.DataFrame) -> pl.Series:
+    """§1.7 possessive, where the feminine is optional (Norwegian Bokmål): a possessive of a
+    feminine noun varied into the masculine (*kona di* → *kona din* is Bokmål)."""
+    return tries.select(
+        (pl.col("type") == "possessive")
+        & (pl.col("varied") == "target")
+        & (pl.col("feature") == "Gender")
+        & (pl.col("k_o_values") == "Fem")
+        & (pl.col("bad_value") == "Masc")
+    ).to_series()
+
+
+def other_possessor(tries: pl.DataFrame) -> pl.Series:
+    """§1.7 possessive: a varied possessive whose bad form does not begin as the word does, all
+    but its last two letters (at least the first): the agreement is the ending, the possessor the
+    stem, so Hindi *uskā* → *unkī* ('his' → 'their') and *iskā* → *inke* change the possessor."""
+    good, bad = pl.col("form").str.to_lowercase(), pl.col("bad_key").str.to_lowercase()
+    stem = (good.str.len_chars().cast(pl.Int64) - 2).clip(lower_bound=1)
+    return tries.select(
+        (pl.col("type") == "possessive")
+        & (pl.col("varied") == "target")
+        & (bad.str.slice(0, stem) != good.str.slice(0, stem))
+    ).to_series()
