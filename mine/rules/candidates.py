@@ -51,6 +51,7 @@ from .words import (
     SUBJECT_VERB,
     UPOS,
     VERB,
+    XCOMP,
     Facts,
     Features,
     Pairs,
@@ -185,10 +186,14 @@ def object_participle(words: Words, features: Features) -> Pairs:
     lemma is a *have* of `mine/data/object_participle_auxiliaries.tsv`; c = its object before
     it: a personal (`PronType=Prs`) `obj` PRON, the clitic of *je les ai vues*, or, where t heads
     an `acl:relcl` whose relative pronoun (`PronType=Rel`) is t's `obj`, the NOUN or PRON the
-    clause modifies (*les lettres qu'il a écrites*); plain features compared."""
+    clause modifies (*les lettres qu'il a écrites*); no participle with an `xcomp`; plain
+    features compared."""
     auxiliary = np.flatnonzero(words.has(AUX_REL) & words.object_have & (words.head >= 0))
     marked = np.zeros(len(words.head), bool)
     marked[words.head[auxiliary]] = True
+    # A participle before an infinitive (`xcomp`) agrees only when the object is the
+    # infinitive's subject (*les airs qu'il a laissé jouer*; Le Bon Usage): not one.
+    marked[words.head[np.flatnonzero(words.has(XCOMP) & (words.head >= 0))]] = False
     t = np.flatnonzero(marked & (words.upos == VERB) & features.participle[words.feats])
     pronoun = words.has(OBJ) & (words.upos == PRON)
     personal = features.personal[words.feats] & ~features.relative[words.feats]

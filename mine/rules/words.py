@@ -24,13 +24,13 @@ NOUN, PRON, DET, ADJ, VERB, AUX, NUM, ADP = range(1, 9)
 # deprels. `Words.deprel` is as wide as they need (`DEPREL_DTYPE`).
 BASE_DEPRELS = (
     b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod", b"obj", b"iobj", b"obl",
-    b"case", b"nmod",
+    b"case", b"nmod", b"xcomp",
 )  # fmt: skip
 FULL_DEPRELS = (
     b"nsubj:pass", b"nsubj:outer", b"aux:pass", b"nmod:poss", b"det:poss", b"acl:relcl",
 )  # fmt: skip
 (
-    DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, OBJ, IOBJ, OBL, CASE, NMOD,
+    DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, OBJ, IOBJ, OBL, CASE, NMOD, XCOMP,
     NSUBJ_PASS, NSUBJ_OUTER, AUX_PASS, NMOD_POSS, DET_POSS, ACL_RELCL,
 ) = (1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS)))  # fmt: skip
 DEPREL_DTYPE = next(

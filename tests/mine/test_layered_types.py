@@ -312,3 +312,22 @@ def test_an_italian_interrogative_object_is_no_clitic_controller():
     )
     found = relations_of(*rows, have_lemmas=avere, object_have_lemmas=avere)
     assert found == {("object-verb", 3, 1, None)}
+
+
+def test_a_french_participle_before_an_infinitive_is_no_target():
+    # *les airs qu'il a laissé jouer*: the object is the infinitive's; *laissé* stays invariable.
+    rows = (
+        "1 les le DET Definite=Def|Number=Plur|PronType=Art 2 det",
+        "2 airs air NOUN Gender=Masc|Number=Plur 0 root",
+        "3 qu' que PRON PronType=Rel 6 obj",
+        "4 il il PRON Gender=Masc|Number=Sing|Person=3|PronType=Prs 6 nsubj",
+        f"5 a avoir AUX {_A} 6 aux",
+        "6 laissé laisser VERB Gender=Masc|Number=Sing|Tense=Past|VerbForm=Part 2 acl:relcl",
+        "7 jouer jouer VERB VerbForm=Inf 6 xcomp",
+    )
+    found = relations_of(*rows, have_lemmas=_AVOIR, object_have_lemmas=_AVOIR)
+    assert not any(kind == "object-verb" for kind, *_ in found)
+    # The same clause without the infinitive is a candidate (*les airs qu'il a laissés*).
+    without = (*rows[:5], rows[5].replace("Number=Sing", "Number=Plur"))
+    found = relations_of(*without, have_lemmas=_AVOIR, object_have_lemmas=_AVOIR)
+    assert ("object-verb", 6, 2, None) in found

@@ -296,6 +296,8 @@ def candidates(
             base(deprels[a]) == "aux" and sentence.lemmas[a] in object_have_lemmas for a in own
         ):
             continue
+        if any(base(deprels[d]) == "xcomp" for d in own):
+            continue  # *les airs qu'il a laissé jouer*: before an infinitive, none
         for c in own:
             if base(deprels[c]) != "obj" or upos[c] != "PRON" or ids[c] >= ids[t]:
                 continue
