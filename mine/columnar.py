@@ -569,6 +569,9 @@ def words_of(job: FileJob, table: Table) -> tuple[Words, Features]:
     ergative_marker = np.zeros(len(table.row_sent), bool)
     for lemma in job.ergative_lemmas:
         ergative_marker |= lemma_field.equals(lemma.encode())
+    object_have = np.zeros(len(table.row_sent), bool)
+    for lemma in job.object_have_lemmas:
+        object_have |= lemma_field.equals(lemma.encode())
     encoded = pc.dictionary_encode(rows.strings(5))
     feats = encoded.indices.to_numpy().astype(np.int64)
     features = Features.build(encoded.dictionary.to_pylist(), job.value_sets)
@@ -582,6 +585,7 @@ def words_of(job: FileJob, table: Table) -> tuple[Words, Features]:
             feats=pick(feats, words),
             have=pick(have, words),
             ergative_marker=pick(ergative_marker, words),
+            object_have=pick(object_have, words),
         ),
         features,
     )

@@ -39,6 +39,9 @@ class FileJob:
     # §1.7 object-verb (b): the lemmas of the language's ergative case markers (Hindi, Urdu *ne*,
     # `mine/data/ergative_markers.tsv`).
     ergative_lemmas: frozenset[str] = frozenset()
+    # §1.7 object-verb (b): the *have* lemmas whose participle agrees with an object before it
+    # (French *avoir*, Italian *avere*: `mine/data/object_participle_auxiliaries.tsv`).
+    object_have_lemmas: frozenset[str] = frozenset()
     # §4 implicit third person: a plural noun subject may take a first- or second-person verb
     # (`mine/data/unagreement_languages.tsv`), so a plural target's Person is not varied.
     unagreement: bool = False

@@ -200,6 +200,16 @@ def load_have_lemmas() -> dict[str, frozenset[str]]:
     return {code: frozenset(found) for code, found in lemmas.items()}
 
 
+def load_object_participle_lemmas() -> dict[str, frozenset[str]]:
+    """UD code → the *have* lemmas whose participle agrees with an object placed before it
+    (§1.7 object-verb (b): *les lettres qu'il a écrites*), from
+    `mine/data/object_participle_auxiliaries.tsv`."""
+    lemmas: dict[str, set[str]] = defaultdict(set)
+    for row in read_rows("object_participle_auxiliaries.tsv"):
+        lemmas[row["code"].strip()].add(row["lemma"].strip())
+    return {code: frozenset(found) for code, found in lemmas.items()}
+
+
 def load_ergative_markers() -> dict[str, frozenset[str]]:
     """UD code → the lemmas of its ergative case markers (§1.7 object-verb (b): Hindi, Urdu *ne*),
     from `mine/data/ergative_markers.tsv`."""

@@ -18,7 +18,13 @@ import polars as pl
 from ud_agree.errors import UserError
 from ud_agree.schemas.corpus import FEATURES, RELATION_KEY
 
-from .languages import load_ergative_markers, load_have_lemmas, load_languages, load_value_sets
+from .languages import (
+    load_ergative_markers,
+    load_have_lemmas,
+    load_languages,
+    load_object_participle_lemmas,
+    load_value_sets,
+)
 from .read import CONLLU_SUFFIXES, Sentence
 from .reread import ChangedSinceMining, mined_from, sentences_at, words_of
 from .rules import relations as rules
@@ -67,6 +73,7 @@ def relation_facts(
     value_sets = load_value_sets().get(code, {})
     have_lemmas = load_have_lemmas().get(code, frozenset())
     ergative_lemmas = load_ergative_markers().get(code, frozenset())
+    object_have = load_object_participle_lemmas().get(code, frozenset())
     iso3 = manifest.get("iso639_3") or lang
     joined = described(relations, pairs).join(
         sentences.select("treebank", "sent_id", "file", "line", "text"),
@@ -81,7 +88,9 @@ def relation_facts(
         if sentence is None:
             continue
         if place not in words_cache:
-            words_cache[place] = words_of(sentence, value_sets, have_lemmas, ergative_lemmas)
+            words_cache[place] = words_of(
+                sentence, value_sets, have_lemmas, ergative_lemmas, object_have
+            )
         facts = _facts(relation, sentence, *words_cache[place], iso3)
         rows.append({**{k: relation[k] for k in RELATION_KEY}, **facts})
     schema = {k: pl.String for k in FACTS} | {

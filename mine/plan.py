@@ -24,6 +24,7 @@ from .languages import (
     load_ergative_markers,
     load_have_lemmas,
     load_languages,
+    load_object_participle_lemmas,
     load_participle_languages,
     load_pro_drop_languages,
     load_unagreement_languages,
@@ -151,6 +152,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     participles, value_sets = load_participle_languages(), load_value_sets()
     have = load_have_lemmas()
     ergative_markers = load_ergative_markers()
+    object_have = load_object_participle_lemmas()
     unagreeing = load_unagreement_languages()
     dropping = load_pro_drop_languages()
     contexts = load_verb_contexts()
@@ -204,6 +206,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 have_lemmas=have.get(language.code, frozenset()),
                 verb_context=contexts.get(language.code, VerbContext()),
                 ergative_lemmas=ergative_markers.get(language.code, frozenset()),
+                object_have_lemmas=object_have.get(language.code, frozenset()),
             )
             for tb in group
             for path in tb.files

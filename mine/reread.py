@@ -75,6 +75,7 @@ def words_of(
     value_sets: ValueSets,
     have_lemmas: frozenset[str] = frozenset(),
     ergative_lemmas: frozenset[str] = frozenset(),
+    object_have_lemmas: frozenset[str] = frozenset(),
 ) -> tuple[vocab.Words, vocab.Features]:
     """One sentence's syntactic words as the §1 rules read them (`rules.words.Words`)."""
     position = {word_id: i for i, word_id in enumerate(sentence.ids)}
@@ -93,5 +94,6 @@ def words_of(
         feats=np.array([code[f] for f in sentence.feats], np.int64),
         have=np.array([lemma in have_lemmas for lemma in sentence.lemmas], bool),
         ergative_marker=np.array([lemma in ergative_lemmas for lemma in sentence.lemmas], bool),
+        object_have=np.array([lemma in object_have_lemmas for lemma in sentence.lemmas], bool),
     )
     return words, vocab.Features.build(strings, value_sets)

@@ -14,6 +14,7 @@ from ud_agree.schemas.corpus import FEATURES
 
 from ..features import LAYERS
 from .words import (
+    ACL_RELCL,
     ADJ,
     ADP,
     AMOD,
@@ -50,6 +51,7 @@ from .words import (
     SUBJECT_VERB,
     UPOS,
     VERB,
+    XCOMP,
     Facts,
     Features,
     Pairs,
@@ -179,6 +181,38 @@ def ergative_clause_object(words: Words, features: Features) -> Pairs:
     return t[position], c
 
 
+def object_participle(words: Words, features: Features) -> Pairs:
+    """§1.7 `object-verb` (b), French and Italian: t is a VERB participle with an `aux` whose
+    lemma is a *have* of `mine/data/object_participle_auxiliaries.tsv`; c = its object before
+    it: a personal (`PronType=Prs`) `obj` PRON, the clitic of *je les ai vues*, or, where t heads
+    an `acl:relcl` whose relative pronoun (`PronType=Rel`) is t's `obj`, the NOUN or PRON the
+    clause modifies (*les lettres qu'il a écrites*); no participle with an `xcomp`; plain
+    features compared."""
+    auxiliary = np.flatnonzero(words.has(AUX_REL) & words.object_have & (words.head >= 0))
+    marked = np.zeros(len(words.head), bool)
+    marked[words.head[auxiliary]] = True
+    # A participle before an infinitive (`xcomp`) agrees only when the object is the
+    # infinitive's subject (*les airs qu'il a laissé jouer*; Le Bon Usage): not one.
+    marked[words.head[np.flatnonzero(words.has(XCOMP) & (words.head >= 0))]] = False
+    t = np.flatnonzero(marked & (words.upos == VERB) & features.participle[words.feats])
+    pronoun = words.has(OBJ) & (words.upos == PRON)
+    personal = features.personal[words.feats] & ~features.relative[words.feats]
+    position, c = dependents_of(words, t, pronoun & personal)
+    clitic = t[position]
+    before = words.id[c] < words.id[clitic]
+    position, r = dependents_of(words, t, pronoun & features.relative[words.feats])
+    clause = t[position]
+    antecedent = words.head[clause]
+    # The relative pronoun precedes its verb; the clause hangs on the noun it modifies.
+    keep = words.has(ACL_RELCL)[clause] & (antecedent >= 0) & (words.id[r] < words.id[clause])
+    clause, antecedent = clause[keep], antecedent[keep]
+    keep = _nominal(words)[antecedent]
+    return (
+        np.concatenate([clitic[before], clause[keep]]),
+        np.concatenate([c[before], antecedent[keep]]),
+    )
+
+
 def indirect_object_verb(words: Words, features: Features) -> Pairs:
     """§1.7 `indirect-object-verb`: t is a VERB or AUX carrying `f[dat]` (Basque *dizkiot*);
     c = each `iobj`, or `obl` in `Case=Dat`, of t (or of the AUX's head), NOUN or PRON."""
@@ -289,6 +323,7 @@ ROWS = (
     Row(POSSESSIVE, possessive, ("PRON", "DET", "ADP"), ("NOUN",)),
     Row(OBJECT_VERB, object_verb, ("VERB", "AUX"), _SUBJECTS, OBJECT_LAYERS),
     Row(OBJECT_VERB, ergative_clause_object, ("VERB", "AUX"), _SUBJECTS),
+    Row(OBJECT_VERB, object_participle, ("VERB",), _SUBJECTS),
     Row(INDIRECT_OBJECT_VERB, indirect_object_verb, ("VERB", "AUX"), _SUBJECTS, ("dat",)),
     Row(ERGATIVE_VERB, ergative_verb, ("VERB", "AUX"), _SUBJECTS, ("erg",)),
     Row(POSSESSOR, possessor, ("NOUN",), _SUBJECTS, ("psor",)),

@@ -24,12 +24,14 @@ NOUN, PRON, DET, ADJ, VERB, AUX, NUM, ADP = range(1, 9)
 # deprels. `Words.deprel` is as wide as they need (`DEPREL_DTYPE`).
 BASE_DEPRELS = (
     b"det", b"amod", b"nsubj", b"aux", b"cop", b"conj", b"nummod", b"obj", b"iobj", b"obl",
-    b"case", b"nmod",
+    b"case", b"nmod", b"xcomp",
 )  # fmt: skip
-FULL_DEPRELS = (b"nsubj:pass", b"nsubj:outer", b"aux:pass", b"nmod:poss", b"det:poss")
+FULL_DEPRELS = (
+    b"nsubj:pass", b"nsubj:outer", b"aux:pass", b"nmod:poss", b"det:poss", b"acl:relcl",
+)  # fmt: skip
 (
-    DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, OBJ, IOBJ, OBL, CASE, NMOD,
-    NSUBJ_PASS, NSUBJ_OUTER, AUX_PASS, NMOD_POSS, DET_POSS,
+    DET_REL, AMOD, NSUBJ, AUX_REL, COP, CONJ, NUMMOD, OBJ, IOBJ, OBL, CASE, NMOD, XCOMP,
+    NSUBJ_PASS, NSUBJ_OUTER, AUX_PASS, NMOD_POSS, DET_POSS, ACL_RELCL,
 ) = (1 << i for i in range(len(BASE_DEPRELS) + len(FULL_DEPRELS)))  # fmt: skip
 DEPREL_DTYPE = next(
     np.dtype(unsigned)
@@ -74,6 +76,9 @@ class Words:
     have: np.ndarray  # bool: the lemma is the language's *have* (`mine/data/have_auxiliaries.tsv`)
     # bool: the lemma is one of the language's ergative markers (`mine/data/ergative_markers.tsv`)
     ergative_marker: np.ndarray
+    # bool: the lemma is a *have* whose participle agrees with an object before it (French
+    # *avoir*, `mine/data/object_participle_auxiliaries.tsv`)
+    object_have: np.ndarray
 
     def has(self, bits: int) -> np.ndarray:
         """Words whose deprel is (one of) the given bits."""
@@ -124,6 +129,8 @@ class Features:
     ergative: np.ndarray  # Case has Erg (the subject of ergative-verb)
     genitive: np.ndarray  # Case has Gen (the possessor of possessor)
     genitive_only: np.ndarray  # Case=Gen, one value (possessive: a genitive adposition's own)
+    relative: np.ndarray  # PronType has Rel (object-verb (b): *les lettres qu'il a écrites*)
+    personal: np.ndarray  # PronType has Prs (object-verb (b): the clitic of *je les ai vues*)
     person3_bit: int  # the mask of Person 3 (a NOUN possessor's implicit Person)
 
     @cached_property
@@ -144,6 +151,7 @@ class Features:
         layer_lists: list[list[list[list[str]]]] = [[[] for _ in FEATURES] for _ in LAYERS]
         typo, finite_, participle, has_value, person3 = (np.zeros(n, bool) for _ in range(5))
         dative, ergative, genitive, genitive_only = (np.zeros(n, bool) for _ in range(4))
+        relative, personal = np.zeros(n, bool), np.zeros(n, bool)
         carries = np.zeros((len(LAYERS), n), bool)
         case_key, verbform_key = np.empty(n, object), np.empty(n, object)
 
@@ -171,6 +179,7 @@ class Features:
             has_value[i] = bundle.has_value() or layered_value
             dative[i], ergative[i] = "Dat" in bundle.case, "Erg" in bundle.case
             genitive[i], genitive_only[i] = "Gen" in bundle.case, bundle.case == {"Gen"}
+            relative[i], personal[i] = pron_type(feats, "Rel"), pron_type(feats, "Prs")
             finite_[i] = is_finite(bundle.verbform, bundle.mood, bundle.person)
             participle[i] = bundle.verbform == {"Part"}
             person3[i] = bundle.person == {"3"}
@@ -204,6 +213,8 @@ class Features:
             ergative,
             genitive,
             genitive_only,
+            relative,
+            personal,
             1 << bits[PERSON]["3"],
         )
 
@@ -233,6 +244,15 @@ def runs(first: np.ndarray, count: np.ndarray) -> Pairs:
     pairs grouped by i."""
     owner = np.repeat(np.arange(len(first)), count)
     return owner, np.repeat(first - (np.cumsum(count) - count), count) + np.arange(len(owner))
+
+
+def pron_type(feats: str, value: str) -> bool:
+    """`PronType` has the value (`PronType=Int,Rel` has `Rel`)."""
+    for item in feats.split("|"):
+        name, _, values = item.partition("=")
+        if name == "PronType":
+            return value in values.split(",")
+    return False
 
 
 def is_finite(verbform: frozenset[str], mood: frozenset[str], person: frozenset[str]) -> bool:

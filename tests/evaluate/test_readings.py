@@ -261,7 +261,7 @@ def test_class_average_reading_keeps_the_items_and_decisions_of_version_0_1(pud_
     joined = before.join(now, on=key, how="full", coalesce=True, suffix="_now")
     changed = joined.filter(pl.col("right").is_null() | pl.col("right_now").is_null())
     # Types added since 0.1 bring items of their own, and only new ones.
-    added = {"numeral", "subject-participle"}
+    added = {"numeral", "subject-participle", "object-verb"}
     assert changed.filter(pl.col("type").is_in(added))["right"].is_null().all()
     assert set(changed["type"]) <= {"subject-verb", "predicative", *added}
     both = joined.filter(pl.col("right").is_not_null() & pl.col("right_now").is_not_null())

@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 from ud_agree.mine.columnar import mine_file_columnar
-from ud_agree.mine.languages import load_participle_languages, load_value_sets
+from ud_agree.mine.languages import (
+    load_ergative_markers,
+    load_have_lemmas,
+    load_object_participle_lemmas,
+    load_participle_languages,
+    load_value_sets,
+)
 from ud_agree.mine.read import MalformedError
 from ud_agree.mine.rules.words import Features
 
@@ -41,11 +47,15 @@ def test_every_shared_treebank_mines_alike(treebank: Path):
 
 
 def language_facts(path: Path) -> dict:
-    """The FileJob facts that mine.plan gives a file of this language (UD code = name prefix)."""
+    """The FileJob facts that mine.plan gives a file of this language (UD code = name prefix):
+    participles, value sets, the *have* and ergative-marker lemmas of §1.7."""
     code = path.name.split("_")[0]
     return {
         "participle_agreement": code in load_participle_languages(),
         "value_sets": load_value_sets().get(code, {}),
+        "have_lemmas": load_have_lemmas().get(code, frozenset()),
+        "ergative_lemmas": load_ergative_markers().get(code, frozenset()),
+        "object_have_lemmas": load_object_participle_lemmas().get(code, frozenset()),
     }
 
 

@@ -226,3 +226,108 @@ def test_a_basque_verb_in_a_case_is_no_ergative_clause_target():
         "3 egitea egin VERB Case=Abs|Definite=Def|Number=Sing|VerbForm=Inf 0 root",
     )
     assert relations_of(*rows) == set()
+
+
+_AVOIR = frozenset({"avoir"})
+_A = "Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin"
+
+
+def test_a_french_participle_agrees_with_the_noun_its_relative_object_stands_for():
+    # *les lettres qu'il a écrites*: *que* is the object of *écrites*, placed before it.
+    rows = (
+        "1 les le DET Definite=Def|Number=Plur|PronType=Art 2 det",
+        "2 lettres lettre NOUN Gender=Fem|Number=Plur 0 root",
+        "3 qu' que PRON PronType=Rel 6 obj",
+        "4 il il PRON Gender=Masc|Number=Sing|Person=3|PronType=Prs 6 nsubj",
+        f"5 a avoir AUX {_A} 6 aux",
+        "6 écrites écrire VERB Gender=Fem|Number=Plur|Tense=Past|VerbForm=Part 2 acl:relcl",
+    )
+    found = relations_of(*rows, have_lemmas=_AVOIR, object_have_lemmas=_AVOIR)
+    assert ("object-verb", 6, 2, None) in found
+    assert not any(kind == "object-verb" and c != 2 for kind, _, c, _ in found)
+    # Without the language's data (Spanish *haber*: *las cartas que ha escrito*), none.
+    plain = relations_of(*rows, have_lemmas=_AVOIR)
+    assert not any(kind == "object-verb" for kind, *_ in plain)
+
+
+def test_a_french_clitic_object_before_the_participle_is_its_controller():
+    # *je les ai vues*
+    rows = (
+        "1 je il PRON Number=Sing|Person=1|PronType=Prs 4 nsubj",
+        "2 les le PRON Gender=Fem|Number=Plur|Person=3|PronType=Prs 4 obj",
+        "3 ai avoir AUX Mood=Ind|Number=Sing|Person=1|Tense=Pres|VerbForm=Fin 4 aux",
+        "4 vues voir VERB Gender=Fem|Number=Plur|Tense=Past|VerbForm=Part 0 root",
+    )
+    found = relations_of(*rows, have_lemmas=_AVOIR, object_have_lemmas=_AVOIR)
+    assert ("object-verb", 4, 2, None) in found
+
+
+def test_a_french_participle_with_avoir_and_no_object_before_it_is_no_target():
+    # *il a écrit les lettres*: the object follows, the participle stays invariable.
+    after = (
+        "1 il il PRON Gender=Masc|Number=Sing|Person=3|PronType=Prs 3 nsubj",
+        f"2 a avoir AUX {_A} 3 aux",
+        "3 écrit écrire VERB Gender=Masc|Number=Sing|Tense=Past|VerbForm=Part 0 root",
+        "4 les le DET Definite=Def|Number=Plur|PronType=Art 5 det",
+        "5 lettres lettre NOUN Gender=Fem|Number=Plur 3 obj",
+    )
+    # *elle a travaillé*: no object at all, and no subject agreement with *avoir*.
+    intransitive = (
+        "1 elle il PRON Gender=Fem|Number=Sing|Person=3|PronType=Prs 3 nsubj",
+        f"2 a avoir AUX {_A} 3 aux",
+        "3 travaillé travailler VERB Gender=Masc|Number=Sing|Tense=Past|VerbForm=Part 0 root",
+    )
+    for rows in (after, intransitive):
+        found = relations_of(*rows, have_lemmas=_AVOIR, object_have_lemmas=_AVOIR)
+        assert not any(kind in ("object-verb", "subject-participle") for kind, *_ in found)
+
+
+def test_a_french_relative_clause_with_etre_is_no_object_verb_target():
+    # *les lettres qui sont arrivées*: *qui* is a subject, the auxiliary *être*.
+    rows = (
+        "1 les le DET Definite=Def|Number=Plur|PronType=Art 2 det",
+        "2 lettres lettre NOUN Gender=Fem|Number=Plur 0 root",
+        "3 qui qui PRON PronType=Rel 5 nsubj",
+        "4 sont être AUX Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 5 aux",
+        "5 arrivées arriver VERB Gender=Fem|Number=Plur|Tense=Past|VerbForm=Part 2 acl:relcl",
+    )
+    found = relations_of(*rows, have_lemmas=_AVOIR, object_have_lemmas=_AVOIR)
+    assert not any(kind == "object-verb" for kind, *_ in found)
+
+
+def test_an_italian_interrogative_object_is_no_clitic_controller():
+    # *Cosa ha inventato?*: an interrogative before the participle does not make it agree.
+    rows = (
+        "1 Cosa cosa PRON Number=Sing|PronType=Int 3 obj",
+        "2 ha avere AUX Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 3 aux",
+        "3 inventato inventare VERB Gender=Masc|Number=Sing|Tense=Past|VerbForm=Part 0 root",
+    )
+    avere = frozenset({"avere"})
+    assert relations_of(*rows, have_lemmas=avere, object_have_lemmas=avere) == set()
+    # *L'ha vista* ("he has seen her"): the clitic is.
+    rows = (
+        "1 L' lo PRON Clitic=Yes|Gender=Fem|Number=Sing|Person=3|PronType=Prs 3 obj",
+        "2 ha avere AUX Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 3 aux",
+        "3 vista vedere VERB Gender=Fem|Number=Sing|Tense=Past|VerbForm=Part 0 root",
+    )
+    found = relations_of(*rows, have_lemmas=avere, object_have_lemmas=avere)
+    assert found == {("object-verb", 3, 1, None)}
+
+
+def test_a_french_participle_before_an_infinitive_is_no_target():
+    # *les airs qu'il a laissé jouer*: the object is the infinitive's; *laissé* stays invariable.
+    rows = (
+        "1 les le DET Definite=Def|Number=Plur|PronType=Art 2 det",
+        "2 airs air NOUN Gender=Masc|Number=Plur 0 root",
+        "3 qu' que PRON PronType=Rel 6 obj",
+        "4 il il PRON Gender=Masc|Number=Sing|Person=3|PronType=Prs 6 nsubj",
+        f"5 a avoir AUX {_A} 6 aux",
+        "6 laissé laisser VERB Gender=Masc|Number=Sing|Tense=Past|VerbForm=Part 2 acl:relcl",
+        "7 jouer jouer VERB VerbForm=Inf 6 xcomp",
+    )
+    found = relations_of(*rows, have_lemmas=_AVOIR, object_have_lemmas=_AVOIR)
+    assert not any(kind == "object-verb" for kind, *_ in found)
+    # The same clause without the infinitive is a candidate (*les airs qu'il a laissés*).
+    without = (*rows[:5], rows[5].replace("Number=Sing", "Number=Plur"))
+    found = relations_of(*without, have_lemmas=_AVOIR, object_have_lemmas=_AVOIR)
+    assert ("object-verb", 6, 2, None) in found

@@ -501,4 +501,6 @@ def test_the_lexicon_keeps_every_member_upos_and_the_deprel_column_holds_every_b
     assert vocab.deprel_bits(b"nsubj:outer") == vocab.NSUBJ | vocab.NSUBJ_OUTER
     assert vocab.deprel_bits(b"obl:arg") == vocab.OBL
     assert vocab.deprel_bits(b"nmod:poss") == vocab.NMOD | vocab.NMOD_POSS
-    assert vocab.deprel_bits(b"xcomp") == 0
+    assert vocab.deprel_bits(b"acl:relcl") == vocab.ACL_RELCL  # base `acl` is not read
+    assert vocab.deprel_bits(b"xcomp") == vocab.XCOMP
+    assert vocab.deprel_bits(b"advmod") == 0

@@ -60,6 +60,7 @@ def mine_file(job: FileJob) -> FileResult:
         job.value_sets,
         job.have_lemmas,
         job.ergative_lemmas,
+        job.object_have_lemmas,
     )
     for sentence in parse(data, stem(job.path)):
         if isinstance(sentence, Malformed):

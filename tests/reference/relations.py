@@ -77,6 +77,12 @@ def carried_layer(feats: str, layers: tuple[str, ...]) -> str | None:
     return None
 
 
+def pron_types(feats: str) -> list[str]:
+    """The values of PronType (`Int,Rel` → Int, Rel)."""
+    values = dict(item.partition("=")[::2] for item in feats.split("|"))
+    return values.get("PronType", "").split(",")
+
+
 def base(deprel: str) -> str:
     """`nsubj:pass` → `nsubj`."""
     return deprel.partition(":")[0]
@@ -91,6 +97,8 @@ class Facts:
     value_sets: ValueSets = field(default_factory=dict)
     have_lemmas: frozenset[str] = frozenset()  # §1.7: the language's *have* auxiliary
     ergative_lemmas: frozenset[str] = frozenset()  # §1.7: its ergative markers (Hindi *ne*)
+    # §1.7: the *have* whose participle agrees with an object before it (French *avoir*)
+    object_have_lemmas: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True, frozen=True)
@@ -168,6 +176,7 @@ def candidates(
     participle_agreement: bool = False,
     have_lemmas: frozenset[str] = frozenset(),
     ergative_lemmas: frozenset[str] = frozenset(),
+    object_have_lemmas: frozenset[str] = frozenset(),
 ) -> list[Candidate]:
     """Every (t, c) pair of §1.1 and §1.7, subject-verb ones where the verb-form rule allows,
     once each; the first type in table order wins."""
@@ -276,6 +285,29 @@ def candidates(
                 noun = index_of.get(heads[head]) if heads[head] else None
                 if noun is not None and upos[noun] == "NOUN":
                     add("possessive", t, noun)
+    for t, tag in enumerate(upos):
+        # §1.7 object-verb (b), French and Italian: a VERB participle with an `aux` *avoir*, and
+        # its object before it: a personal PRON `obj`, a clitic (*je les ai vues*), or, for a
+        # relative pronoun `obj` of an `acl:relcl` participle, the noun the clause modifies.
+        if tag != "VERB" or parse_feats(sentence.feats[t]).verbform != {"Part"}:
+            continue
+        own = dependents.get(ids[t], [])
+        if not any(
+            base(deprels[a]) == "aux" and sentence.lemmas[a] in object_have_lemmas for a in own
+        ):
+            continue
+        if any(base(deprels[d]) == "xcomp" for d in own):
+            continue  # *les airs qu'il a laissé jouer*: before an infinitive, none
+        for c in own:
+            if base(deprels[c]) != "obj" or upos[c] != "PRON" or ids[c] >= ids[t]:
+                continue
+            types = pron_types(sentence.feats[c])
+            if "Prs" in types and "Rel" not in types:
+                add("object-verb", t, c)
+            elif "Rel" in types and deprels[t] == "acl:relcl" and heads[t] != 0:
+                antecedent = index_of[heads[t]]
+                if upos[antecedent] in SUBJECT_UPOS:
+                    add("object-verb", t, antecedent)
     for t, tag in enumerate(upos):
         # §1.7 subject-participle: a VERB participle marked by its auxiliary or copula.
         if tag != "VERB" or parse_feats(sentence.feats[t]).verbform != {"Part"}:
@@ -439,7 +471,11 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
     nouns: list[Noun] | None = None
     coordinated: set[int] = set()
     for candidate in candidates(
-        sentence, facts.participle_agreement, facts.have_lemmas, facts.ergative_lemmas
+        sentence,
+        facts.participle_agreement,
+        facts.have_lemmas,
+        facts.ergative_lemmas,
+        facts.object_have_lemmas,
     ):
         target = parse_feats(sentence.feats[candidate.target])
         controller = parse_feats(sentence.feats[candidate.controller])
