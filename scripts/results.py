@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ud_agree.evaluate import load_results  # noqa: E402
+from ud_agree.evaluate.report.validity import read_validity  # noqa: E402
 from ud_agree.evaluate.summary.bins import (  # noqa: E402
     COUNT_EDGES,
     DISTANCE_EDGES,
@@ -192,19 +193,6 @@ def language_table(results: pl.DataFrame, model: str) -> pl.DataFrame:
     return pl.concat([per_lang, pooled.rename({"scope": "lang"})], how="vertical_relaxed")
 
 
-def validity_cells(table: pl.DataFrame) -> pl.DataFrame:
-    """The language × type rows of `mine.validate score`'s table: lang, type, validity_n,
-    validity, validity_low, validity_high."""
-    return table.filter(pl.col("cell") == "type").select(
-        "lang",
-        "type",
-        pl.col("n").alias("validity_n"),
-        pl.col("share").alias("validity"),
-        pl.col("low").alias("validity_low"),
-        pl.col("high").alias("validity_high"),
-    )
-
-
 def by_measure(
     results: pl.DataFrame, model: str, column: str, edges: Sequence[int]
 ) -> pl.DataFrame:
@@ -328,14 +316,15 @@ def run(command: list[str], log: Path) -> float:
 
 def score_validity(work: Path, log: Path) -> pl.DataFrame:
     """The judged sheets of docs/validity/ scored by `mine.validate score`, per language × type."""
-    tables = []
+    outs = []
     for i, (folder, langs) in enumerate(VALIDITY_SHEETS):
         out = work / f"validity-{i}.parquet"
         sheets = [f"{folder}/{lang}.csv" for lang in langs]
         run([sys.executable, "-m", "mine.validate", "score", *sheets, "--key", f"{folder}/key.csv",
              "--out", str(out), "--judges", "maintainers"], log)  # fmt: skip
-        tables.append(validity_cells(pl.read_parquet(out)))
-    return pl.concat(tables)
+        outs.append(out)
+    # The report's reader: the scored tables' columns and types checked, each cell once.
+    return read_validity(outs).select(list(VALIDITY_COLUMNS))
 
 
 def versions() -> list[str]:
