@@ -301,22 +301,30 @@ def load_optional_antecedent_agreement() -> dict[str, dict[str, dict[str, str]]]
 @dataclass(frozen=True)
 class VerbContext:
     """A language's words for §4.3's context rules (`rules.verb_context`): its modals, the verbs
-    a modal makes non-finite, its mandative heads, the kinship words of the plural of respect
-    (empty: the rule does not apply)."""
+    a modal makes non-finite, its mandative heads, the kinship words of the plural of respect,
+    its subjects of notional agreement (empty: the rule does not apply), and whether a participle
+    with a reflexive and a direct object agrees with its subject."""
 
     modals: frozenset[str] = frozenset()
     chain_verbs: frozenset[str] = frozenset()
     mandative_heads: frozenset[str] = frozenset()
     respect_kin: frozenset[str] = frozenset()
+    notional_subjects: frozenset[str] = frozenset()
+    # True where a participle with a reflexive clitic and a direct object agrees with that object,
+    # not with its subject (French *les commissions que se sont partagées les partis*;
+    # `mine/data/reflexive_object_languages.tsv`).
+    reflexive_object: bool = False
 
 
 def load_verb_contexts() -> dict[str, VerbContext]:
-    """UD code → its VerbContext, from `mine/data/modal_chain.tsv` and
-    `mine/data/mandative_heads.tsv`."""
+    """UD code → its VerbContext, from `mine/data/modal_chain.tsv`,
+    `mine/data/mandative_heads.tsv`, `mine/data/respect_kinship.tsv`,
+    `mine/data/notional_subjects.tsv` and `mine/data/reflexive_object_languages.tsv`."""
     modals: dict[str, set[str]] = defaultdict(set)
     verbs: dict[str, set[str]] = defaultdict(set)
     heads: dict[str, set[str]] = defaultdict(set)
     kin: dict[str, set[str]] = defaultdict(set)
+    notional: dict[str, set[str]] = defaultdict(set)
     for row in read_rows("modal_chain.tsv"):
         words = {w.strip() for w in row["lemmas"].split(",") if w.strip()}
         (modals if row["role"].strip() == "modal" else verbs)[row["code"].strip()] |= words
@@ -324,7 +332,17 @@ def load_verb_contexts() -> dict[str, VerbContext]:
         heads[row["code"].strip()].add(row["lemma"].strip())
     for row in read_rows("respect_kinship.tsv"):
         kin[row["code"].strip()].add(row["lemma"].strip())
+    for row in read_rows("notional_subjects.tsv"):
+        notional[row["code"].strip()].add(row["lemma"].strip())
+    reflexive = language_codes("reflexive_object_languages.tsv")
     return {
-        code: VerbContext(*(frozenset(words[code]) for words in (modals, verbs, heads, kin)))
-        for code in {*modals, *verbs, *heads, *kin}
+        code: VerbContext(
+            modals=frozenset(modals[code]),
+            chain_verbs=frozenset(verbs[code]),
+            mandative_heads=frozenset(heads[code]),
+            respect_kin=frozenset(kin[code]),
+            notional_subjects=frozenset(notional[code]),
+            reflexive_object=code in reflexive,
+        )
+        for code in {*modals, *verbs, *heads, *kin, *notional, *reflexive}
     }

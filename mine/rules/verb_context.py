@@ -27,6 +27,13 @@ AFTER_MODAL = "after-modal"
 DOUBLED_WORD = "doubled-word"
 MANDATIVE = "mandative"
 RESPECT = "respect-plural"
+NOTIONAL_SUBJECT = "notional-subject"
+REFLEXIVE_OBJECT = "reflexive-object"
+# The types whose target takes a notional subject's gender and number (French *on est partis*),
+# and the type whose participle a reflexive's direct object takes (*se sont partagées*).
+NOTIONAL_TYPES = ("subject-participle", "predicative")
+REFLEXIVE_TYPES = ("subject-participle",)
+_REFLEX = re.compile(r"(?:^|\|)Reflex=Yes(?:\||$)")
 # How far before its chain's next verb a modal stands: negation, an adverb or an inverted subject
 # between (*would not have*, *would I have*); one farther away is another clause's, mis-attached
 # (*one answer might be: the quality doesn't decline*).
@@ -48,7 +55,8 @@ def target_context(
     """Per relation (target t, controller c): `doubled-word`, `after-modal`, `respect-plural`
     (the subject is one's own elder: the pair rules skip only its plural), `mandative` (the
     target's clause is a complement of a mandative head; the pair rules skip it only where the
-    bad form is the plain form), or null."""
+    bad form is the plain form), `notional-subject` (the subject takes notional agreement: French
+    *on*), `reflexive-object` (a participle with a reflexive and a direct object), or null."""
     reason = np.full(len(t), None, object)
     if len(t) == 0:
         return pa.array(reason, pa.string())
@@ -57,6 +65,11 @@ def target_context(
         reason[_mandative(table, words, t, lemma, context.mandative_heads)] = MANDATIVE
         reason[_own_elder(words, features, c, lemma, context.respect_kin)] = RESPECT
         reason[_after_modal(words, t, lemma, context)] = AFTER_MODAL
+        if context.notional_subjects:
+            notional = lemma.gather(c).is_in(list(context.notional_subjects)).to_numpy()
+            reason[notional] = NOTIONAL_SUBJECT
+        if context.reflexive_object:
+            reason[_reflexive_object(words, features, t)] = REFLEXIVE_OBJECT
     reason[_doubled(table, words, t)] = DOUBLED_WORD
     if not any(reason):  # the common case: a column of nulls, not built value by value
         return pa.nulls(len(t), pa.string())
@@ -88,6 +101,20 @@ def _after_modal(
         found |= same & modal[m] & (words.head[m] == chain)
     verb = lemma.gather(t).is_in(list(context.chain_verbs)).to_numpy()
     return verb & found
+
+
+def _reflexive_object(words: vocab.Words, features: vocab.Features, t: np.ndarray) -> np.ndarray:
+    """Whether each target is a participle with a reflexive dependent and a direct object (`obj`)
+    that is not reflexive: the reflexive is then indirect, and the participle agrees with that
+    object where it comes first (*les commissions que se sont partagées les partis*), else with
+    nothing (*elle s'est lavé les mains*); never with the subject."""
+    reflexive = np.array([bool(_REFLEX.search(feats)) for feats in features.strings], bool)
+    reflexive = reflexive[words.feats] & (words.head >= 0)
+    direct = words.has(vocab.OBJ) & ~reflexive & (words.head >= 0)
+    found = np.zeros((2, len(words.head)), bool)
+    found[0, words.head[reflexive]] = True
+    found[1, words.head[direct]] = True
+    return found[0, t] & found[1, t] & features.participle[words.feats[t]]
 
 
 def _doubled(table: Table, words: vocab.Words, t: np.ndarray) -> np.ndarray:
@@ -166,7 +193,8 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
     """Per try: whether its target's context refuses it (`target_context`, its reason); a
     mandative clause only where the bad form is the verb's plain form (its lemma): the
     subjunctive (*that the Commission ensure*); one's own elder only where the bad value is the
-    verb's plural (*Annem geldiler* honours her)."""
+    verb's plural (*Annem geldiler* honours her); a notional subject or a reflexive's object
+    only in the types they touch (*on est partis*, but *on est* → *on sont* stays)."""
     context = pl.col("target_context")
     plain = pl.col("bad_key") == pl.col("lemma").str.to_lowercase()
     # The plural of respect is the verb's: a predicate noun's plural is a plural noun.
@@ -179,6 +207,8 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
         context.is_in([AFTER_MODAL, DOUBLED_WORD])
         | ((context == MANDATIVE) & plain)
         | ((context == RESPECT) & respect)
+        | ((context == NOTIONAL_SUBJECT) & pl.col("type").is_in(NOTIONAL_TYPES))
+        | ((context == REFLEXIVE_OBJECT) & pl.col("type").is_in(REFLEXIVE_TYPES))
     )
     return tries.select(((pl.col("varied") == "target") & refused).fill_null(False)).to_series()
 

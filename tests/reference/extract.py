@@ -276,8 +276,9 @@ def between_feats(sentence: Sentence, t: int, c: int) -> list[str]:
 
 
 def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> str | None:
-    """What the words around target t say of it (§4.3): `doubled-word`, `after-modal`,
-    `mandative`, or None; read word by word."""
+    """What the words around target t say of it (§4.3): `doubled-word`, `notional-subject`,
+    `reflexive-object`, `after-modal`, `respect-plural`, `mandative`, or None; read word by
+    word."""
     lemma = [lem.lower() for lem in sentence.lemmas]
     at = {word_id: i for i, word_id in enumerate(sentence.ids)}
 
@@ -294,6 +295,17 @@ def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> 
             and sentence.deprels[other] == sentence.deprels[t]
         ):
             return "doubled-word"
+    if lemma[c] in context.notional_subjects:
+        return "notional-subject"
+    reflexive = ["Yes" in _values(feats, "Reflex") for feats in sentence.feats]
+    dependents = [w for w in range(len(lemma)) if head(w) == t]
+    if (
+        context.reflexive_object
+        and _values(sentence.feats[t], "VerbForm") == {"Part"}
+        and any(reflexive[w] for w in dependents)
+        and any(base[w] == "obj" and not reflexive[w] for w in dependents)
+    ):
+        return "reflexive-object"
     chain = head(t) if base[t] in ("aux", "cop") and head(t) is not None else t
     modal_before = any(
         lemma[m] in context.modals

@@ -154,7 +154,10 @@ RELATIONS_MINED = pa.schema(
             "after a modal of its verb chain), `doubled-word` (a word beside it of its form, "
             "head and deprel), `mandative` (a verb heading a clause complement of a mandative "
             "head), `respect-plural` (the subject is a kinship word with a first- or "
-            "second-person possessor, in a language with the plural of respect); null otherwise",
+            "second-person possessor, in a language with the plural of respect), "
+            "`notional-subject` (the subject takes notional agreement: French *on*), "
+            "`reflexive-object` (a participle with a reflexive and a direct object); null "
+            "otherwise",
         ),
     ]
 )
@@ -321,6 +324,8 @@ SKIP_REASONS = (
     "clitic-form",
     "respect-plural",
     "third-person-possessor",
+    "notional-subject",
+    "reflexive-object",
 )
 
 # Every skip of §4 and §9, one row per (relation, varied role, feature, bad value) that gave no
