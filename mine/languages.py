@@ -115,11 +115,16 @@ def load_genderless_plural_languages() -> frozenset[str]:
     return language_codes("genderless_plural_languages.tsv")
 
 
-def load_optional_feminine_languages() -> frozenset[str]:
-    """UD codes of the languages whose feminine nouns may also take masculine agreement
-    (Norwegian Bokmål *kona din* beside *kona di*), from
-    `mine/data/optional_feminine_languages.tsv`."""
-    return language_codes("optional_feminine_languages.tsv")
+def load_optional_feminine_treebanks() -> dict[str, frozenset[str]]:
+    """UD code → the treebanks (names, as in `UD_Norwegian-Bokmaal`) whose feminine nouns may
+    also take masculine agreement (Bokmål *kona din* beside *kona di*; empty: all the language's),
+    from `mine/data/optional_feminine_languages.tsv`."""
+    return {
+        row["code"].strip(): frozenset(
+            name.strip() for name in row["treebanks"].split(",") if name.strip()
+        )
+        for row in read_rows("optional_feminine_languages.tsv")
+    }
 
 
 def load_verb_prefixes() -> dict[str, dict[str, tuple[str, ...]]]:

@@ -33,7 +33,8 @@ from .rules.eligibility import relation_skip_reason
 from .rules.hosts import agrees_with_another_host
 from .rules.instrumental import instrumental_predicate
 from .rules.numerals import adverb_reading
-from .rules.possessives import not_possessive, optional_feminine, other_possessor
+from .rules.optional_feminine import optional_feminine
+from .rules.possessives import not_possessive, other_possessor
 from .rules.surface import breaks_apocope, breaks_elision, capitalised_like, changes_prefix
 from .rules.verb_context import clitic_form, verb_context_skip
 from .rules.words import NO_VALUE
@@ -187,8 +188,9 @@ def pairs_from_attempts(
     if possessives is not None:
         tries = _skip(tries, not_possessive(tries, possessives), "not-possessive", skipped)
         tries = _skip(tries, other_possessor(tries), "other-possessor", skipped)
-    if frames.optional_feminine:
-        tries = _skip(tries, optional_feminine(tries), "optional-feminine", skipped)
+    if frames.optional_feminine is not None:
+        masculine = optional_feminine(tries, frames.optional_feminine)
+        tries = _skip(tries, masculine, "optional-feminine", skipped)
     if multiplicatives is not None:
         adverb = adverb_reading(tries, multiplicatives)
         tries = _skip(tries, adverb, "adverb-reading", skipped)

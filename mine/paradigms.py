@@ -363,8 +363,9 @@ class ParadigmFrames:
 
     # Its adjective predicates may be instrumental (`rules.instrumental`; set by the miner).
     instrumental_predicate: bool = False
-    # Its feminine nouns may take masculine possessives (`rules.possessives.optional_feminine`; set so).
-    optional_feminine: bool = False
+    # The treebanks whose feminine nouns may take masculine agreement (`rules.optional_feminine`;
+    # set by the miner; empty: all the language's; None: none).
+    optional_feminine: frozenset[str] | None = None
     # The one-letter words written as words of their own (`rules.verb_context.clitic_form`;
     # set by the miner; None: not checked).
     free_letters: frozenset[str] | None = None

@@ -51,7 +51,7 @@ from .languages import (
     load_apocope,
     load_genderless_plural_languages,
     load_optional_antecedent_agreement,
-    load_optional_feminine_languages,
+    load_optional_feminine_treebanks,
     load_reported_speech_languages,
     load_value_sets,
     load_verb_prefixes,
@@ -329,7 +329,7 @@ def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
     )
     frames.marked = marked_cells(finite_cells(run))
     frames.instrumental_predicate = code in load_instrumental_predicate_languages()
-    frames.optional_feminine = code in load_optional_feminine_languages()
+    frames.optional_feminine = load_optional_feminine_treebanks().get(code)
     frames.free_letters = frozenset().union(*(r.letters for r in run.results.values()))
     return frames
 

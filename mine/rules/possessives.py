@@ -1,5 +1,6 @@
 """§1.7 possessive: the bad forms a varied possessive may not take: no possessive of the
-language, another possessor's, or, where the feminine is optional, the masculine."""
+language, or another possessor's (where the feminine is optional, the masculine is
+`rules.optional_feminine`'s)."""
 
 from __future__ import annotations
 
@@ -14,18 +15,6 @@ def not_possessive(tries: pl.DataFrame, possessives: pl.Series) -> pl.Series:
         (pl.col("type") == "possessive")
         & (pl.col("varied") == "target")
         & ~pl.col("bad_key").str.to_lowercase().is_in(possessives.implode())
-    ).to_series()
-
-
-def optional_feminine(tries: pl.DataFrame) -> pl.Series:
-    """§1.7 possessive, where the feminine is optional (Norwegian Bokmål): a possessive of a
-    feminine noun varied into the masculine (*kona di* → *kona din* is Bokmål)."""
-    return tries.select(
-        (pl.col("type") == "possessive")
-        & (pl.col("varied") == "target")
-        & (pl.col("feature") == "Gender")
-        & (pl.col("k_o_values") == "Fem")
-        & (pl.col("bad_value") == "Masc")
     ).to_series()
 
 

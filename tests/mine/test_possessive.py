@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from tests.mine.test_optional_feminine import mine_norwegian
 from tests.mine.test_pairs import mine_with_skips
 from tests.mine.test_relations import found
 
@@ -163,7 +164,7 @@ def test_a_feminine_nouns_masculine_possessive_is_no_violation_where_the_feminin
         f"2 din du PRON Gender=Masc|{poss} 1 nmod:poss",
         "3 står stå VERB Mood=Ind|Tense=Pres|VerbForm=Fin 0 root",
     )
-    pairs, skips, _ = mine_with_skips(tmp_path, kona_di, bilen_din, lang="Norwegian")
+    pairs, skips = mine_norwegian(tmp_path, "Bokmaal", kona_di, bilen_din)
     possessive = pairs.filter(pl.col("type") == "possessive")
     assert set(possessive.select("sent_id", "sentence_bad").iter_rows()) == {
         ("s2", "bilen di står")
