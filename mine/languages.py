@@ -301,22 +301,28 @@ def load_optional_antecedent_agreement() -> dict[str, dict[str, dict[str, str]]]
 @dataclass(frozen=True)
 class VerbContext:
     """A language's words for §4.3's context rules (`rules.verb_context`): its modals, the verbs
-    a modal makes non-finite, its mandative heads, the kinship words of the plural of respect
-    (empty: the rule does not apply)."""
+    a modal makes non-finite, its mandative heads, the kinship words of the plural of respect, the
+    particles that open a clause as `mark` does and the `mark`s that do not (empty: the rule does
+    not apply)."""
 
     modals: frozenset[str] = frozenset()
     chain_verbs: frozenset[str] = frozenset()
     mandative_heads: frozenset[str] = frozenset()
     respect_kin: frozenset[str] = frozenset()
+    subordinators: frozenset[str] = frozenset()
+    focus_particles: frozenset[str] = frozenset()
 
 
 def load_verb_contexts() -> dict[str, VerbContext]:
-    """UD code → its VerbContext, from `mine/data/modal_chain.tsv` and
-    `mine/data/mandative_heads.tsv`."""
+    """UD code → its VerbContext, from `mine/data/modal_chain.tsv`,
+    `mine/data/mandative_heads.tsv`, `mine/data/respect_kinship.tsv` and
+    `mine/data/subordinator_particles.tsv`."""
     modals: dict[str, set[str]] = defaultdict(set)
     verbs: dict[str, set[str]] = defaultdict(set)
     heads: dict[str, set[str]] = defaultdict(set)
     kin: dict[str, set[str]] = defaultdict(set)
+    particles: dict[str, set[str]] = defaultdict(set)
+    focus: dict[str, set[str]] = defaultdict(set)
     for row in read_rows("modal_chain.tsv"):
         words = {w.strip() for w in row["lemmas"].split(",") if w.strip()}
         (modals if row["role"].strip() == "modal" else verbs)[row["code"].strip()] |= words
@@ -324,7 +330,11 @@ def load_verb_contexts() -> dict[str, VerbContext]:
         heads[row["code"].strip()].add(row["lemma"].strip())
     for row in read_rows("respect_kinship.tsv"):
         kin[row["code"].strip()].add(row["lemma"].strip())
+    for row in read_rows("subordinator_particles.tsv"):
+        role = particles if row["role"].strip() == "subordinator" else focus
+        role[row["code"].strip()].add(row["lemma"].strip())
+    tables = (modals, verbs, heads, kin, particles, focus)
     return {
-        code: VerbContext(*(frozenset(words[code]) for words in (modals, verbs, heads, kin)))
-        for code in {*modals, *verbs, *heads, *kin}
+        code: VerbContext(*(frozenset(words[code]) for words in tables))
+        for code in {*modals, *verbs, *heads, *kin, *particles, *focus}
     }

@@ -17,8 +17,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..languages import VerbContext
+from ..languages import VerbContext, load_pro_drop_languages
 from . import words as vocab
+from .dislocated import DISLOCATED, dislocated_subjects
 
 if TYPE_CHECKING:
     from ..columnar import Table
@@ -48,10 +49,15 @@ def target_context(
     """Per relation (target t, controller c): `doubled-word`, `after-modal`, `respect-plural`
     (the subject is one's own elder: the pair rules skip only its plural), `mandative` (the
     target's clause is a complement of a mandative head; the pair rules skip it only where the
-    bad form is the plain form), or null."""
+    bad form is the plain form), `dislocated-subject` (a pronoun subject before its clause's
+    subordinator: skipped only for Person and Number where subjects are dropped), or null."""
     reason = np.full(len(t), None, object)
     if len(t) == 0:
         return pa.array(reason, pa.string())
+    dislocated = dislocated_subjects(
+        table, words, features, t, c, context.subordinators, context.focus_particles
+    )
+    reason[dislocated] = DISLOCATED
     if context != VerbContext():  # the lemmas are read only where a rule has words to look for
         lemma = _lower(table.rows.strings(2, table.word_rows))
         reason[_mandative(table, words, t, lemma, context.mandative_heads)] = MANDATIVE
@@ -175,10 +181,17 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
         & (pl.col("feature") == "Number")
         & (pl.col("bad_value") == "Plur")
     )
+    # A topic before its clause's subordinator: the verb may have a dropped subject of its own.
+    dislocated = (
+        (pl.col("type") == "subject-verb")
+        & pl.col("feature").is_in(["Person", "Number"])
+        & pl.col("lang").is_in(sorted(load_pro_drop_languages()))
+    )
     refused = (
         context.is_in([AFTER_MODAL, DOUBLED_WORD])
         | ((context == MANDATIVE) & plain)
         | ((context == RESPECT) & respect)
+        | ((context == DISLOCATED) & dislocated)
     )
     return tries.select(((pl.col("varied") == "target") & refused).fill_null(False)).to_series()
 
