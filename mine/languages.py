@@ -298,6 +298,14 @@ def load_optional_antecedent_agreement() -> dict[str, dict[str, dict[str, str]]]
     return dict(listed)
 
 
+def load_partitive_pronouns() -> tuple[tuple[str, str], ...]:
+    """(UD code, lemma) of each pronoun after which an adjective may be a partitive genitive
+    (§4.3), from `mine/data/partitive_pronouns.tsv`."""
+    return tuple(
+        (row["code"].strip(), row["lemma"].strip()) for row in read_rows("partitive_pronouns.tsv")
+    )
+
+
 @dataclass(frozen=True)
 class VerbContext:
     """A language's words for §4.3's context rules (`rules.verb_context`): its modals, the verbs

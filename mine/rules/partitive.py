@@ -9,7 +9,7 @@ from functools import cache
 
 import polars as pl
 
-from ..resources import read_rows
+from ..languages import load_partitive_pronouns
 
 GENITIVE = "Gen"
 
@@ -17,10 +17,8 @@ GENITIVE = "Gen"
 @cache
 def partitive_pronouns() -> pl.DataFrame:
     """(lang, o_lemma) of each pronoun after which an adjective may be a partitive genitive."""
-    rows = [
-        (row["code"].strip(), row["lemma"].strip()) for row in read_rows("partitive_pronouns.tsv")
-    ]
-    return pl.DataFrame(rows, schema={"lang": pl.String, "o_lemma": pl.String}, orient="row")
+    schema = {"lang": pl.String, "o_lemma": pl.String}
+    return pl.DataFrame(list(load_partitive_pronouns()), schema=schema, orient="row")
 
 
 def partitive_genitive(tries: pl.DataFrame) -> pl.Series:
