@@ -303,17 +303,28 @@ def load_optional_antecedent_agreement() -> dict[str, dict[str, dict[str, str]]]
     return dict(listed)
 
 
+def load_partitive_pronouns() -> tuple[tuple[str, str], ...]:
+    """(UD code, lemma) of each pronoun after which an adjective may be a partitive genitive
+    (§4.3), from `mine/data/partitive_pronouns.tsv`."""
+    return tuple(
+        (row["code"].strip(), row["lemma"].strip()) for row in read_rows("partitive_pronouns.tsv")
+    )
+
+
 @dataclass(frozen=True)
 class VerbContext:
     """A language's words for §4.3's context rules (`rules.verb_context`): its modals, the verbs
     a modal makes non-finite, its mandative heads, the kinship words of the plural of respect,
-    its subjects of notional agreement (empty: the rule does not apply), and whether a participle
-    with a reflexive and a direct object agrees with its subject."""
+    its subjects of notional agreement, the particles that open a clause as `mark` does and the
+    `mark`s that do not (empty: the rule does not apply), and whether a participle with a
+    reflexive and a direct object agrees with its subject."""
 
     modals: frozenset[str] = frozenset()
     chain_verbs: frozenset[str] = frozenset()
     mandative_heads: frozenset[str] = frozenset()
     respect_kin: frozenset[str] = frozenset()
+    subordinators: frozenset[str] = frozenset()
+    focus_particles: frozenset[str] = frozenset()
     notional_subjects: frozenset[str] = frozenset()
     # True where a participle with a reflexive clitic and a direct object agrees with that object,
     # not with its subject (French *les commissions que se sont partagées les partis*;
@@ -324,12 +335,15 @@ class VerbContext:
 def load_verb_contexts() -> dict[str, VerbContext]:
     """UD code → its VerbContext, from `mine/data/modal_chain.tsv`,
     `mine/data/mandative_heads.tsv`, `mine/data/respect_kinship.tsv`,
-    `mine/data/notional_subjects.tsv` and `mine/data/reflexive_object_languages.tsv`."""
+    `mine/data/subordinator_particles.tsv`, `mine/data/notional_subjects.tsv` and
+    `mine/data/reflexive_object_languages.tsv`."""
     modals: dict[str, set[str]] = defaultdict(set)
     verbs: dict[str, set[str]] = defaultdict(set)
     heads: dict[str, set[str]] = defaultdict(set)
     kin: dict[str, set[str]] = defaultdict(set)
     notional: dict[str, set[str]] = defaultdict(set)
+    particles: dict[str, set[str]] = defaultdict(set)
+    focus: dict[str, set[str]] = defaultdict(set)
     for row in read_rows("modal_chain.tsv"):
         words = {w.strip() for w in row["lemmas"].split(",") if w.strip()}
         (modals if row["role"].strip() == "modal" else verbs)[row["code"].strip()] |= words
@@ -337,6 +351,9 @@ def load_verb_contexts() -> dict[str, VerbContext]:
         heads[row["code"].strip()].add(row["lemma"].strip())
     for row in read_rows("respect_kinship.tsv"):
         kin[row["code"].strip()].add(row["lemma"].strip())
+    for row in read_rows("subordinator_particles.tsv"):
+        role = particles if row["role"].strip() == "subordinator" else focus
+        role[row["code"].strip()].add(row["lemma"].strip())
     for row in read_rows("notional_subjects.tsv"):
         notional[row["code"].strip()].add(row["lemma"].strip())
     reflexive = language_codes("reflexive_object_languages.tsv")
@@ -346,8 +363,10 @@ def load_verb_contexts() -> dict[str, VerbContext]:
             chain_verbs=frozenset(verbs[code]),
             mandative_heads=frozenset(heads[code]),
             respect_kin=frozenset(kin[code]),
+            subordinators=frozenset(particles[code]),
+            focus_particles=frozenset(focus[code]),
             notional_subjects=frozenset(notional[code]),
             reflexive_object=code in reflexive,
         )
-        for code in {*modals, *verbs, *heads, *kin, *notional, *reflexive}
+        for code in {*modals, *verbs, *heads, *kin, *particles, *focus, *notional, *reflexive}
     }

@@ -34,6 +34,7 @@ from .rules.hosts import agrees_with_another_host
 from .rules.instrumental import instrumental_predicate
 from .rules.numerals import adverb_reading
 from .rules.optional_feminine import optional_feminine
+from .rules.partitive import partitive_genitive
 from .rules.possessives import not_possessive, other_possessor
 from .rules.surface import breaks_apocope, breaks_elision, capitalised_like, changes_prefix
 from .rules.verb_context import clitic_form, verb_context_skip
@@ -285,6 +286,8 @@ def _with_bad_forms(
     if frames.instrumental_predicate:  # §4.1: *víno bylo dobrým* is Czech
         refused = instrumental_predicate(tries)
         tries = _skip(tries, refused, "instrumental-predicate", skipped)
+    # §4.3: *co je nelogického* beside *co je nelogické*: a partitive genitive, not agreement.
+    tries = _skip(tries, partitive_genitive(tries), "partitive-genitive", skipped)
     tries = tries.drop("between_feats")
     # §4.3: a finite *have* after a modal of its chain is a mis-tagged infinitive.
     tries = _skip(tries, verb_context_skip(tries), pl.col("target_context"), skipped)

@@ -163,31 +163,30 @@ LAYERED = r"^[A-Za-z]+\[[a-z]+\]="  # a layered feature's item (`Number[psor]=Si
 
 
 def layered_features(lexicon: pl.DataFrame) -> pl.DataFrame:
-    """Per (lower-cased form `key`, lemma, upos), a row per layered feature its treebanks give
-    it (`name`, and `item`: `Name[layer]=Value`) where most of its tokens carry one, each with the
-    value most of them carry (French *ses*: Number[psor]=Sing 180 times, Plur 29, a tagging
-    slip); a tie leaves the feature out, and so does a feature few of its tokens carry (Italian
-    *sua*: 2 of 38, where no treebank gives *suo* one: completing *sua* alone would refuse
-    *sua* → *suo*)."""
+    """Per (lower-cased form `key`, lemma, upos), a row per layered feature any of its tokens
+    carries (`name`, and `item`: `Name[layer]=Values`, every value a token gives it, `,`-joined).
+    One treebank that marks it is enough: UD_French-Sequoia's *votre* has no Person[psor] (111
+    of the language's 166 tokens), the others' has 2. Every value counts: German *ihrem* is 'her'
+    and 'their' (Number[psor] Sing 1, Plur 5), so *ihrem* → *ihres* keeps a possessor it may
+    have. A form without the feature (Italian *suo*) is compared on none
+    (`rules.cells.changes_layered`)."""
     word = ["key", "lemma", "upos"]
     rows = lexicon.select(
         pl.col("form").str.to_lowercase().alias("key"),
         "lemma",
         "upos",
         pl.col("feats").str.split("|").alias("item"),
-        pl.col("count").fill_null(0),
-    ).with_columns(pl.col("count").sum().over(word).alias("tokens"))
+    )
     items = (
         rows.explode("item")
         .filter(pl.col("item").str.contains(LAYERED))
-        .with_columns(pl.col("item").str.extract(r"^([^=]+)=", 1).alias("name"))
-        .group_by(*word, "name", "item")
-        .agg(pl.col("count").sum(), pl.col("tokens").first())
+        .with_columns(pl.col("item").str.extract(r"^([^=]+)=(.*)$", 1).alias("name"))
+        .with_columns(pl.col("item").str.extract(r"=(.*)$", 1).str.split(",").alias("value"))
+        .explode("value")
+        .group_by(*word, "name")
+        .agg(pl.col("value").unique().sort().str.join(","))
     )
-    most = pl.col("count") == pl.col("count").max().over(*word, "name")
-    carried = 2 * pl.col("count").sum().over(*word, "name") > pl.col("tokens")
-    single = items.filter(most & carried).filter(pl.len().over(*word, "name") == 1)
-    return single.select(*word, "name", "item")
+    return items.select(*word, "name", (pl.col("name") + "=" + pl.col("value")).alias("item"))
 
 
 def rare_values(lexicon: pl.DataFrame) -> pl.DataFrame:

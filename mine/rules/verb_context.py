@@ -17,8 +17,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..languages import VerbContext
+from ..languages import VerbContext, load_pro_drop_languages
 from . import words as vocab
+from .dislocated import DISLOCATED, dislocated_subjects
 
 if TYPE_CHECKING:
     from ..columnar import Table
@@ -56,10 +57,16 @@ def target_context(
     (the subject is one's own elder: the pair rules skip only its plural), `mandative` (the
     target's clause is a complement of a mandative head; the pair rules skip it only where the
     bad form is the plain form), `notional-subject` (the subject takes notional agreement: French
-    *on*), `reflexive-object` (a participle with a reflexive and a direct object), or null."""
+    *on*), `reflexive-object` (a participle with a reflexive and a direct object),
+    `dislocated-subject` (a pronoun subject before its clause's subordinator: skipped only for
+    Person and Number where subjects are dropped), or null."""
     reason = np.full(len(t), None, object)
     if len(t) == 0:
         return pa.array(reason, pa.string())
+    dislocated = dislocated_subjects(
+        table, words, features, t, c, context.subordinators, context.focus_particles
+    )
+    reason[dislocated] = DISLOCATED
     if context != VerbContext():  # the lemmas are read only where a rule has words to look for
         lemma = _lower(table.rows.strings(2, table.word_rows))
         reason[_mandative(table, words, t, lemma, context.mandative_heads)] = MANDATIVE
@@ -203,12 +210,19 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
         & (pl.col("feature") == "Number")
         & (pl.col("bad_value") == "Plur")
     )
+    # A topic before its clause's subordinator: the verb may have a dropped subject of its own.
+    dislocated = (
+        (pl.col("type") == "subject-verb")
+        & pl.col("feature").is_in(["Person", "Number"])
+        & pl.col("lang").is_in(sorted(load_pro_drop_languages()))
+    )
     refused = (
         context.is_in([AFTER_MODAL, DOUBLED_WORD])
         | ((context == MANDATIVE) & plain)
         | ((context == RESPECT) & respect)
         | ((context == NOTIONAL_SUBJECT) & pl.col("type").is_in(NOTIONAL_TYPES))
         | ((context == REFLEXIVE_OBJECT) & pl.col("type").is_in(REFLEXIVE_TYPES))
+        | ((context == DISLOCATED) & dislocated)
     )
     return tries.select(((pl.col("varied") == "target") & refused).fill_null(False)).to_series()
 

@@ -201,3 +201,30 @@ def test_an_antecedent_its_verb_contradicts_lends_the_pronoun_nothing(tmp_path):
     lent_person = antecedent_pairs(pairs).filter(pl.col("feature") == "Person")
     assert "the person who am here" in set(lent_person["sentence_bad"])  # lent where agreeing
     assert pairs.filter(pl.col("sent_id") == "s23").height == 0
+
+
+def co(antecedent: tuple[str, str, str, str], verb: tuple[str, str]) -> tuple[str, ...]:
+    """*<antecedent>, co <verb> .*: Czech relative *co* (indeclinable: no Gender, no Number)."""
+    form, lemma, gender, number = antecedent
+    verb_form, verb_number = verb
+    return (
+        f"1 {form} {lemma} NOUN Case=Gen|Gender={gender}|Number={number} 0 root",
+        "2 , , PUNCT _ 4 punct",
+        "3 co co PRON Animacy=Inan|Case=Nom|PronType=Int,Rel 4 nsubj",
+        f"4 {verb_form} být AUX Mood=Ind|Number={verb_number}|Person=3|Polarity=Pos"
+        "|Tense=Pres|VerbForm=Fin 1 acl:relcl",
+    )
+
+
+def test_czech_co_lends_no_plural_but_its_default_singular(tmp_path):
+    # *chvil, co mi jsou na nic* → *je* is Czech (*co* 'when', and *je mi na nic* has no
+    # subject); *toho, co je* → *jsou* is not.
+    chvil = co(("chvil", "chvíle", "Fem", "Plur"), ("jsou", "Plur"))
+    toho = co(("toho", "ten", "Neut", "Sing"), ("je", "Sing"))
+    pairs, skips, manifest = mine_with_skips(tmp_path, chvil, toho, lang="Czech")
+    made = antecedent_pairs(pairs).filter(pl.col("feature") == "Number")
+    assert set(made["sentence_bad"]) == {"toho , co jsou"}
+    refused = skips.filter((pl.col("reason") == REFUSED) & (pl.col("feature") == "Number"))
+    assert set(refused["sent_id"]) == {"s1"}
+    got = decision(manifest, "co")
+    assert (got["decided_by"], got["lends"], got["default"]) == ("listed", False, "Sing")

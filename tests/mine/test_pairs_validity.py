@@ -233,6 +233,37 @@ def test_layered_features_missing_in_one_treebank_are_taken_from_the_others(tmp_
     assert "son" not in set(pairs.filter(pl.col("sent_id") == "Sequoia1")["bad_form"])
 
 
+def test_layered_features_of_one_treebank_count_where_most_tokens_lack_them(tmp_path):
+    # Sequoia's *votre* and *mes* carry no Person[psor] (most of the language's tokens); GSD
+    # gives *votre* 2 and *mes* 1. Sequoia's commonest plural of its own FEATS is *mes*: *votre
+    # médecin* → *mes* would change the possessor's person too, and is not made.
+    ud = tmp_path / "ud"
+    for name, blocks in {
+        "Sequoia": [
+            *[possessive("votre", "Sing", "", "médecin")] * 3,
+            *[possessive("mes", "Plur", "", "médecins")] * 3,
+        ],
+        "GSD": [
+            possessive("votre", "Sing", "Number[psor]=Plur|Person[psor]=2", "médecin"),
+            possessive("vos", "Plur", "Number[psor]=Plur|Person[psor]=2", "médecins"),
+            possessive("mes", "Plur", "Number[psor]=Sing|Person[psor]=1", "médecins"),
+        ],
+    }.items():
+        folder = ud / f"UD_French-{name}"
+        folder.mkdir(parents=True)
+        text = "".join(conllu(*rows, sent_id=f"{name}{i}") for i, rows in enumerate(blocks, 1))
+        (folder / f"fr_{name.lower()}-ud-test.conllu").write_text(text, encoding="utf-8")
+    options = Options(ud_dir=ud, out=tmp_path / "corpus", all_types=True, progress=False)
+    (manifest,) = mine_languages(options)
+    folder = tmp_path / "corpus" / "fr"
+    pairs = pl.read_parquet(folder / "pairs.parquet")
+    skips = pl.read_parquet(folder / "pair_skips.parquet")
+    assert_skips_counted(skips, manifest)
+    sequoia = pairs.filter(pl.col("sent_id") == "Sequoia1")
+    assert "mes" not in set(sequoia["bad_form"])
+    assert "contested-feats" in set(skips["reason"])
+
+
 def test_layered_features_are_kept_in_feats():
     feats = "Gender[psor]=Fem|Number=Sing|Number[psor]=Plur|Person=3|Poss=Yes|Typo=Yes"
     assert other_feats(feats) == "Gender[psor]=Fem|Number[psor]=Plur|Poss=Yes"

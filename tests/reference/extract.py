@@ -277,8 +277,8 @@ def between_feats(sentence: Sentence, t: int, c: int) -> list[str]:
 
 def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> str | None:
     """What the words around target t say of it (§4.3): `doubled-word`, `notional-subject`,
-    `reflexive-object`, `after-modal`, `respect-plural`, `mandative`, or None; read word by
-    word."""
+    `reflexive-object`, `after-modal`, `respect-plural`, `mandative`, `dislocated-subject` (a
+    personal pronoun subject before a subordinator of its clause), or None; read word by word."""
     lemma = [lem.lower() for lem in sentence.lemmas]
     at = {word_id: i for i, word_id in enumerate(sentence.ids)}
 
@@ -329,6 +329,23 @@ def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> 
     )
     if sentence.upos[t] == "VERB" and (governed or discourse):
         return "mandative"
+    own = head(t) if base[t] in ("aux", "cop") and head(t) is not None else t
+    subject = (
+        sentence.upos[c] == "PRON"
+        and "PronType=Prs" in sentence.feats[c]
+        and base[c] == "nsubj"
+        and head(c) == own
+    )
+    opens = any(
+        head(w) in (own, t)
+        and (
+            (base[w].lower() == "mark" and lemma[w] not in context.focus_particles)
+            or lemma[w] in context.subordinators
+        )
+        for w in range(c + 1, t)
+    )
+    if subject and opens:
+        return "dislocated-subject"
     return None
 
 
