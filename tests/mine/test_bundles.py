@@ -1,5 +1,5 @@
-"""A worker's task is a bundle of small files (`mine.run.bundles`), whose attempts at pairs are
-prepared at once (`mine.pairs.prepare_bundle`): each file gets what it gets alone."""
+"""A worker's task is a bundle of small files (`mine.run.bundles`); a batch of files' attempts at
+pairs are prepared at once (`mine.pairs.prepare_bundle`): each file gets what it gets alone."""
 
 from __future__ import annotations
 
