@@ -29,6 +29,9 @@ from .spill import unspill
 # with --vary target): bounded memory, and few batches (each costs ~100 polars steps).
 PAIR_BATCH = 100_000
 PAIR_THREADS = 2  # batches of pairs decided at once (`PairStream`)
+# Relations whose attempts are prepared in one call within a batch: a call's fixed cost is paid
+# a few times per batch, and its intermediate tables (about 5 KiB a relation) stay small.
+PREPARE_BATCH = 40_000
 
 
 NONCE_MEMBERS = [
@@ -194,7 +197,7 @@ class PairStream:
         """A batch's attempts prepared (each file as alone), placed in the language's relations
         and the batch's sentences, and decided."""
         tries, skipped = [], []
-        prepared = self.prepare(batch.files)
+        prepared = [p for files in prepare_groups(batch.files) for p in self.prepare(files)]
         for (attempts, skips), (first, sentence) in zip(prepared, batch.starts, strict=True):
             rel = pl.col("rel").cast(pl.Int64) + first
             tries.append(attempts.with_columns(rel, pl.col("sentence").cast(pl.Int64) + sentence))
@@ -220,3 +223,20 @@ class PairStream:
             self.originals.append(pairs)
             keys = pl.DataFrame(pairs).select(NONCE_ATTEMPT).unique()
             self.made.append(decided.tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
+
+
+def prepare_groups(
+    files: list[tuple[pa.Table, pa.Table]],
+) -> list[list[tuple[pa.Table, pa.Table]]]:
+    """Consecutive files (relations, sentences) in groups of less than PREPARE_BATCH relations
+    (a larger file alone), each group's attempts prepared in one call."""
+    groups: list[list[tuple[pa.Table, pa.Table]]] = []
+    held = 0
+    for relations, sentences in files:
+        if groups and held + relations.num_rows <= PREPARE_BATCH:
+            groups[-1].append((relations, sentences))
+            held += relations.num_rows
+        else:
+            groups.append([(relations, sentences)])
+            held = relations.num_rows
+    return groups
