@@ -228,7 +228,7 @@ class PairStream:
 def prepare_groups(
     files: list[tuple[pa.Table, pa.Table]],
 ) -> list[list[tuple[pa.Table, pa.Table]]]:
-    """Consecutive files (relations, sentences) in groups of less than PREPARE_BATCH relations
+    """Consecutive files (relations, sentences) in groups of at most PREPARE_BATCH relations
     (a larger file alone), each group's attempts prepared in one call."""
     groups: list[list[tuple[pa.Table, pa.Table]]] = []
     held = 0
