@@ -61,6 +61,7 @@ def mine_file(job: FileJob) -> FileResult:
         job.have_lemmas,
         job.ergative_lemmas,
         job.object_have_lemmas,
+        job.definite_types,
     )
     for sentence in parse(data, stem(job.path)):
         if isinstance(sentence, Malformed):
@@ -88,7 +89,7 @@ def mine_file(job: FileJob) -> FileResult:
         result.disagree.update(outcome.disagree)
         for relation in outcome.relations:
             t, c = relation.target, relation.controller
-            controller = parse_feats(sentence.feats[c])
+            controller = parse_feats(sentence.feats[c], facts.definite)
             relation_rows.append(
                 (
                     sentence.sent_id,
@@ -103,7 +104,7 @@ def mine_file(job: FileJob) -> FileResult:
                     sentence.lemmas[c],
                     sentence.upos[t],
                     sentence.upos[c],
-                    *map(sorted, relation_target_values(sentence, relation)),
+                    *map(sorted, relation_target_values(sentence, relation, facts.definite)),
                     *map(sorted, controller.values()),
                     relation.agreeing,
                     relation.distance,
@@ -331,6 +332,9 @@ def mwt_offset(sentence: Sentence, word: int) -> int | None:
     return None if offsets is None else offsets[parts.index(word)]
 
 
-def relation_target_values(sentence: Sentence, relation: Relation) -> tuple[frozenset[str], ...]:
+def relation_target_values(
+    sentence: Sentence, relation: Relation, definite: bool = False
+) -> tuple[frozenset[str], ...]:
     """The target's values a relation row holds: its layer's for a §1.7 layered type."""
-    return target_values(sentence, Candidate(relation.type, relation.target, relation.controller))
+    candidate = Candidate(relation.type, relation.target, relation.controller)
+    return target_values(sentence, candidate, definite)
