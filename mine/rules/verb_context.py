@@ -23,6 +23,7 @@ from . import words as vocab
 if TYPE_CHECKING:
     from ..columnar import Table
 
+ADVERB_READING = "adverb-reading"
 AFTER_MODAL = "after-modal"
 DOUBLED_WORD = "doubled-word"
 MANDATIVE = "mandative"
@@ -48,10 +49,12 @@ def target_context(
     """Per relation (target t, controller c): `doubled-word`, `after-modal`, `respect-plural`
     (the subject is one's own elder: the pair rules skip only its plural), `mandative` (the
     target's clause is a complement of a mandative head; the pair rules skip it only where the
-    bad form is the plain form), or null."""
+    bad form is the plain form), `adverb-reading` (an adjective before its noun with another
+    modifier of the noun between them; the pair rules skip only a Definite contrast), or null."""
     reason = np.full(len(t), None, object)
     if len(t) == 0:
         return pa.array(reason, pa.string())
+    reason[_before_modifier(words, features, t, c)] = ADVERB_READING
     if context != VerbContext():  # the lemmas are read only where a rule has words to look for
         lemma = _lower(table.rows.strings(2, table.word_rows))
         reason[_mandative(table, words, t, lemma, context.mandative_heads)] = MANDATIVE
@@ -61,6 +64,26 @@ def target_context(
     if not any(reason):  # the common case: a column of nulls, not built value by value
         return pa.nulls(len(t), pa.string())
     return pa.array(reason, pa.string())
+
+
+def _before_modifier(
+    words: vocab.Words, features: vocab.Features, t: np.ndarray, c: np.ndarray
+) -> np.ndarray:
+    """Whether each ADJ target stands before its noun c with another adjective or participle of
+    c between them: a Swedish neuter strong form is also an adverb, so *det traditionella i
+    hemmet utförda arbetet* → *traditionellt* reads "traditionally done" (§1.7 Definite)."""
+    found = np.zeros(len(t), bool)
+    asked = np.flatnonzero((words.upos[t] == vocab.ADJ) & (words.id[c] - words.id[t] > 1))
+    if len(asked) == 0:
+        return found
+    participle = (words.upos == vocab.VERB) & features.participle[words.feats]
+    modifier = (words.upos == vocab.ADJ) | participle
+    position, dependent = vocab.dependents_of(words, c[asked], modifier)
+    between = (words.id[dependent] > words.id[t[asked]][position]) & (
+        words.id[dependent] < words.id[c[asked]][position]
+    )
+    found[asked[np.unique(position[between])]] = True
+    return found
 
 
 def _lower(strings: pa.Array) -> pl.Series:
@@ -166,7 +189,8 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
     """Per try: whether its target's context refuses it (`target_context`, its reason); a
     mandative clause only where the bad form is the verb's plain form (its lemma): the
     subjunctive (*that the Commission ensure*); one's own elder only where the bad value is the
-    verb's plural (*Annem geldiler* honours her)."""
+    verb's plural (*Annem geldiler* honours her); an adjective before another modifier of its
+    noun only where it varies Definite (its strong form may be that modifier's adverb)."""
     context = pl.col("target_context")
     plain = pl.col("bad_key") == pl.col("lemma").str.to_lowercase()
     # The plural of respect is the verb's: a predicate noun's plural is a plural noun.
@@ -179,6 +203,7 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
         context.is_in([AFTER_MODAL, DOUBLED_WORD])
         | ((context == MANDATIVE) & plain)
         | ((context == RESPECT) & respect)
+        | ((context == ADVERB_READING) & (pl.col("feature") == "Definite"))
     )
     return tries.select(((pl.col("varied") == "target") & refused).fill_null(False)).to_series()
 

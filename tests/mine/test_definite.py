@@ -198,3 +198,34 @@ def test_in_the_table_the_lexicon_holds_definite_as_a_feature(tmp_path):
     stort = lexicon.filter(pl.col("form") == "stort")
     assert stort["definite"].to_list() == [["Ind"]]
     assert stort["feats"].to_list() == ["Degree=Pos"]
+
+
+def before_participle() -> tuple:
+    """*Jag ser det stora nybyggda huset .*: another modifier of the noun after the target."""
+    return (
+        "1 Jag jag PRON Case=Nom|Definite=Def|Gender=Com|Number=Sing|PronType=Prs 2 nsubj",
+        f"2 ser se VERB {VERB} 0 root",
+        f"3 det den DET {article('Def', 'Neut')} 6 det",
+        f"4 stora stor ADJ {WEAK} 6 amod",
+        "5 nybyggda nybygga VERB Case=Nom|Definite=Def|Degree=Pos|Tense=Past|VerbForm=Part 6 amod",
+        f"6 huset hus NOUN {noun('Def', 'Neut')} 2 obj",
+        "7 . . PUNCT _ 2 punct",
+    )
+
+
+def test_a_strong_form_before_another_modifier_could_be_its_adverb(tmp_path):
+    # *det traditionellt i hemmet utförda arbetet* is Swedish ("traditionally done"): a strong
+    # neuter form is also an adverb, so no Definite pair where a modifier of the noun follows.
+    found, _ = relations_of(before_participle(), SWEDISH)
+    assert found[("attributive", 4, 6)]["target_context"] == "adverb-reading"
+    # Without the modifier between (*det stora huset*), no context.
+    plain, _ = relations_of(det_weak_def("stora", "stor", "huset", "hus", "Neut"), SWEDISH)
+    assert plain[("attributive", 4, 5)]["target_context"] is None
+    pairs, skips, _ = mine_with_skips(
+        tmp_path, *swedish_blocks(), before_participle(), lang="Swedish"
+    )
+    last = f"s{len(swedish_blocks()) + 1}"
+    assert not pairs.filter((pl.col("sent_id") == last) & (pl.col("feature") == "Definite")).height
+    refused = skips.filter((pl.col("sent_id") == last) & (pl.col("feature") == "Definite"))
+    assert set(refused["reason"]) == {"adverb-reading"}
+    assert pairs.filter(pl.col("feature") == "Definite").height == 20  # the others as before

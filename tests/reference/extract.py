@@ -318,6 +318,18 @@ def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> 
     )
     if sentence.upos[t] == "VERB" and (governed or discourse):
         return "mandative"
+    # An adjective before its noun with another adjective or participle of the noun between.
+    for w in range(len(lemma)):
+        modifier = sentence.upos[w] == "ADJ" or (
+            sentence.upos[w] == "VERB" and _values(sentence.feats[w], "VerbForm") == {"Part"}
+        )
+        if (
+            sentence.upos[t] == "ADJ"
+            and modifier
+            and head(w) == c
+            and sentence.ids[t] < sentence.ids[w] < sentence.ids[c]
+        ):
+            return "adverb-reading"
     return None
 
 
