@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 from ud_agree.schemas.corpus import ROLES
 
 from .features import layer_view, parse_feats
+from .languages import definite_in_f
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS
 from .rules.certainty import BACKED_OFF, CONFIGURATION, UNMEASURED
@@ -51,12 +52,44 @@ def attempts_of(
     # are sorted by relation, role, feature and bad value when written.
     person = frame.filter(pl.col("implicit")).with_columns(pl.lit("Person").alias("feature"))
     frame = pl.concat([frame.explode("feature").filter(pl.col("feature").is_not_null()), person])
-    return _placed(frame, sentences)
+    return _placed(weak_form_cells(frame), sentences)
+
+
+def weak_form_cells(frame: pl.DataFrame) -> pl.DataFrame:
+    """§1.7: a weak (definite) adjective marks no Number or Gender where its strong forms do
+    (Swedish *stora*, Bokmål *store*), so a target varying Definite takes its controller's
+    Number, and Gender unless plural (the strong plural has none), for the cell of its bad form:
+    *det stora huset* → *det stort huset* (`weak_form`, derived `unmarked-cell`)."""
+    definite = (pl.col("feature") == "Definite") & (pl.col("varied") == "target")
+    number = (
+        pl.when(definite & (pl.col("number").list.len() == 0))
+        .then(pl.col("o_number"))
+        .otherwise(pl.col("number"))
+    )
+    plural = number.list.contains("Plur").fill_null(False)
+    gender = (
+        pl.when(definite & (pl.col("gender").list.len() == 0) & ~plural)
+        .then(pl.col("o_gender"))
+        .otherwise(pl.col("gender"))
+    )
+    return frame.with_columns(
+        number.alias("number"),
+        gender.alias("gender"),
+        (
+            definite
+            & (
+                ((pl.col("number").list.len() == 0) & (pl.col("o_number").list.len() > 0))
+                | ((pl.col("gender").list.len() == 0) & (gender.list.len() > 0))
+            )
+        )
+        .fill_null(False)
+        .alias("weak_form"),
+    )
 
 
 def _with_declension(relations: pl.DataFrame, sentence: list[str]) -> pl.DataFrame:
-    """Each relation with whether its controller is `definite` and the `declension` its
-    determiners give its adjectives."""
+    """Each relation with whether its controller is `determined` (has a definite or
+    demonstrative determiner) and the `declension` its determiners give its adjectives."""
     # §4.1: a noun with a definite or demonstrative determiner takes weak adjectives (German);
     # §4.3: the declension a noun's determiners give its adjectives (weak before mixed), strong
     # where it has none. Both from one pass over the determiner relations.
@@ -66,7 +99,7 @@ def _with_declension(relations: pl.DataFrame, sentence: list[str]) -> pl.DataFra
         relations.filter(pl.col("type") == "determiner")
         .group_by(keys)
         .agg(
-            definite_determiner().any().alias("definite"),
+            definite_determiner().any().alias("determined"),
             pl.when((declension == "weak").any())
             .then(pl.lit("weak"))
             .when((declension == "mixed").any())
@@ -75,8 +108,8 @@ def _with_declension(relations: pl.DataFrame, sentence: list[str]) -> pl.DataFra
         )
     )
     relations = relations.join(determined, on=keys, how="left").with_columns(
-        pl.col("definite").fill_null(False),
-        pl.when(pl.col("definite").is_null())
+        pl.col("determined").fill_null(False),
+        pl.when(pl.col("determined").is_null())
         .then(pl.lit("strong"))
         .otherwise(pl.col("declension"))
         .alias("declension"),
@@ -116,7 +149,7 @@ def _role_rows(
         pl.col("coordinated").fill_null(False),
         pl.col("duplicate").fill_null(False),
         "sentence",
-        "definite",
+        "determined",
         "declension",
         (pl.col("between_feats") if target else pl.lit(None, pl.List(pl.String))).alias(
             "between_feats"
@@ -150,7 +183,9 @@ def _placed(frame: pl.DataFrame, sentences: SentenceFacts) -> pl.DataFrame:
     """The attempts' columns (ATTEMPT_COLUMNS and what the rules read), each word placed in
     its sentence's text."""
     # A word's other FEATS, as its layer's view where a layered type varies it (§1.7).
-    keyed = pl.concat_str(pl.col("raw_feats"), pl.col("layer").fill_null(""), separator="\t")
+    keyed = pl.concat_str(
+        pl.col("raw_feats"), pl.col("layer").fill_null(""), pl.col("lang"), separator="\t"
+    )
     frame = frame.with_columns(keyed.alias("raw_feats"))
     feats = {raw: _other_feats_of(raw) for raw in frame["raw_feats"].unique().to_list()}
     # A word's offset and elision, looked up by its index among the file's words.
@@ -183,7 +218,7 @@ def _placed(frame: pl.DataFrame, sentences: SentenceFacts) -> pl.DataFrame:
         "o_upos",
         of_feature(lambda _, name: pl.col(f"o_{name}")).list.join(",").alias("k_o_values"),
         "sentence",
-        "definite",
+        "determined",
         "declension",
         "between_feats",
         "target_context",
@@ -214,7 +249,7 @@ def _placed(frame: pl.DataFrame, sentences: SentenceFacts) -> pl.DataFrame:
 def _as_read(member: str, name: str, varied: str = "") -> str:
     """The column of a member's values that an attempt reads: §4.2's (`with_subject_facts`)
     where the target is varied, the relation's own where the controller is."""
-    if (varied or member) == "target" and name != "case":
+    if (varied or member) == "target" and name not in ("case", "definite"):
         return f"{member[0]}_{name}"
     return f"{member}_{name}"
 
@@ -305,6 +340,7 @@ def derived_by_attempt() -> pl.Expr:
         + derived_bit("transparent-token", pl.col("mwt_offset").is_not_null())
         + derived_bit("antecedent", pl.col("from_antecedent"))
         + derived_bit("dependent-number", pl.col("from_dependent"))
+        + derived_bit("unmarked-cell", pl.col("weak_form"))
     )
 
 
@@ -425,9 +461,12 @@ def configuration(relations: pl.DataFrame) -> pl.DataFrame:
 
 
 def _other_feats_of(keyed: str) -> str:
-    """`FEATS<TAB>layer` → the word's other FEATS (`other_feats`), as the layer's view where one
-    is given (`features.layer_view`)."""
+    """`FEATS<TAB>layer<TAB>lang` → the word's other FEATS (`other_feats`, Definite among them
+    unless the language has it in F), as the layer's view where one is given
+    (`features.layer_view`)."""
+    keyed, _, lang = keyed.rpartition("\t")
     raw, _, layer = keyed.rpartition("\t")
+    definite = definite_in_f(lang)
     if not layer:
-        return other_feats(raw)
-    return layer_view(other_feats(raw), parse_feats(raw).values(), layer)
+        return other_feats(raw, definite)
+    return layer_view(other_feats(raw, definite), parse_feats(raw, definite).values(), layer)

@@ -574,7 +574,7 @@ def words_of(job: FileJob, table: Table) -> tuple[Words, Features]:
         object_have |= lemma_field.equals(lemma.encode())
     encoded = pc.dictionary_encode(rows.strings(5))
     feats = encoded.indices.to_numpy().astype(np.int64)
-    features = Features.build(encoded.dictionary.to_pylist(), job.value_sets)
+    features = Features.build(encoded.dictionary.to_pylist(), job.value_sets, job.definite_types)
     return (
         Words(
             sentence=table.row_sent[words],

@@ -55,7 +55,7 @@ from .compare_table import (
     table,
 )
 from .fold import every_contrast
-from .languages import load_languages
+from .languages import definite_in_f, load_languages
 from .lexicon import other_feats
 from .paradigms import LIST_COLUMNS
 from .read import MAX_ID, Sentence, read_bytes
@@ -360,7 +360,9 @@ def _changed_feats(
     """Where no reading of MultiBLiMP's bad form (the target's lemma and upos) keeps the target's
     other FEATS (Mood, Tense, VerbForm…): how they differ; else "". A UniMorph-only reading names
     only the features its tags map to: those it leaves out are unknown, not changed."""
-    own = _feats_dict(other_feats(sentence.feats[t]))
+    own = _feats_dict(
+        other_feats(sentence.feats[t], definite_in_f(corpus.manifest.get("lang", "")))
+    )
     known = _readings(contrast, relation, corpus).filter(pl.col("feats").is_not_null())
     changes = set()
     for feats, source in known.select("feats", "source").iter_rows():

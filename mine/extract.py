@@ -33,6 +33,8 @@ class FileJob:
     # §1.2: values that stand for several values when compared (`mine/data/value_sets.tsv`):
     # feature → value → the values it stands for.
     value_sets: ValueSets = field(default_factory=dict)
+    # §1.7: the types in which the language's Definite is in F (`mine/data/definite_languages.tsv`).
+    definite_types: frozenset[str] = frozenset()
     # §1.7 subject-participle: the lemmas of the language's *have* auxiliary, whose participles
     # agree with no subject (`mine/data/have_auxiliaries.tsv`).
     have_lemmas: frozenset[str] = frozenset()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from ud_agree.schemas.corpus import FEATURES
+
 EMPTY: frozenset[str] = frozenset()
 
 
@@ -19,19 +21,21 @@ class Bundle(NamedTuple):
     typo: bool
     verbform: frozenset[str]
     mood: frozenset[str]
+    definite: frozenset[str] = EMPTY  # only where Definite is in F (`parse_feats`)
 
     def values(self) -> tuple[frozenset[str], ...]:
-        """The four agreement features in FEATURES order."""
-        return (self.number, self.gender, self.case, self.person)
+        """The agreement features in FEATURES order."""
+        return (self.number, self.gender, self.case, self.person, self.definite)
 
     def has_value(self) -> bool:
         """Whether some agreement feature has a value (the lexicon's entry condition)."""
-        return bool(self.number or self.gender or self.case or self.person)
+        return bool(self.number or self.gender or self.case or self.person or self.definite)
 
 
 @lru_cache(maxsize=1 << 16)
-def parse_feats(feats: str) -> Bundle:
-    """`Gender=Fem,Masc|Number=Plur` → Bundle; layered features (`Number[psor]`) are other features."""
+def parse_feats(feats: str, definite: bool = False) -> Bundle:
+    """`Gender=Fem,Masc|Number=Plur` → Bundle; layered features (`Number[psor]`) are other
+    features, and so is Definite unless `definite` (the language's Definite is in F, §1.7)."""
     found: dict[str, frozenset[str]] = {}
     if feats and feats != "_":
         for item in feats.split("|"):
@@ -46,12 +50,13 @@ def parse_feats(feats: str) -> Bundle:
         "Yes" in found.get("Typo", EMPTY),
         found.get("VerbForm", EMPTY),
         found.get("Mood", EMPTY),
+        found.get("Definite", EMPTY) if definite else EMPTY,
     )
 
 
 # Layers of the features that §1.7's types compare (`Number[abs]`, `Person[psor]`, ...).
 LAYERS = ("abs", "erg", "dat", "psor", "obj")
-_AGREEMENT = ("Number", "Gender", "Case", "Person")
+_AGREEMENT = FEATURES
 # The name a layered view gives the word's own (plain) values of F, kept among its other
 # features so that a bad form must share them (`layer_view`).
 OWN_LAYER = "self"

@@ -33,8 +33,10 @@ _LEXICON_CLASS = np.array([name in LEXICON_UPOS for name in UPOS])
 _UPOS_NAMES = np.array(UPOS, dtype=object)
 
 
-# Agreeing features as a 4-bit set (bit i = FEATURES[i]) → the sorted list of names.
-_AGREEING = [sorted(f for i, f in enumerate(FEATURES) if bits >> i & 1) for bits in range(16)]
+# Agreeing features as a bit set (bit i = FEATURES[i]) → the sorted list of names.
+_AGREEING = [
+    sorted(f for i, f in enumerate(FEATURES) if bits >> i & 1) for bits in range(1 << len(FEATURES))
+]
 
 
 _STR_LIST = pa.list_(pa.string())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ud_agree.errors import UserError
@@ -370,3 +371,25 @@ def load_verb_contexts() -> dict[str, VerbContext]:
         )
         for code in {*modals, *verbs, *heads, *kin, *particles, *focus, *notional, *reflexive}
     }
+
+
+def load_definite_types() -> dict[str, frozenset[str]]:
+    """UD code → the types in which Definite joins F (§1.7: Swedish, Norwegian weak adjectives
+    *det stora huset*, Arabic *al-bayt al-kabīr*), from `mine/data/definite_languages.tsv`."""
+    return {
+        row["code"].strip(): frozenset(t.strip() for t in row["types"].split(",") if t.strip())
+        for row in read_rows("definite_languages.tsv")
+    }
+
+
+@lru_cache(maxsize=1)
+def _definite_keys() -> frozenset[str]:
+    """The language keys (`lang` column) of the languages whose Definite is in F."""
+    codes = load_definite_types()
+    return frozenset(language.key for language in load_languages() if language.code in codes)
+
+
+def definite_in_f(lang: str) -> bool:
+    """Whether Definite is in F for a language key (`lang` column): its lexicon and relations
+    carry it in their `definite` columns, not in `feats`."""
+    return lang in _definite_keys()

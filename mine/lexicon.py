@@ -15,6 +15,7 @@ import pyarrow as pa
 from ud_agree.schemas.corpus import FEATURES, LEXICON
 
 from .features import has_layered_value, parse_feats
+from .languages import definite_in_f
 from .read import Sentence, UnreadableError, decode, read_bytes
 from .resources import read_rows
 from .rules.candidates import MEMBER_UPOS
@@ -34,20 +35,45 @@ def count_ud_words(counts: Counter, sentence: Sentence) -> None:
     counts.update(zip(sentence.forms, sentence.lemmas, sentence.upos, sentence.feats, strict=True))
 
 
-def other_feats(feats: str) -> str:
-    """FEATS beyond the four of F, `Name=Value|…` sorted; Typo left out, layered features such as
-    `Number[psor]` kept (§4.1: *leur* → *sa* changes the possessor's number)."""
+def other_feats(feats: str, definite: bool = False) -> str:
+    """FEATS beyond those of F, `Name=Value|…` sorted; Typo left out, layered features such as
+    `Number[psor]` kept (§4.1: *leur* → *sa* changes the possessor's number); Definite kept
+    unless `definite` (the language's Definite is in F, §1.7)."""
     if not feats or feats == "_":
         return ""
+    skipped = _SKIPPED_FEATS if definite else _SKIPPED_FEATS_PLAIN
     kept = []
     for item in feats.split("|"):
         name, _, value = item.partition("=")
-        if value and name not in _SKIPPED_FEATS:
+        if value and name not in skipped:
             kept.append(item)
     return "|".join(sorted(kept))
 
 
 _SKIPPED_FEATS = frozenset({*FEATURES, "Typo"})
+_SKIPPED_FEATS_PLAIN = _SKIPPED_FEATS - {"Definite"}
+
+
+def lifted_definite(entries: pl.DataFrame) -> pl.DataFrame:
+    """Lexicon keys (bundle string, other FEATS) of a language whose Definite is in F (§1.7):
+    `Definite=…` moved from the other FEATS into the bundle's Definite slot. Entries are built
+    with Definite among the other FEATS first, so that a UniMorph tag set silent on it (Bokmål
+    `ADJ;NEUT;SG`) is completed from the treebank as any other feature (`completed_feats`)."""
+    item = pl.col("feats").str.extract(r"(?:^|\|)Definite=([^|]*)")
+    rest = (
+        pl.col("feats")
+        .str.split("|")
+        .list.eval(pl.element().filter(~pl.element().str.starts_with("Definite=")))
+        .list.join("|")
+    )
+    parts = pl.col("bundle").str.split("|")
+    slot = FEATURES.index("Definite")
+    return entries.with_columns(
+        pl.concat_str(
+            parts.list.slice(0, slot).list.join("|"), pl.lit("|"), item.fill_null("")
+        ).alias("bundle"),
+        rest.alias("feats"),
+    )
 
 
 def is_marked(feats: str) -> bool:
@@ -148,7 +174,8 @@ class UniMorphMap:
     def load(cls) -> UniMorphMap:
         """Read the mapping table kept as data (`mine/data/unimorph_map.tsv`)."""
         mapping = cls()
-        slots = {name: slot for slot, name in enumerate(FEATURES)}
+        # DEF, INDF map to other FEATS first (`lifted_definite` moves them where Definite is in F).
+        slots = {name: slot for slot, name in enumerate(FEATURES) if name != "Definite"}
         for row in read_rows("unimorph_map.tsv"):
             tag, feature, value = row["unimorph"], row["feature"], row["value"]
             if feature == "upos":
@@ -171,7 +198,7 @@ def map_unimorph_line(
 ) -> tuple[set[str], BundleKey | None, str | None]:
     """UD upos tags, bundle (None: no value in F) and other FEATS (None: a tag is not mapped)."""
     upos: set[str] = set()
-    values: list[set[str]] = [set(), set(), set(), set()]
+    values: list[set[str]] = [set() for _ in FEATURES]
     other: set[str] = set()
     known = True
     for tag in tags.split(";"):
@@ -403,11 +430,12 @@ def build_lexicons(
     counts = ud_counts if isinstance(ud_counts, pa.Table) else count_table(ud_counts)
     ud = ud_entries(counts).select(*key, "count", "typo_count", "clean_count", "treebanks")
     entries = [unimorph_entries(path) for path in unimorph_paths]
+    lift = lifted_definite if definite_in_f(lang) else (lambda frame: frame)
     if not entries:
-        table = _lexicon_table(lang, ud, ud.select(key).clear())
+        table = _lexicon_table(lang, lift(ud), ud.select(key).clear())
         return table, table
     plain = pl.concat([mapped_entries(e, mapping) for e in entries]).unique()
-    table = _lexicon_table(lang, ud, completed_feats(plain, ud).drop("tags").unique())
+    table = _lexicon_table(lang, lift(ud), lift(completed_feats(plain, ud).drop("tags").unique()))
     rules = silent_cells().get(lang, []) if pairs else []
     if not rules:
         return table, table
@@ -422,7 +450,9 @@ def build_lexicons(
     if silent.height == 0:
         return table, table
     both = pl.concat([plain, silent]).unique()
-    return table, _lexicon_table(lang, ud, completed_feats(both, ud).drop("tags").unique())
+    return table, _lexicon_table(
+        lang, lift(ud), lift(completed_feats(both, ud).drop("tags").unique())
+    )
 
 
 def _lexicon_table(lang: str, ud: pl.DataFrame, unimorph: pl.DataFrame) -> pa.Table:

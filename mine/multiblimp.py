@@ -19,6 +19,7 @@ from ud_agree.errors import UserError
 from ud_agree.schemas.corpus import FEATURES, RELATION_KEY
 
 from .languages import (
+    load_definite_types,
     load_ergative_markers,
     load_have_lemmas,
     load_languages,
@@ -74,6 +75,7 @@ def relation_facts(
     have_lemmas = load_have_lemmas().get(code, frozenset())
     ergative_lemmas = load_ergative_markers().get(code, frozenset())
     object_have = load_object_participle_lemmas().get(code, frozenset())
+    definite_types = load_definite_types().get(code, frozenset())
     iso3 = manifest.get("iso639_3") or lang
     joined = described(relations, pairs).join(
         sentences.select("treebank", "sent_id", "file", "line", "text"),
@@ -89,7 +91,7 @@ def relation_facts(
             continue
         if place not in words_cache:
             words_cache[place] = words_of(
-                sentence, value_sets, have_lemmas, ergative_lemmas, object_have
+                sentence, value_sets, have_lemmas, ergative_lemmas, object_have, definite_types
             )
         facts = _facts(relation, sentence, *words_cache[place], iso3)
         rows.append({**{k: relation[k] for k in RELATION_KEY}, **facts})

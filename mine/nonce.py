@@ -26,6 +26,7 @@ from ud_agree.schemas.corpus import FEATURES, PAIR_SKIPS, PAIRS
 from ud_agree.surface import surface_text
 
 from .features import parse_feats
+from .languages import definite_in_f
 from .lexicon import other_feats
 from .pairs import pairs_from_attempts
 from .paradigms import APOSTROPHES, Bundle, ParadigmFrames, elided
@@ -105,8 +106,9 @@ class Word:
     after_elided: bool
 
 
-def own_words(sentence: Sentence) -> dict[int, Word]:
-    """Surface words that are one syntactic word (not inside a multiword token), by index."""
+def own_words(sentence: Sentence, definite: bool = False) -> dict[int, Word]:
+    """Surface words that are one syntactic word (not inside a multiword token), by index
+    (`definite`: the language's Definite is in F)."""
     count = Counter(sentence.surface)
     words: dict[int, Word] = {}
     for i, surface in enumerate(sentence.surface):
@@ -123,8 +125,8 @@ def own_words(sentence: Sentence) -> dict[int, Word]:
             sentence.words[surface],
             sentence.lemmas[i],
             sentence.upos[i],
-            parse_feats(sentence.feats[i]).values(),
-            other_feats(sentence.feats[i]),
+            parse_feats(sentence.feats[i], definite).values(),
+            other_feats(sentence.feats[i], definite),
             elided,
         )
     return words
@@ -386,6 +388,7 @@ def nonce_pairs(
     if not count or not pairs.height:
         return PAIRS.empty_table(), PAIR_SKIPS.empty_table()
     pool = filler_pool(lexicon)
+    definite = definite_in_f(pairs["lang"][0])
     on = ["treebank", "sent_id", "target_id", "controller_id"]
     members = relations.select(*on, "target_surface", "controller_surface").unique(on)
     # In the pairs' order: variants come out in a reproducible order.
@@ -414,7 +417,7 @@ def nonce_pairs(
                 key = (treebank, getattr(sentence, "sent_id", None))
                 if not isinstance(sentence, Sentence) or key not in by_sentence:
                     continue
-                words = own_words(sentence)
+                words = own_words(sentence, definite)
                 for k in range(1, count + 1):
                     variant = Variant(pool, sentence, words, seed, key, k)
                     for pair in by_sentence.pop(key) if k == count else by_sentence[key]:

@@ -21,6 +21,7 @@ from .languages import (
     UsageError,
     VerbContext,
     find_treebanks,
+    load_definite_types,
     load_ergative_markers,
     load_have_lemmas,
     load_languages,
@@ -150,6 +151,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
     groups = select(treebanks, options.langs)
     valid = load_valid_types()
     participles, value_sets = load_participle_languages(), load_value_sets()
+    definite = load_definite_types()
     have = load_have_lemmas()
     ergative_markers = load_ergative_markers()
     object_have = load_object_participle_lemmas()
@@ -203,6 +205,7 @@ def plan(options: Options, warn: Callable[[str], None]) -> tuple[list[LanguageRu
                 unagreement=language.code in unagreeing,
                 pro_drop=language.code in dropping,
                 value_sets=value_sets.get(language.code, {}),
+                definite_types=definite.get(language.code, frozenset()),
                 have_lemmas=have.get(language.code, frozenset()),
                 verb_context=contexts.get(language.code, VerbContext()),
                 ergative_lemmas=ergative_markers.get(language.code, frozenset()),

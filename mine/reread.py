@@ -76,6 +76,7 @@ def words_of(
     have_lemmas: frozenset[str] = frozenset(),
     ergative_lemmas: frozenset[str] = frozenset(),
     object_have_lemmas: frozenset[str] = frozenset(),
+    definite_types: frozenset[str] = frozenset(),
 ) -> tuple[vocab.Words, vocab.Features]:
     """One sentence's syntactic words as the §1 rules read them (`rules.words.Words`)."""
     position = {word_id: i for i, word_id in enumerate(sentence.ids)}
@@ -96,4 +97,4 @@ def words_of(
         ergative_marker=np.array([lemma in ergative_lemmas for lemma in sentence.lemmas], bool),
         object_have=np.array([lemma in object_have_lemmas for lemma in sentence.lemmas], bool),
     )
-    return words, vocab.Features.build(strings, value_sets)
+    return words, vocab.Features.build(strings, value_sets, definite_types)

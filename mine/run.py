@@ -46,6 +46,7 @@ from .columnar import mine_file_columnar
 from .duplicates import taken_earlier
 from .extract import FileJob, FileResult
 from .languages import (
+    definite_in_f,
     load_adjective_declension,
     load_adjective_endings,
     load_apocope,
@@ -217,7 +218,8 @@ def language_rates(run: LanguageRun, lexicon: pa.Table) -> pl.DataFrame:
         disagreeing.update(result.rated_disagree)
     value_sets = load_value_sets().get(run.language.code) or {}
     rows = pl.DataFrame(lexicon.filter(pc.equal(lexicon.column("source"), "ud")))
-    rated_agree.update(certainty.syncretic_agree(disagreeing, rows, value_sets))
+    definite = definite_in_f(run.language.key)
+    rated_agree.update(certainty.syncretic_agree(disagreeing, rows, value_sets, definite))
     return certainty.rate_table(run.language.key, rated, rated_agree)
 
 

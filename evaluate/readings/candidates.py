@@ -10,10 +10,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-FEATURE_COLUMNS = ("number", "gender", "case", "person")
+from ud_agree.schemas.corpus import FEATURES
+
+FEATURE_COLUMNS = tuple(name.lower() for name in FEATURES)  # the lexicon's columns of F
 _UNUSED = re.compile(r"^\[unused\d+\]$")
 
-Bundle = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]
+Bundle = tuple[frozenset[str], ...]  # values of FEATURES, in that order
 
 
 def tokenizer_family(tokenizer) -> str:
@@ -72,7 +74,7 @@ class CandidateSet:
 
 
 def _bundle(row: Mapping[str, Iterable[str] | None]) -> Bundle:
-    return tuple(frozenset(row[c] or ()) for c in FEATURE_COLUMNS)  # type: ignore[return-value]
+    return tuple(frozenset(row[c] or ()) for c in FEATURE_COLUMNS)
 
 
 def lexicon_bundles(lexicon: pl.DataFrame, fold: bool) -> dict[tuple[str, str], dict]:

@@ -186,10 +186,11 @@ def class_average_congruence(candidates: CandidateSet, splits: Splits) -> np.nda
 
 def item_keys(items: pl.DataFrame, match: str) -> list:
     """Split key of every item (upos, compared features, masked word's values)."""
-    rows = items.select("upos", "m_number", "m_gender", "m_case", "m_person", "agreeing").rows()
+    names = [f"m_{name.lower()}" for name in FEATURES]
+    rows = items.select("upos", *names, "agreeing").rows()
     return [
-        split_key(upos, (_set(n), _set(g), _set(c), _set(p)), agreeing or (), match)
-        for upos, n, g, c, p, agreeing in rows
+        split_key(upos, tuple(_set(v) for v in values), agreeing or (), match)
+        for upos, *values, agreeing in rows
     ]
 
 

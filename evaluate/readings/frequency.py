@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 
 from ..backends.api import FormBatch
+from .candidates import FEATURE_COLUMNS
 from .scoring_rules import RULES
 
 
@@ -67,7 +68,7 @@ def pair_counts(items: pl.DataFrame, lexicon: pl.DataFrame) -> tuple[np.ndarray,
             pl.col("form").str.to_lowercase().alias("key"),
             "lemma",
             "upos",
-            _bundle_key("number", "gender", "case", "person").alias("bundle"),
+            _bundle_key(*FEATURE_COLUMNS).alias("bundle"),
             "count",
         )
         .group_by("key", "lemma", "upos", "bundle")
@@ -77,14 +78,14 @@ def pair_counts(items: pl.DataFrame, lexicon: pl.DataFrame) -> tuple[np.ndarray,
         f"b_{name}": pl.when(pl.col("feature") == name.capitalize())
         .then(pl.concat_list(pl.col("bad_value")))
         .otherwise(pl.col(f"m_{name}"))
-        for name in ("number", "gender", "case", "person")
+        for name in FEATURE_COLUMNS
     }
     frame = items.select(
         pl.col("good_form").str.to_lowercase().alias("good_key"),
         pl.col("bad_form").str.to_lowercase().alias("bad_key"),
         "lemma",
         "upos",
-        _bundle_key("m_number", "m_gender", "m_case", "m_person").alias("good_bundle"),
+        _bundle_key(*(f"m_{name}" for name in FEATURE_COLUMNS)).alias("good_bundle"),
         _bundle_key(*bad_values.values()).alias("bad_bundle"),
     ).with_row_index("row")
     counts = []

@@ -73,20 +73,24 @@ def rate_table(lang: str, rated: Counter, rated_agree: Counter) -> pl.DataFrame:
 CELL_SHARE = 0.5
 
 
-def syncretic_agree(disagreeing: Counter, lexicon: pl.DataFrame, value_sets: ValueSets) -> Counter:
+def syncretic_agree(
+    disagreeing: Counter, lexicon: pl.DataFrame, value_sets: ValueSets, definite: bool = False
+) -> Counter:
     """Per configuration, the disagreeing candidates whose target's form is also the usual form of
     the cell with the controller's value (`cell_forms`): Greek *είναι*, *ήταν* are 3sg and 3pl, and
     the treebank tags them Sing, so the token agrees under that reading and is no evidence that
     agreement is optional; it counts as agreeing. A form the cell only borrows (Hindi honorific
     *हैं* beside a singular subject, 3% of the 3sg's tokens) stays evidence (`disagreeing` keys:
-    a configuration, then the target's lower-cased form, lemma and FEATS)."""
+    a configuration, then the target's lower-cased form, lemma and FEATS; `definite`: the
+    language's Definite is in F, else its FEATS' Definite is no value of a cell)."""
     asked = {key: count for key, count in disagreeing.items() if _may_agree(key)}
     if not asked:
         return Counter()
-    usual = cell_forms(lexicon, {_cell(key, value_sets) for key in asked}, value_sets)
+    cells = {_cell(key, value_sets, definite) for key in asked}
+    usual = cell_forms(lexicon, cells, value_sets)
     agree: Counter = Counter()
     for key, count in asked.items():
-        if key[-3] in usual.get(_cell(key, value_sets), ()):
+        if key[-3] in usual.get(_cell(key, value_sets, definite), ()):
             agree[key[:-3]] += count
     return agree
 
@@ -105,12 +109,14 @@ def _may_agree(key: tuple) -> bool:
     return key[0] not in SUBJECT_TYPES or key[3] in SUBJECT_CASES
 
 
-def _cell(key: tuple, value_sets: ValueSets) -> tuple:
+def _cell(key: tuple, value_sets: ValueSets, definite: bool = False) -> tuple:
     """A disagreement's cell: the target's lemma and upos, the feature with the controller's
     value, the target's values of the other features of F, its Tense."""
     config, (_, lemma, feats) = key[:-3], key[-3:]
     feature, value, upos = config[1], config[2], config[4]
     items = dict(item.split("=", 1) for item in feats.split("|") if "=" in item)
+    if not definite:
+        items.pop("Definite", None)
     others = tuple(
         _stands_for(items.get(name, "").split(",") if name in items else (), name, value_sets)
         for name in FEATURES

@@ -22,7 +22,7 @@ def declension_of_determiner() -> pl.Expr:
 def changes_declension(endings: Endings) -> pl.Expr:
     """Over attempts with a bad form (`bad_key`): an attributive word whose bad form has an
     ending its context does not allow (§4.1: *den neuen* → *neuer* changes the declension, not
-    the Number; `definite`: its noun has a definite or demonstrative determiner; contexts
+    the Number; `determined`: its noun has a definite or demonstrative determiner; contexts
     `definite-plural`, `definite`, `any`, each falling back on the next)."""
     wrong = pl.lit(False)
     # The bad form's own Number: the bad value where Number is varied.
@@ -36,9 +36,9 @@ def changes_declension(endings: Endings) -> pl.Expr:
         anywhere = allowed.get("any", pl.lit(True))
         definite = allowed.get("definite", anywhere)
         fits = (
-            pl.when(pl.col("definite") & plural)
+            pl.when(pl.col("determined") & plural)
             .then(allowed.get("definite-plural", definite))
-            .when(pl.col("definite"))
+            .when(pl.col("determined"))
             .then(definite)
             .otherwise(anywhere)
         )

@@ -27,6 +27,7 @@ from .words import (
     ADP,
     CASE_SLOT,
     CONJ,
+    DEFINITE,
     NO_VALUE,
     NOUN,
     PERSON,
@@ -65,12 +66,17 @@ def member_masks(
     kind: np.ndarray,
     layer: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(4, k) masks of the values compared (§1.2): the target's plain ones or, for a §1.7
-    layered type, its layer's (`layer`, -1: plain), less what a possessive carries of its
+    """(len(FEATURES), k) masks of the values compared (§1.2): the target's plain ones or, for a
+    §1.7 layered type, its layer's (`layer`, -1: plain), less what a possessive carries of its
     possessor, which plays no part: its Person (*mio*, *merā* are first person, their noun is
-    not), and an adposition's `Case=Gen`, the case it marks (Hindi *kā*); the controller's
-    plain ones, a NOUN possessor's Person 3 added."""
+    not), and an adposition's `Case=Gen`, the case it marks (Hindi *kā*), and less Definite
+    outside the types where the language compares it (§1.7); the controller's plain ones, a
+    NOUN possessor's Person 3 added."""
     mt = features.masks[layer + 1, :, words.feats[t]].T
+    plain_definite = ~features.definite_kinds[kind]
+    if plain_definite.any() and mt[DEFINITE].any():
+        mt = mt.copy()
+        mt[DEFINITE, plain_definite] = 0
     possessive = kind == POSSESSIVE
     if possessive.any():
         mt = mt.copy()
@@ -93,12 +99,16 @@ def agreement(
 ) -> tuple[np.ndarray, np.ndarray]:
     """§1.2: per pair, the agreeing features (bit i = FEATURES[i]: both non-empty and
     intersecting) and whether some feature disagrees (both non-empty and disjoint); §1.7's
-    layered types compare the target's layer."""
+    layered types compare the target's layer. Definite that differs is no disagreement: the weak
+    adjective follows the determiner, not the noun (Swedish *mitt stora hus*), so whether it
+    agrees is left to the measured certainty per direction."""
     mt, mc = member_masks(words, features, t, c, kind, layer)
     both = (mt != 0) & (mc != 0)
     meet = (mt & mc) != 0
     agreeing = ((both & meet).astype(np.int64) << np.arange(len(FEATURES))[:, None]).sum(axis=0)
-    return agreeing, (both & ~meet).any(axis=0)
+    against = both & ~meet
+    against[DEFINITE] = False
+    return agreeing, against.any(axis=0)
 
 
 def drop_reasons(

@@ -366,6 +366,7 @@ def _agreement_then(frame: pl.LazyFrame, unagreement: bool, pro_drop: bool) -> p
         for feature, name in DERIVABLE
     }
     agrees["Case"] = pl.col("agreeing").list.contains("Case")
+    agrees["Definite"] = pl.col("agreeing").list.contains("Definite")
     code = sum(agrees[feature].cast(pl.UInt8) * (1 << bit) for bit, feature in enumerate(_SORTED))
     frame = frame.with_columns(_AGREEING_LISTS.gather(code).alias("agreeing_eff"))
     implicit = (

@@ -24,6 +24,7 @@ from .dislocated import DISLOCATED, dislocated_subjects
 if TYPE_CHECKING:
     from ..columnar import Table
 
+ADVERB_READING = "adverb-reading"
 AFTER_MODAL = "after-modal"
 DOUBLED_WORD = "doubled-word"
 MANDATIVE = "mandative"
@@ -59,10 +60,13 @@ def target_context(
     bad form is the plain form), `notional-subject` (the subject takes notional agreement: French
     *on*), `reflexive-object` (a participle with a reflexive and a direct object),
     `dislocated-subject` (a pronoun subject before its clause's subordinator: skipped only for
-    Person and Number where subjects are dropped), or null."""
+    Person and Number where subjects are dropped), `adverb-reading` (an adjective before its noun
+    with another modifier of the noun between them; the pair rules skip only a Definite
+    contrast), or null."""
     reason = np.full(len(t), None, object)
     if len(t) == 0:
         return pa.array(reason, pa.string())
+    reason[_before_modifier(words, features, t, c)] = ADVERB_READING
     dislocated = dislocated_subjects(
         table, words, features, t, c, context.subordinators, context.focus_particles
     )
@@ -81,6 +85,26 @@ def target_context(
     if not any(reason):  # the common case: a column of nulls, not built value by value
         return pa.nulls(len(t), pa.string())
     return pa.array(reason, pa.string())
+
+
+def _before_modifier(
+    words: vocab.Words, features: vocab.Features, t: np.ndarray, c: np.ndarray
+) -> np.ndarray:
+    """Whether each ADJ target stands before its noun c with another adjective or participle of
+    c between them: a Swedish neuter strong form is also an adverb, so *det traditionella i
+    hemmet utförda arbetet* → *traditionellt* reads "traditionally done" (§1.7 Definite)."""
+    found = np.zeros(len(t), bool)
+    asked = np.flatnonzero((words.upos[t] == vocab.ADJ) & (words.id[c] - words.id[t] > 1))
+    if len(asked) == 0:
+        return found
+    participle = (words.upos == vocab.VERB) & features.participle[words.feats]
+    modifier = (words.upos == vocab.ADJ) | participle
+    position, dependent = vocab.dependents_of(words, c[asked], modifier)
+    between = (words.id[dependent] > words.id[t[asked]][position]) & (
+        words.id[dependent] < words.id[c[asked]][position]
+    )
+    found[asked[np.unique(position[between])]] = True
+    return found
 
 
 def _lower(strings: pa.Array) -> pl.Series:
@@ -201,7 +225,9 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
     mandative clause only where the bad form is the verb's plain form (its lemma): the
     subjunctive (*that the Commission ensure*); one's own elder only where the bad value is the
     verb's plural (*Annem geldiler* honours her); a notional subject or a reflexive's object
-    only in the types they touch (*on est partis*, but *on est* → *on sont* stays)."""
+    only in the types they touch (*on est partis*, but *on est* → *on sont* stays); an adjective
+    before another modifier of its noun only where it varies Definite (its strong form may be
+    that modifier's adverb)."""
     context = pl.col("target_context")
     plain = pl.col("bad_key") == pl.col("lemma").str.to_lowercase()
     # The plural of respect is the verb's: a predicate noun's plural is a plural noun.
@@ -223,6 +249,7 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
         | ((context == NOTIONAL_SUBJECT) & pl.col("type").is_in(NOTIONAL_TYPES))
         | ((context == REFLEXIVE_OBJECT) & pl.col("type").is_in(REFLEXIVE_TYPES))
         | ((context == DISLOCATED) & dislocated)
+        | ((context == ADVERB_READING) & (pl.col("feature") == "Definite"))
     )
     return tries.select(((pl.col("varied") == "target") & refused).fill_null(False)).to_series()
 

@@ -5,7 +5,7 @@ test. What differs between languages is data handed in, never looked up here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -57,6 +57,7 @@ assert TYPES[SUBJECT_VERB] == "subject-verb" and TYPES[SUBJECT_PARTICIPLE] == "s
 assert TYPES[POSSESSIVE] == "possessive"
 assert TYPES[OBJECT_VERB] == "object-verb" and TYPES[POSSESSOR] == "possessor"
 CASE_SLOT, PERSON = FEATURES.index("Case"), FEATURES.index("Person")
+DEFINITE = FEATURES.index("Definite")
 
 _STR_LIST = pa.list_(pa.string())
 
@@ -111,7 +112,7 @@ class Features:
     """Per distinct FEATS string of a file: what the rules read, and the values as written."""
 
     strings: list[str]
-    compared: np.ndarray  # (4, n) bit masks of val(w, f), value sets applied (§1.2)
+    compared: np.ndarray  # (len(FEATURES), n) bit masks of val(w, f), value sets applied (§1.2)
     typo: np.ndarray  # Typo=Yes
     finite: np.ndarray  # §1.1 verb forms
     participle: np.ndarray  # VerbForm=Part
@@ -120,9 +121,9 @@ class Features:
     person3: np.ndarray  # Person is 3, one value (§4 implicit third person)
     case_key: np.ndarray  # str: Case as a configuration key (§4.1, `set_key`)
     verbform_key: np.ndarray  # str: VerbForm as a configuration key
-    # §1.7 layered features: per layer of LAYERS, (4, n) masks of val(w, f[layer]) (the plain
+    # §1.7 layered features: per layer of LAYERS, (len(FEATURES), n) masks of val(w, f[layer]) (the plain
     # values' bits), the values as written, and whether the word carries the layer.
-    layered: np.ndarray  # (len(LAYERS), 4, n)
+    layered: np.ndarray  # (len(LAYERS), len(FEATURES), n)
     layer_lists: list[list[pa.Array]]
     carries: np.ndarray  # (len(LAYERS), n) bool
     dative: np.ndarray  # Case has Dat (an `obl` controller of indirect-object-verb)
@@ -132,16 +133,25 @@ class Features:
     relative: np.ndarray  # PronType has Rel (object-verb (b): *les lettres qu'il a écrites*)
     personal: np.ndarray  # PronType has Prs (object-verb (b): the clitic of *je les ai vues*)
     person3_bit: int  # the mask of Person 3 (a NOUN possessor's implicit Person)
+    # §1.7: per type of TYPES, whether Definite is compared (`mine/data/definite_languages.tsv`)
+    definite_kinds: np.ndarray = field(default_factory=lambda: np.zeros(len(TYPES), bool))
 
     @cached_property
     def masks(self) -> np.ndarray:
-        """(1 + len(LAYERS), 4, n): the plain masks (`compared`), then each layer's."""
+        """(1 + len(LAYERS), len(FEATURES), n): the plain masks (`compared`), then each layer's."""
         return np.concatenate([self.compared[None], self.layered])
 
     @classmethod
-    def build(cls, strings: list[str], value_sets: ValueSets) -> Features:
+    def build(
+        cls,
+        strings: list[str],
+        value_sets: ValueSets,
+        definite_types: frozenset[str] = frozenset(),
+    ) -> Features:
         """Parse each distinct FEATS string once; a value gets a bit per feature (masks as wide
-        as the values need: Python integers past 64)."""
+        as the values need: Python integers past 64); Definite is read only in a language where
+        it is in F for some types (`definite_types`, §1.7)."""
+        definite = bool(definite_types)
         n = len(strings)
         masks = [[0] * n for _ in FEATURES]
         bits: list[dict[str, int]] = [{} for _ in FEATURES]
@@ -162,13 +172,15 @@ class Features:
             return mask
 
         for i, feats in enumerate(strings):
-            bundle = parse_feats(feats)
+            bundle = parse_feats(feats, definite)
             for f, values in enumerate(bundle.values()):
                 masks[f][i] = mask_of(f, values)
                 lists[f].append(sorted(values))
             layered_value = False
             for layer, name in enumerate(LAYERS):
-                in_layer = parse_layer(feats, name) if "[" in feats else (frozenset(),) * 4
+                in_layer = (
+                    parse_layer(feats, name) if "[" in feats else (frozenset(),) * len(FEATURES)
+                )
                 for f, values in enumerate(in_layer):
                     layer_masks[layer][f][i] = mask_of(f, values)
                     layer_lists[layer][f].append(sorted(values))
@@ -216,6 +228,7 @@ class Features:
             relative,
             personal,
             1 << bits[PERSON]["3"],
+            np.array([name in definite_types for name in TYPES]),
         )
 
 

@@ -26,12 +26,14 @@ def lexicon(rows):
             "gender": [[] for _ in rows],
             "case": [[] for _ in rows],
             "person": [[] for _ in rows],
+            "definite": [[] for _ in rows],
             "count": [r[3] for r in rows],
         },
         schema_overrides={
             "gender": pl.List(pl.String),
             "case": pl.List(pl.String),
             "person": pl.List(pl.String),
+            "definite": pl.List(pl.String),
         },
     )
 

@@ -184,7 +184,7 @@ LEXICON = pl.DataFrame(
     ],
     schema=["form", "lemma", "upos", "number", "person", "count"],
     orient="row",
-).with_columns(gender=pl.lit([], pl.List(pl.String)), case=pl.lit([], pl.List(pl.String)))
+).with_columns(**{name: pl.lit([], pl.List(pl.String)) for name in ("gender", "case", "definite")})
 
 
 def asked(*rows: tuple[str, str, str, str, str, list[str]]) -> pl.DataFrame:

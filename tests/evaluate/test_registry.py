@@ -58,9 +58,10 @@ def test_the_frequency_baseline_scores_pairs_from_lexicon_counts():
             "gender": [["Masc"]] * 3,
             "case": [[]] * 3,
             "person": [[]] * 3,
+            "definite": [[]] * 3,
             "count": [7, 20, 10],
         },
-        schema_overrides={"case": pl.List(pl.String), "person": pl.List(pl.String)},
+        schema_overrides={name: pl.List(pl.String) for name in ("case", "person", "definite")},
     )
     pair = pl.DataFrame(
         {
@@ -74,8 +75,11 @@ def test_the_frequency_baseline_scores_pairs_from_lexicon_counts():
             "m_gender": [["Masc"]],
             "m_case": [[]],
             "m_person": [[]],
+            "m_definite": [[]],
         },
-        schema_overrides={"m_case": pl.List(pl.String), "m_person": pl.List(pl.String)},
+        schema_overrides={
+            name: pl.List(pl.String) for name in ("m_case", "m_person", "m_definite")
+        },
     )
     good, bad = pair_counts(pair, lexicon)
     assert np.array_equal(good, [7.0]) and np.array_equal(bad, [30.0])  # casings summed

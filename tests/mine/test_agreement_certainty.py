@@ -324,11 +324,12 @@ def lexicon_rows(*rows: tuple[str, str, str, str, str, int]) -> pl.DataFrame:
     """UD lexicon rows (form, lemma, upos, Number, Person, Tense, count) of verbs."""
     return pl.DataFrame(
         [
-            (form, lemma, upos, [number], [], [], ["3"], f"Mood=Ind|Tense={tense}", count, "ud")
+            (form, lemma, upos, [number], [], [], ["3"], [], f"Mood=Ind|Tense={tense}", count,
+             "ud")
             for form, lemma, upos, number, tense, count in rows
         ],
-        schema=["form", "lemma", "upos", "number", "gender", "case", "person", "feats",
-                "count", "source"],
+        schema=["form", "lemma", "upos", "number", "gender", "case", "person", "definite",
+                "feats", "count", "source"],
         orient="row",
     )  # fmt: skip
 

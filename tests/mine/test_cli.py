@@ -391,9 +391,9 @@ def test_unimorph_lines_map_tags_in_any_order_and_skip_ambiguous_ones(tmp_path):
     # Columns: form, lemma, upos, bundle, other FEATS (unknown, None, when a tag is ambiguous),
     # and the tags as written (a tag set is completed from the treebank as one).
     assert entries == {
-        ("chats", "chat", "NOUN", "Plur|Masc||", "", "PL;N;MASC"),
-        ("sont", "être", "VERB", "Plur|||3", "Mood=Ind|Tense=Pres|VerbForm=Fin", "V;3;PL;IND;PRS"),
-        ("les", "le", "DET", "Plur|||", None, "ART;PL;NOM/ACC"),
+        ("chats", "chat", "NOUN", "Plur|Masc|||", "", "PL;N;MASC"),
+        ("sont", "être", "VERB", "Plur|||3|", "Mood=Ind|Tense=Pres|VerbForm=Fin", "V;3;PL;IND;PRS"),
+        ("les", "le", "DET", "Plur||||", None, "ART;PL;NOM/ACC"),
     }
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from ud_agree.mine.columnar import mine_file_columnar
 from ud_agree.mine.languages import (
+    load_definite_types,
     load_ergative_markers,
     load_have_lemmas,
     load_object_participle_lemmas,
@@ -48,7 +49,8 @@ def test_every_shared_treebank_mines_alike(treebank: Path):
 
 def language_facts(path: Path) -> dict:
     """The FileJob facts that mine.plan gives a file of this language (UD code = name prefix):
-    participles, value sets, the *have* and ergative-marker lemmas of §1.7."""
+    participles, value sets, the *have* and ergative-marker lemmas of §1.7, the types where
+    Definite is in F."""
     code = path.name.split("_")[0]
     return {
         "participle_agreement": code in load_participle_languages(),
@@ -56,6 +58,7 @@ def language_facts(path: Path) -> dict:
         "have_lemmas": load_have_lemmas().get(code, frozenset()),
         "ergative_lemmas": load_ergative_markers().get(code, frozenset()),
         "object_have_lemmas": load_object_participle_lemmas().get(code, frozenset()),
+        "definite_types": load_definite_types().get(code, frozenset()),
     }
 
 

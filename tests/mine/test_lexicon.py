@@ -65,9 +65,9 @@ def test_words_without_agreement_features_or_form_are_left_out(tmp_path):
 
 def test_unimorph_line_with_two_pos_tags_gives_a_row_per_tag():
     upos, bundle = map_unimorph_tags("V;V.PTCP;PST;SG;FEM", UniMorphMap.load())
-    assert upos == {"VERB"} and bundle == (("Sing",), ("Fem",), (), ())
+    assert upos == {"VERB"} and bundle == (("Sing",), ("Fem",), (), (), ())
     upos, bundle = map_unimorph_tags("N;ADJ;IN+ESS;PL", UniMorphMap.load())
-    assert upos == {"NOUN", "ADJ"} and bundle == (("Plur",), (), ("Ine",), ())
+    assert upos == {"NOUN", "ADJ"} and bundle == (("Plur",), (), ("Ine",), (), ())
     assert map_unimorph_tags("ADV", UniMorphMap.load()) == (set(), None)
 
 

@@ -86,7 +86,9 @@ def lexicon_cells(tmp_path: Path) -> dict[tuple[str, str], set[tuple]]:
     lexicon = pl.read_parquet(tmp_path / "corpus" / "fr" / "lexicon.parquet")
     cells: dict[tuple[str, str], set[tuple]] = {}
     for row in lexicon.iter_rows(named=True):
-        bundle = tuple(frozenset(row[n] or ()) for n in ("number", "gender", "case", "person"))
+        bundle = tuple(
+            frozenset(row[n] or ()) for n in ("number", "gender", "case", "person", "definite")
+        )
         cells.setdefault((row["form"].lower(), row["upos"]), set()).add(
             (row["lemma"], bundle, row["feats"])
         )
@@ -287,10 +289,11 @@ def test_forms_with_a_space_or_elided_are_never_fillers():
     lexicon = pl.DataFrame(
         [
             {"form": form, "lemma": lemma, "upos": "NOUN", "count": count, "feats": "_",
-             "number": ["Sing"], "gender": ["Masc"], "case": None, "person": None}
+             "number": ["Sing"], "gender": ["Masc"], "case": None, "person": None,
+             "definite": None}
             for form, lemma, count in rows
         ],
-        schema_overrides={"case": pl.List(pl.String), "person": pl.List(pl.String)},
+        schema_overrides={name: pl.List(pl.String) for name in ("case", "person", "definite")},
     )  # fmt: skip
     pool = filler_pool(lexicon)
     assert [f.form for fillers in pool.values() for f in fillers] == ["chat"]

@@ -84,11 +84,14 @@ def test_attestation_share_per_row_and_per_bundle():
             "gender": [["Masc"], ["Masc"], ["Fem"], ["Fem"], ["Fem"]],
             "case": [[]] * 5,
             "person": [[]] * 5,
+            "definite": [[]] * 5,
             "feats": ["A", "A", "A", "B", None],
             "count": [90, 6, 2, 2, 0],
             "source": ["ud", "ud", "ud", "ud", "unimorph"],
         },
-        schema_overrides={"number": values, "gender": values, "case": values, "person": values},
+        schema_overrides={
+            name: values for name in ("number", "gender", "case", "person", "definite")
+        },
     )
     got = attestation(lexicon)
     # 100 tokens of *o* (any case): each Fem row holds 2%, the Fem bundle 4%; UniMorph counts.
@@ -348,6 +351,7 @@ def test_rare_values_are_measured_on_ud_tokens_only_where_there_are_some():
             "gender": [],
             "case": case,
             "person": [],
+            "definite": [],
             "count": count,
         }
 
@@ -362,7 +366,7 @@ def test_rare_values_are_measured_on_ud_tokens_only_where_there_are_some():
         ],
         schema={
             "upos": pl.String,
-            **{name: values for name in ("number", "gender", "case", "person")},
+            **{name: values for name in ("number", "gender", "case", "person", "definite")},
             "count": pl.Int64,
         },
     )

@@ -57,7 +57,8 @@ def our_view(sentence: Sentence) -> dict:
         "upos": sentence.upos,
         "heads": sentence.heads,
         "deprels": sentence.deprels,
-        "values": [parse_feats(f).values() for f in sentence.feats],
+        # Definite read as in a language whose Definite is in F, as the library view reads it.
+        "values": [parse_feats(f, definite=True).values() for f in sentence.feats],
         "words": sentence.words,
     }
 

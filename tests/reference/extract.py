@@ -61,6 +61,7 @@ def mine_file(job: FileJob) -> FileResult:
         job.have_lemmas,
         job.ergative_lemmas,
         job.object_have_lemmas,
+        job.definite_types,
     )
     for sentence in parse(data, stem(job.path)):
         if isinstance(sentence, Malformed):
@@ -88,7 +89,7 @@ def mine_file(job: FileJob) -> FileResult:
         result.disagree.update(outcome.disagree)
         for relation in outcome.relations:
             t, c = relation.target, relation.controller
-            controller = parse_feats(sentence.feats[c])
+            controller = parse_feats(sentence.feats[c], facts.definite)
             relation_rows.append(
                 (
                     sentence.sent_id,
@@ -103,7 +104,7 @@ def mine_file(job: FileJob) -> FileResult:
                     sentence.lemmas[c],
                     sentence.upos[t],
                     sentence.upos[c],
-                    *map(sorted, relation_target_values(sentence, relation)),
+                    *map(sorted, relation_target_values(sentence, relation, facts.definite)),
                     *map(sorted, controller.values()),
                     relation.agreeing,
                     relation.distance,
@@ -278,7 +279,8 @@ def between_feats(sentence: Sentence, t: int, c: int) -> list[str]:
 def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> str | None:
     """What the words around target t say of it (§4.3): `doubled-word`, `notional-subject`,
     `reflexive-object`, `after-modal`, `respect-plural`, `mandative`, `dislocated-subject` (a
-    personal pronoun subject before a subordinator of its clause), or None; read word by word."""
+    personal pronoun subject before a subordinator of its clause), `adverb-reading` (an adjective
+    before its noun with another modifier of the noun between), or None; read word by word."""
     lemma = [lem.lower() for lem in sentence.lemmas]
     at = {word_id: i for i, word_id in enumerate(sentence.ids)}
 
@@ -346,6 +348,18 @@ def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> 
     )
     if subject and opens:
         return "dislocated-subject"
+    # An adjective before its noun with another adjective or participle of the noun between.
+    for w in range(len(lemma)):
+        modifier = sentence.upos[w] == "ADJ" or (
+            sentence.upos[w] == "VERB" and _values(sentence.feats[w], "VerbForm") == {"Part"}
+        )
+        if (
+            sentence.upos[t] == "ADJ"
+            and modifier
+            and head(w) == c
+            and sentence.ids[t] < sentence.ids[w] < sentence.ids[c]
+        ):
+            return "adverb-reading"
     return None
 
 
@@ -360,6 +374,9 @@ def mwt_offset(sentence: Sentence, word: int) -> int | None:
     return None if offsets is None else offsets[parts.index(word)]
 
 
-def relation_target_values(sentence: Sentence, relation: Relation) -> tuple[frozenset[str], ...]:
+def relation_target_values(
+    sentence: Sentence, relation: Relation, definite: bool = False
+) -> tuple[frozenset[str], ...]:
     """The target's values a relation row holds: its layer's for a §1.7 layered type."""
-    return target_values(sentence, Candidate(relation.type, relation.target, relation.controller))
+    candidate = Candidate(relation.type, relation.target, relation.controller)
+    return target_values(sentence, candidate, definite)

@@ -99,6 +99,13 @@ class Facts:
     ergative_lemmas: frozenset[str] = frozenset()  # §1.7: its ergative markers (Hindi *ne*)
     # §1.7: the *have* whose participle agrees with an object before it (French *avoir*)
     object_have_lemmas: frozenset[str] = frozenset()
+    # §1.7: the types in which Definite joins F (`mine/data/definite_languages.tsv`)
+    definite_types: frozenset[str] = frozenset()
+
+    @property
+    def definite(self) -> bool:
+        """Whether the language's Definite is in F (read from FEATS at all)."""
+        return bool(self.definite_types)
 
 
 @dataclass(slots=True, frozen=True)
@@ -338,14 +345,16 @@ def compared(
 def compare(
     target: tuple[frozenset[str], ...], controller: tuple[frozenset[str], ...]
 ) -> tuple[list[str], bool]:
-    """Agreeing features (sorted) and whether some feature disagrees (§1.2)."""
+    """Agreeing features (sorted) and whether some feature disagrees (§1.2); a Definite that
+    differs is no disagreement (§1.7: Swedish *mitt stora hus*, the weak form after a
+    possessive), its certainty is measured instead."""
     agreeing = []
     disagrees = False
     for name, t, c in zip(FEATURES, target, controller, strict=True):
         if t and c:
             if t & c:
                 agreeing.append(name)
-            else:
+            elif name != "Definite":
                 disagrees = True
     agreeing.sort()
     return agreeing, disagrees
@@ -379,10 +388,10 @@ def drop_reason(
 Noun = tuple[int, tuple[frozenset[str], ...]]  # (ID, compared feature values in FEATURES order)
 
 
-def nouns_of(sentence: Sentence, value_sets: ValueSets) -> list[Noun]:
+def nouns_of(sentence: Sentence, value_sets: ValueSets, definite: bool = False) -> list[Noun]:
     """The sentence's NOUN words with their agreement feature values (value sets applied)."""
     return [
-        (sentence.ids[index], compared(parse_feats(sentence.feats[index]), value_sets))
+        (sentence.ids[index], compared(parse_feats(sentence.feats[index], definite), value_sets))
         for index, tag in enumerate(sentence.upos)
         if tag == "NOUN"
     ]
@@ -429,6 +438,7 @@ def measure(
     nouns: list[Noun],
     value_sets: ValueSets,
     coordinated: set[int],
+    definite: bool = False,
 ) -> Relation:
     """Context measures of a kept relation (§1.3)."""
     target_id = sentence.ids[candidate.target]
@@ -436,7 +446,7 @@ def measure(
     low, high = (
         (target_id, controller_id) if target_id < controller_id else (controller_id, target_id)
     )
-    controller = compared(parse_feats(sentence.feats[candidate.controller]), value_sets)
+    controller = compared(parse_feats(sentence.feats[candidate.controller], definite), value_sets)
     distractors = distractor_ids(nouns, target_id, controller_id, controller, agreeing)
     return Relation(
         type=candidate.type,
@@ -477,15 +487,17 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
         facts.ergative_lemmas,
         facts.object_have_lemmas,
     ):
-        target = parse_feats(sentence.feats[candidate.target])
-        controller = parse_feats(sentence.feats[candidate.controller])
+        target = parse_feats(sentence.feats[candidate.target], facts.definite)
+        controller = parse_feats(sentence.feats[candidate.controller], facts.definite)
         reason, agreeing = drop_reason(
             target,
             controller,
             candidate.type in facts.valid_types,
             facts.value_sets,
-            compared_target_values(sentence, candidate),
-            controller_values(sentence, candidate),
+            compared_target_values(
+                sentence, candidate, facts.definite, candidate.type in facts.definite_types
+            ),
+            controller_values(sentence, candidate, facts.definite),
         )
         if reason == "disagree":
             outcome.disagree[candidate.type] = outcome.disagree.get(candidate.type, 0) + 1
@@ -499,9 +511,11 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
         )
         if reason is None or pair_only:
             if nouns is None:
-                nouns = nouns_of(sentence, facts.value_sets)
+                nouns = nouns_of(sentence, facts.value_sets, facts.definite)
                 coordinated = conjunct_heads(sentence)
-            relation = measure(sentence, candidate, agreeing, nouns, facts.value_sets, coordinated)
+            relation = measure(
+                sentence, candidate, agreeing, nouns, facts.value_sets, coordinated, facts.definite
+            )
             relation.listed = reason is None
             outcome.relations.append(relation)
         if reason is not None:
@@ -509,29 +523,39 @@ def extract(sentence: Sentence, facts: Facts | frozenset[str] = Facts()) -> Outc
     return outcome
 
 
-def target_values(sentence: Sentence, candidate: Candidate) -> tuple[frozenset[str], ...]:
+def target_values(
+    sentence: Sentence, candidate: Candidate, definite: bool = False
+) -> tuple[frozenset[str], ...]:
     """The target's values compared: its layer's for a §1.7 layered type, else its own."""
     feats = sentence.feats[candidate.target]
     layer = carried_layer(feats, LAYERED.get(candidate.type, ()))
-    return parse_layer(feats, layer) if layer else parse_feats(feats).values()
+    return parse_layer(feats, layer) if layer else parse_feats(feats, definite).values()
 
 
-def compared_target_values(sentence: Sentence, candidate: Candidate) -> tuple[frozenset[str], ...]:
+def compared_target_values(
+    sentence: Sentence, candidate: Candidate, definite: bool = False, compares: bool = False
+) -> tuple[frozenset[str], ...]:
     """The target's values compared (§1.2): `target_values`, less what a possessive carries of
-    its possessor (§1.7: its Person, and a genitive adposition's Case=Gen, the case it marks)."""
-    number, gender, case, person = target_values(sentence, candidate)
+    its possessor (§1.7: its Person, and a genitive adposition's Case=Gen, the case it marks),
+    and less Definite where the type does not compare it (`compares`, §1.7)."""
+    number, gender, case, person, definiteness = target_values(sentence, candidate, definite)
     if candidate.type == "possessive":
         person = frozenset()
         if sentence.upos[candidate.target] == "ADP" and case == {"Gen"}:
             case = frozenset()
-    return (number, gender, case, person)
+    if not compares:
+        definiteness = frozenset()
+    return (number, gender, case, person, definiteness)
 
 
-def controller_values(sentence: Sentence, candidate: Candidate) -> tuple[frozenset[str], ...]:
+def controller_values(
+    sentence: Sentence, candidate: Candidate, definite: bool = False
+) -> tuple[frozenset[str], ...]:
     """The controller's values compared: its own, a NOUN possessor's Person 3 where it has none
     (§1.7)."""
-    number, gender, case, person = parse_feats(sentence.feats[candidate.controller]).values()
+    feats = sentence.feats[candidate.controller]
+    number, gender, case, person, definiteness = parse_feats(feats, definite).values()
     noun = sentence.upos[candidate.controller] == "NOUN"
     if candidate.type == "possessor" and noun and not person:
         person = frozenset({"3"})
-    return (number, gender, case, person)
+    return (number, gender, case, person, definiteness)

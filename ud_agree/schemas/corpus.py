@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-FEATURES = ("Number", "Gender", "Case", "Person")
+# F (DESIGN.md §1): Definite is one of them only in the languages of
+# `mine/data/definite_languages.tsv`; elsewhere its columns stay empty and it stays in `feats`.
+FEATURES = ("Number", "Gender", "Case", "Person", "Definite")
 TYPES = (
     "determiner",
     "attributive",
@@ -62,10 +64,16 @@ RELATIONS = pa.schema(
         described("target_gender", _str_list, "the target's values of Gender"),
         described("target_case", _str_list, "the target's values of Case"),
         described("target_person", _str_list, "the target's values of Person"),
+        described(
+            "target_definite",
+            _str_list,
+            "the target's values of Definite (empty outside the languages where it agrees)",
+        ),
         described("controller_number", _str_list, "the controller's values of Number"),
         described("controller_gender", _str_list, "the controller's values of Gender"),
         described("controller_case", _str_list, "the controller's values of Case"),
         described("controller_person", _str_list, "the controller's values of Person"),
+        described("controller_definite", _str_list, "the controller's values of Definite"),
         described("agreeing", _str_list, "agreeing features, sorted"),
         described("distance", pa.int32(), "|ID(target) − ID(controller)| in syntactic words"),
         described("order", pa.string(), "target-first or controller-first"),
@@ -204,6 +212,11 @@ LEXICON = pa.schema(
         described("case", _str_list, "values of Case"),
         described("person", _str_list, "values of Person"),
         described(
+            "definite",
+            _str_list,
+            "values of Definite where the language's adjectives agree in it (else in `feats`)",
+        ),
+        described(
             "feats",
             pa.string(),
             "other FEATS, `Name=Value|…` sorted (layered features such as `Number[psor]` kept, no"
@@ -265,7 +278,7 @@ PAIRS = pa.schema(
             "also",
             pa.list_(pa.string()),
             "other `Feature=Value` contrasts the same bad sentence makes (one row per bad "
-            "sentence: `feature`/`bad_value` are the first in Number, Gender, Case, Person order)",
+            "sentence: `feature`/`bad_value` are the first in Number, Gender, Case, Person, Definite order)",
         ),
         described(
             "derived",
