@@ -31,7 +31,7 @@ from .rules.certainty import BACKED_OFF, CONFIGURATION, UNMEASURED, VALUE, decid
 from .rules.declension import changes_declension, changes_declension_class
 from .rules.eligibility import relation_skip_reason
 from .rules.hosts import agrees_with_another_host
-from .rules.instrumental import instrumental_predicate
+from .rules.instrumental import instrumental_predicate, instrumental_reading
 from .rules.numerals import adverb_reading
 from .rules.optional_feminine import optional_feminine
 from .rules.partitive import partitive_genitive
@@ -284,7 +284,8 @@ def _with_bad_forms(
     # §4.3: the bad form reads as another noun's (a noun between target and controller).
     tries = _skip(tries, agrees_with_another_host(tries), "ambiguous-host", skipped)
     if frames.instrumental_predicate:  # §4.1: *víno bylo dobrým* is Czech
-        refused = instrumental_predicate(tries)
+        reading = instrumental_reading(tries, frames.lexicon, frames.instrumental_cells)
+        refused = instrumental_predicate(tries) | reading
         tries = _skip(tries, refused, "instrumental-predicate", skipped)
     # §4.3: *co je nelogického* beside *co je nelogické*: a partitive genitive, not agreement.
     tries = _skip(tries, partitive_genitive(tries), "partitive-genitive", skipped)

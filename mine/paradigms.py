@@ -362,6 +362,9 @@ class ParadigmFrames:
 
     # Its adjective predicates may be instrumental (`rules.instrumental`; set by the miner).
     instrumental_predicate: bool = False
+    # Its case cells syncretic with the instrumental (`rules.instrumental.instrumental_cells`;
+    # set by the miner from the whole lexicon, before any narrowing; None: none read).
+    instrumental_cells: pl.DataFrame | None = None
     # The treebanks whose feminine nouns may take masculine agreement (`rules.optional_feminine`;
     # set by the miner; empty: all the language's; None: none).
     optional_feminine: frozenset[str] | None = None

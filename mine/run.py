@@ -73,7 +73,7 @@ from .paradigms import ParadigmFrames, marked_cells
 from .plan import LanguageRun, Options, default_unimorph_dirs, mark_miners, plan
 from .pool import pool_context, start_worker
 from .rules import certainty
-from .rules.instrumental import load_instrumental_predicate_languages
+from .rules.instrumental import instrumental_cells, load_instrumental_predicate_languages
 from .spill import SPILL, part, spill, unspill, unspill_columns
 from .written import load_written_surface
 
@@ -329,6 +329,8 @@ def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
     )
     frames.marked = marked_cells(finite_cells(run))
     frames.instrumental_predicate = code in load_instrumental_predicate_languages()
+    if frames.instrumental_predicate:
+        frames.instrumental_cells = instrumental_cells(frames.lexicon)
     frames.optional_feminine = load_optional_feminine_treebanks().get(code)
     frames.free_letters = frozenset().union(*(r.letters for r in run.results.values()))
     return frames
