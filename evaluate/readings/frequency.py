@@ -4,12 +4,14 @@ candidate's share of the counts, whatever the context."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import polars as pl
+
+from ud_agree.schemas.corpus import FEATURES, TYPE_LAYERS
 
 from ..backends.api import FormBatch
 from .candidates import FEATURE_COLUMNS
@@ -32,7 +34,11 @@ class CountBaseline:
         return {"random_weights": False, "model_family": family, "window_tokens": None}
 
 
-PAIR_FACTS = {"random_weights": False}  # what a pair manifest records of the baseline
+PAIR_FACTS = {"random_weights": False}
+# The layers a layered type's target compares (§1.7), each a view of the lexicon's counts.
+LAYERS = sorted(
+    {layer for layers in TYPE_LAYERS.values() for layer in layers}
+)  # what a pair manifest records of the baseline
 
 
 def count_shares(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -62,17 +68,12 @@ def count_pair_columns(good: np.ndarray, bad: np.ndarray) -> dict[str, pl.Series
 
 def pair_counts(items: pl.DataFrame, lexicon: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Each pair's lexicon counts of its good and its bad form, each for its lemma, upos and
-    bundle (spellings summed, case-folded): the baseline's scores and §10's heuristic."""
-    keyed = (
-        lexicon.select(
-            pl.col("form").str.to_lowercase().alias("key"),
-            "lemma",
-            "upos",
-            _bundle_key(*FEATURE_COLUMNS).alias("bundle"),
-            "count",
-        )
-        .group_by("key", "lemma", "upos", "bundle")
-        .agg(pl.col("count").sum())
+    bundle (spellings summed, case-folded): the baseline's scores and §10's heuristic. A
+    layered type's bundle is its target's layer (§1.7: *ditu* `Number[abs]=Plur`), counted from
+    the forms' FEATS."""
+    keyed = pl.concat(
+        [_counted(lexicon, pl.col("upos"), FEATURE_COLUMNS)]
+        + [_counted(lexicon, pl.col("upos") + f"[{layer}]", _layered(layer)) for layer in LAYERS]
     )
     bad_values = {
         f"b_{name}": pl.when(pl.col("feature") == name.capitalize())
@@ -85,22 +86,68 @@ def pair_counts(items: pl.DataFrame, lexicon: pl.DataFrame) -> tuple[np.ndarray,
         pl.col("bad_form").str.to_lowercase().alias("bad_key"),
         "lemma",
         "upos",
+        pl.col("type") if "type" in items.columns else pl.lit(None, pl.String).alias("type"),
         _bundle_key(*(f"m_{name}" for name in FEATURE_COLUMNS)).alias("good_bundle"),
         _bundle_key(*bad_values.values()).alias("bad_bundle"),
     ).with_row_index("row")
+    # The plain features, and each layer the pair's type compares: a layered type's target
+    # carries one of them (Hindi object-verb (b) compares plain F), so the largest count is its.
+    views = [pl.col("upos")] + [
+        pl.when(pl.col("type").is_in(_types_of(layer))).then(pl.col("upos") + f"[{layer}]")
+        for layer in LAYERS
+    ]
     counts = []
     for side in ("good", "bad"):
-        joined = frame.join(
-            keyed,
-            left_on=[f"{side}_key", "lemma", "upos", f"{side}_bundle"],
-            right_on=["key", "lemma", "upos", "bundle"],
-            how="left",
-        ).sort("row")
-        counts.append(joined["count"].fill_null(0).to_numpy().astype(np.float64))
+        found = [
+            frame.with_columns(view.alias("view"))
+            .join(
+                keyed,
+                left_on=[f"{side}_key", "lemma", "view", f"{side}_bundle"],
+                right_on=["key", "lemma", "upos", "bundle"],
+                how="left",
+            )
+            .sort("row")["count"]
+            .fill_null(0)
+            .to_numpy()
+            for view in views
+        ]
+        counts.append(np.max(found, axis=0).astype(np.float64))
     return counts[0], counts[1]
 
 
+def _counted(lexicon: pl.DataFrame, upos: pl.Expr, values: Sequence[str | pl.Expr]) -> pl.DataFrame:
+    """The lexicon's counts per (case-folded form, lemma, `upos`, bundle of `values`)."""
+    return (
+        lexicon.select(
+            pl.col("form").str.to_lowercase().alias("key"),
+            "lemma",
+            upos.alias("upos"),
+            _bundle_key(*values).alias("bundle"),
+            "count",
+        )
+        .group_by("key", "lemma", "upos", "bundle")
+        .agg(pl.col("count").sum())
+    )
+
+
+def _layered(layer: str) -> list[pl.Expr]:
+    """A lexicon row's values of F in `layer`, from its FEATS (`Number[abs]=Plur`), as lists."""
+    return [
+        pl.col("feats")
+        .fill_null("")
+        .str.extract(rf"(?:^|\|){name}\[{layer}\]=([^|]+)", 1)
+        .str.split(",")
+        .fill_null([])
+        for name in FEATURES
+    ]
+
+
+def _types_of(layer: str) -> list[str]:
+    """The layered types that compare `layer`."""
+    return [kind for kind, layers in TYPE_LAYERS.items() if layer in layers]
+
+
 def _bundle_key(*columns: str | pl.Expr) -> pl.Expr:
-    """A bundle's four value sets as one comparable string."""
+    """A bundle's value sets (one per feature of F) as one comparable string."""
     parts = [(pl.col(c) if isinstance(c, str) else c).list.sort().list.join(",") for c in columns]
     return pl.concat_str(parts, separator="|")

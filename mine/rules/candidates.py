@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ud_agree.schemas.corpus import FEATURES
+from ud_agree.schemas.corpus import FEATURES, TYPE_LAYERS, TYPES
 
 from ..features import LAYERS
 from .words import (
@@ -154,7 +154,7 @@ def _nominal(words: Words) -> np.ndarray:
 def object_verb(words: Words, features: Features) -> Pairs:
     """§1.7 `object-verb` (a): t is a VERB or AUX carrying `f[abs]` or `f[obj]` (Basque *ditu*:
     `Number[abs]=Plur`); c = each `obj` of t (or of the AUX's head), NOUN or PRON."""
-    return _layered_verbs(words, features, OBJECT_LAYERS, words.has(OBJ) & _nominal(words))
+    return _layered_verbs(words, features, _layers(OBJECT_VERB), words.has(OBJ) & _nominal(words))
 
 
 def ergative_clause_object(words: Words, features: Features) -> Pairs:
@@ -217,21 +217,23 @@ def indirect_object_verb(words: Words, features: Features) -> Pairs:
     """§1.7 `indirect-object-verb`: t is a VERB or AUX carrying `f[dat]` (Basque *dizkiot*);
     c = each `iobj`, or `obl` in `Case=Dat`, of t (or of the AUX's head), NOUN or PRON."""
     dative = words.has(IOBJ) | (words.has(OBL) & features.dative[words.feats])
-    return _layered_verbs(words, features, ("dat",), dative & _nominal(words))
+    return _layered_verbs(words, features, _layers(INDIRECT_OBJECT_VERB), dative & _nominal(words))
 
 
 def ergative_verb(words: Words, features: Features) -> Pairs:
     """§1.7 `ergative-verb`: t is a VERB or AUX carrying `f[erg]`; c = each subject of t (or of
     the AUX's head) in `Case=Erg`."""
     ergative = subjects(words) & features.ergative[words.feats]
-    return _layered_verbs(words, features, ("erg",), ergative)
+    return _layered_verbs(words, features, _layers(ERGATIVE_VERB), ergative)
 
 
 def possessor(words: Words, features: Features) -> Pairs:
     """§1.7 `possessor`: t is a NOUN carrying `f[psor]` (Turkish *evim*, Finnish *taloni*);
     c = each `nmod:poss` dependent of t, NOUN or PRON, in `Case=Gen` (a bare noun of a Turkish
     compound is no possessor: *dağ evi* "mountain house" → *dağ evim* "my mountain house")."""
-    carried = features.carries[LAYERS.index("psor")][words.feats] & (words.upos == NOUN)
+    carried = features.carries[LAYERS.index(_layers(POSSESSOR)[0])][words.feats] & (
+        words.upos == NOUN
+    )
     t = np.flatnonzero(carried)
     genitive = features.genitive[words.feats]
     position, c = dependents_of(words, t, words.has(NMOD_POSS) & _nominal(words) & genitive)
@@ -303,7 +305,11 @@ class Row:
 
 
 _SUBJECTS = ("NOUN", "PRON")
-OBJECT_LAYERS = ("abs", "obj")  # §1.7 object-verb (a): `f[abs]` or `f[obj]`
+
+
+def _layers(kind: int) -> tuple[str, ...]:
+    """§1.7: the layers a layered type compares (`TYPE_LAYERS`, shared with the evaluator)."""
+    return TYPE_LAYERS[TYPES[kind]]
 
 
 def _words_only(find: Callable[[Words], Pairs]) -> Callable[[Words, Features], Pairs]:
@@ -321,12 +327,18 @@ ROWS = (
     Row(NUMERAL, _words_only(numeral), ("NUM",), ("NOUN",)),
     Row(SUBJECT_PARTICIPLE, subject_participle, ("VERB",), _SUBJECTS),
     Row(POSSESSIVE, possessive, ("PRON", "DET", "ADP"), ("NOUN",)),
-    Row(OBJECT_VERB, object_verb, ("VERB", "AUX"), _SUBJECTS, OBJECT_LAYERS),
+    Row(OBJECT_VERB, object_verb, ("VERB", "AUX"), _SUBJECTS, _layers(OBJECT_VERB)),
     Row(OBJECT_VERB, ergative_clause_object, ("VERB", "AUX"), _SUBJECTS),
     Row(OBJECT_VERB, object_participle, ("VERB",), _SUBJECTS),
-    Row(INDIRECT_OBJECT_VERB, indirect_object_verb, ("VERB", "AUX"), _SUBJECTS, ("dat",)),
-    Row(ERGATIVE_VERB, ergative_verb, ("VERB", "AUX"), _SUBJECTS, ("erg",)),
-    Row(POSSESSOR, possessor, ("NOUN",), _SUBJECTS, ("psor",)),
+    Row(
+        INDIRECT_OBJECT_VERB,
+        indirect_object_verb,
+        ("VERB", "AUX"),
+        _SUBJECTS,
+        _layers(INDIRECT_OBJECT_VERB),
+    ),
+    Row(ERGATIVE_VERB, ergative_verb, ("VERB", "AUX"), _SUBJECTS, _layers(ERGATIVE_VERB)),
+    Row(POSSESSOR, possessor, ("NOUN",), _SUBJECTS, _layers(POSSESSOR)),
 )
 
 # The UPOS a relation's members have: the lexicon keeps these (a varied word's bad forms, the

@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 from ud_agree.evaluate.readings.candidates import CandidateSet
 from ud_agree.evaluate.readings.class_decisions import Splits, class_average_congruence, congruence
+from ud_agree.evaluate.readings.frequency import FEATURE_COLUMNS, pair_counts
 
 from tests.sharding import sample_options
 
@@ -107,3 +108,83 @@ def test_a_class_average_label_is_the_baseline_over_the_models_own_candidates(pu
     assert model.select(key).equals(baseline.select(key))
     assert model["frequency"].to_list() == baseline["frequency"].to_list()
     assert baseline["right"].to_list() == [f == "congruent" for f in baseline["frequency"]]
+
+
+def _lexicon_row(form, lemma, upos, feats, count, number=(), gender=()):
+    return {"form": form, "lemma": lemma, "upos": upos, "number": list(number),
+            "gender": list(gender), "case": [], "person": [], "definite": [], "feats": feats,
+            "count": count}  # fmt: skip
+
+
+def _pair_item(kind, good, bad, lemma, upos, feature, bad_value, **held):
+    values = {f"m_{name}": list(held.get(name, ())) for name in FEATURE_COLUMNS}
+    return {"type": kind, "good_form": good, "bad_form": bad, "lemma": lemma, "upos": upos,
+            "feature": feature, "bad_value": bad_value, **values}  # fmt: skip
+
+
+def test_a_layered_pair_counts_its_forms_in_the_layer_it_varies():
+    # Basque-BDT keeps an auxiliary's agreement in layered FEATS only (its F lists are empty);
+    # Hindi object-verb (b) compares plain F: both must count their forms, never 0 for want of
+    # a bundle (a 0 against 0 is a tie, and the baseline would read wrong on every such pair).
+    erg_abs = "Mood=Ind|Number[abs]={}|Number[erg]={}|Person[abs]=3|Person[erg]=3"
+    lexicon = pl.DataFrame(
+        [
+            _lexicon_row("du", "edun", "AUX", erg_abs.format("Sing", "Sing"), 323),
+            _lexicon_row("ditu", "edun", "AUX", erg_abs.format("Plur", "Sing"), 87),
+            _lexicon_row("dute", "edun", "AUX", erg_abs.format("Sing", "Plur"), 152),
+            _lexicon_row("kiyā", "kar", "VERB", "Aspect=Perf", 50, ["Sing"], ["Masc"]),
+            _lexicon_row("kī", "kar", "VERB", "Aspect=Perf", 20, ["Sing"], ["Fem"]),
+        ]
+    ).with_columns(pl.col(name).cast(pl.List(pl.String)) for name in FEATURE_COLUMNS)
+    items = pl.DataFrame(
+        [
+            _pair_item(
+                "object-verb",
+                "du",
+                "ditu",
+                "edun",
+                "AUX",
+                "Number",
+                "Plur",
+                number=["Sing"],
+                person=["3"],
+            ),
+            _pair_item(
+                "ergative-verb",
+                "Dute",
+                "du",
+                "edun",
+                "AUX",
+                "Number",
+                "Sing",
+                number=["Plur"],
+                person=["3"],
+            ),
+            _pair_item(
+                "object-verb",
+                "kiyā",
+                "kī",
+                "kar",
+                "VERB",
+                "Gender",
+                "Fem",
+                number=["Sing"],
+                gender=["Masc"],
+            ),
+            # A plain type never reads a layer: its bundle is the forms' F, empty here.
+            _pair_item(
+                "subject-verb",
+                "du",
+                "ditu",
+                "edun",
+                "AUX",
+                "Number",
+                "Plur",
+                number=["Sing"],
+                person=["3"],
+            ),
+        ]
+    ).with_columns(pl.col(f"m_{name}").cast(pl.List(pl.String)) for name in FEATURE_COLUMNS)
+    good, bad = pair_counts(items, lexicon)
+    assert good.tolist() == [323, 152, 50, 0]
+    assert bad.tolist() == [87, 323, 20, 0]

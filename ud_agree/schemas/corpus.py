@@ -20,6 +20,14 @@ TYPES = (
     "ergative-verb",
     "possessor",
 )
+# §1.7: the layers of a target's features each layered type compares (the first the target
+# carries), for the miner's rows and the evaluator's counts alike; object-verb (b) is plain.
+TYPE_LAYERS = {
+    "object-verb": ("abs", "obj"),
+    "indirect-object-verb": ("dat",),
+    "ergative-verb": ("erg",),
+    "possessor": ("psor",),
+}
 ROLES = ("controller", "target")  # the two members of a relation
 DROP_REASONS = ("typo", "disagree", "no-agreeing-feature", "invalid-type")
 
