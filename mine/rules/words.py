@@ -160,8 +160,9 @@ class Features:
         layer_masks = [[[0] * n for _ in FEATURES] for _ in LAYERS]
         layer_lists: list[list[list[list[str]]]] = [[[] for _ in FEATURES] for _ in LAYERS]
         typo, finite_, participle, has_value, person3 = (np.zeros(n, bool) for _ in range(5))
-        dative, ergative, genitive, genitive_only = (np.zeros(n, bool) for _ in range(4))
-        relative, personal = np.zeros(n, bool), np.zeros(n, bool)
+        dative, ergative, genitive, genitive_only, relative, personal = (
+            np.zeros(n, bool) for _ in range(6)
+        )
         carries = np.zeros((len(LAYERS), n), bool)
         case_key, verbform_key = np.empty(n, object), np.empty(n, object)
 
@@ -176,19 +177,15 @@ class Features:
             for f, values in enumerate(bundle.values()):
                 masks[f][i] = mask_of(f, values)
                 lists[f].append(sorted(values))
-            layered_value = False
             for layer, name in enumerate(LAYERS):
-                in_layer = (
-                    parse_layer(feats, name) if "[" in feats else (frozenset(),) * len(FEATURES)
-                )
+                in_layer = _layer_values(feats, name)
                 for f, values in enumerate(in_layer):
                     layer_masks[layer][f][i] = mask_of(f, values)
                     layer_lists[layer][f].append(sorted(values))
                 carries[layer, i] = any(in_layer)
-                layered_value |= carries[layer, i]
             typo[i] = bundle.typo
             # The lexicon's entry condition (§2): a value of F, plain or layered (§1.7).
-            has_value[i] = bundle.has_value() or layered_value
+            has_value[i] = bundle.has_value() or carries[:, i].any()
             dative[i], ergative[i] = "Dat" in bundle.case, "Erg" in bundle.case
             genitive[i], genitive_only[i] = "Gen" in bundle.case, bundle.case == {"Gen"}
             relative[i], personal[i] = pron_type(feats, "Rel"), pron_type(feats, "Prs")
@@ -196,15 +193,10 @@ class Features:
             participle[i] = bundle.verbform == {"Part"}
             person3[i] = bundle.person == {"3"}
             case_key[i], verbform_key[i] = set_key(bundle.case), set_key(bundle.verbform)
-        widest = max(len(b) for b in bits)
-        dtype: type = object
-        for unsigned in (np.uint8, np.uint16, np.uint32, np.uint64):
-            if widest <= 8 * np.dtype(unsigned).itemsize:
-                dtype = unsigned  # the narrowest that holds every mask
-                break
+        dtype = _mask_dtype(max(len(b) for b in bits))
         compared: np.ndarray = np.array(masks, dtype=dtype).reshape(len(FEATURES), n)
         layered: np.ndarray = np.array(layer_masks, dtype=dtype).reshape(
-            len(LAYERS), len(FEATURES), n
+            len(LAYERS), *compared.shape
         )
         written = [pa.array(values, _STR_LIST) for values in lists]
         return cls(
@@ -230,6 +222,19 @@ class Features:
             1 << bits[PERSON]["3"],
             np.array([name in definite_types for name in TYPES]),
         )
+
+
+def _layer_values(feats: str, layer: str) -> tuple[frozenset[str], ...]:
+    """A FEATS string's values of F in `layer` (`Number[abs]=Plur`), empty sets where none."""
+    return parse_layer(feats, layer) if "[" in feats else (frozenset(),) * len(FEATURES)
+
+
+def _mask_dtype(widest: int) -> type:
+    """The narrowest unsigned type that holds masks of `widest` bits (object past 64)."""
+    for unsigned in (np.uint8, np.uint16, np.uint32, np.uint64):
+        if widest <= 8 * np.dtype(unsigned).itemsize:
+            return unsigned
+    return object
 
 
 NO_VALUE = "_"  # a configuration key for a word without the feature (CoNLL-U's empty field)
