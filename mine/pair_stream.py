@@ -23,11 +23,15 @@ from .nonce import nonce_pairs
 from .paradigms import ParadigmFrames
 from .plan import LanguageRun, Options
 from .skips import skip_table
-from .spill import unspill, unspill_columns
+from .spill import unspill
 
-# Attempts at pairs per step: bounded memory, and few batches (each costs ~60 polars steps).
-PAIR_BATCH = 150_000
+# Relations whose attempts at pairs are prepared and decided in one step (1 to 3 attempts each
+# with --vary target): bounded memory, and few batches (each costs ~100 polars steps).
+PAIR_BATCH = 100_000
 PAIR_THREADS = 2  # batches of pairs decided at once (`PairStream`)
+# Relations whose attempts are prepared in one call within a batch: a call's fixed cost is paid
+# a few times per batch, and its intermediate tables (about 5 KiB a relation) stay small.
+PREPARE_BATCH = 40_000
 
 
 NONCE_MEMBERS = [
@@ -78,33 +82,57 @@ class PairCounts:
     flags: Counter = field(default_factory=Counter)
 
 
+Prepare = Callable[[list[tuple[pa.Table, pa.Table]]], list[tuple[pl.DataFrame, pl.DataFrame]]]
 Decide = Callable[..., tuple[pa.Table, pl.DataFrame, Counter]]
 
 
+@dataclass
+class Batch:
+    """Files of a language whose attempts at pairs are decided together: their relations and
+    sentences, and where each file's relations and sentences begin in the language and in the
+    batch (`rel` is the language's index of a relation, `sentence` the batch's of a sentence)."""
+
+    files: list[tuple[pa.Table, pa.Table]] = field(default_factory=list)
+    starts: list[tuple[int, int]] = field(default_factory=list)  # (relation, sentence)
+    relations: int = 0
+    sentences: int = 0
+
+
+@dataclass
+class Decided:
+    """A batch decided: its pairs, its skips (the files' own, then the decision's), the pairs
+    per agreement flag, and its attempts (which nonce variants are made from)."""
+
+    pairs: pa.Table
+    skipped: list[pl.DataFrame]
+    flagged: Counter
+    tried: pl.DataFrame
+
+
 class PairStream:
-    """A language's files' attempts, batched (PAIR_BATCH), each batch decided on a thread
-    (polars releases the GIL) while the next is read, written in the batches' order so that
-    the tables do not depend on the threads; at most PAIR_THREADS batches held."""
+    """A language's files' attempts, batched (PAIR_BATCH relations), each batch prepared and
+    decided on a thread (polars releases the GIL) while the next is read, written in the
+    batches' order so that the tables do not depend on the threads; at most PAIR_THREADS
+    batches held. `prepare` is `pairs.prepare_bundle` with the language's facts."""
 
     def __init__(
         self,
         out_dir: Path,
+        prepare: Prepare,
         decide: Decide,
         counts: PairCounts,
         keep_nonce: bool,
         fingerprints: dict[str, str],
     ):
-        self.out_dir, self.decide, self.counts = out_dir, decide, counts
+        self.out_dir, self.prepare, self.decide, self.counts = out_dir, prepare, decide, counts
         self.keep_nonce = keep_nonce
         self.fingerprints = fingerprints  # the two tables', hashed as they are written
         self.n_relations = 0
-        self.batch: list[pl.DataFrame] = []
-        self.skipped: list[pl.DataFrame] = []  # the batch's files' skips (same `rel` as `batch`)
-        self.texts: list[pa.Array] = []  # the batch's sentences, which its attempts index
+        self.batch = Batch()
         self.originals: list[pa.Table] = []  # what nonce variants are made of (§9)
         self.made: list[pl.DataFrame] = []  # and the attempts that made them
         self.members: list[pl.DataFrame] = []
-        self.in_flight: deque[tuple[Future, list[pl.DataFrame], pl.DataFrame]] = deque()
+        self.in_flight: deque[Future[Decided]] = deque()
         self.stack = ExitStack()
 
     def __enter__(self) -> PairStream:
@@ -135,23 +163,21 @@ class PairStream:
         return self.stack.__exit__(kind, error, trace)
 
     def add_file(self, prefix: Path) -> None:
-        """A spilled file's attempts and skips, in the language's order of relations (the
-        file's relation index made the language's)."""
-        # Only the columns read here (`write_plain_tables` reads the tables whole).
-        relations = unspill_columns(prefix, "relations", NONCE_MEMBERS)
-        sentences = unspill_columns(prefix, "sentences", ["text"])
+        """A spilled file's relations and sentences, in the language's order of relations (the
+        file's relation index made the language's when its attempts are prepared)."""
+        # Mapped, not read: what the rules read of them is read when the batch is prepared.
+        relations = unspill(prefix, "relations")
+        sentences = unspill(prefix, "sentences")
         if self.keep_nonce:
-            self.members.append(pl.DataFrame(relations))
-        tries = pl.DataFrame(unspill(prefix, "attempts"))
-        rel = pl.col("rel").cast(pl.Int64) + self.n_relations
-        self.batch.append(
-            tries.with_columns(rel, pl.col("sentence").cast(pl.Int64) + sum(map(len, self.texts)))
-        )
-        self.skipped.append(pl.DataFrame(unspill(prefix, "skips")).with_columns(rel))
-        self.texts.append(sentences.column("text").combine_chunks())
-        if sum(b.height for b in self.batch) >= PAIR_BATCH:
-            self._submit()
+            self.members.append(pl.DataFrame(relations.select(NONCE_MEMBERS).combine_chunks()))
+        batch = self.batch
+        batch.files.append((relations, sentences))
+        batch.starts.append((self.n_relations, batch.sentences))
+        batch.relations += relations.num_rows
+        batch.sentences += sentences.num_rows
         self.n_relations += relations.num_rows
+        if batch.relations >= PAIR_BATCH:
+            self._submit()
 
     def finish(self) -> None:
         """Decide the last batch and write every batch still in flight."""
@@ -160,28 +186,57 @@ class PairStream:
             self._write_decided()
 
     def _submit(self) -> None:
-        if not self.batch:
+        if not self.batch.files:
             return
-        sentences = pl.Series("text", pa.chunked_array(self.texts, pa.string()))
-        tried = pl.concat(self.batch, how="vertical_relaxed")
-        decided = self.deciding.submit(self.decide, tried, texts=sentences)
-        self.in_flight.append((decided, list(self.skipped), tried))
-        self.batch.clear()
-        self.skipped.clear()
-        self.texts.clear()
+        self.in_flight.append(self.deciding.submit(self._decided, self.batch))
+        self.batch = Batch()
         while len(self.in_flight) >= PAIR_THREADS:  # memory: at most this many batches held
             self._write_decided()
 
+    def _decided(self, batch: Batch) -> Decided:
+        """A batch's attempts prepared (each file as alone), placed in the language's relations
+        and the batch's sentences, and decided."""
+        tries, skipped = [], []
+        prepared = [p for files in prepare_groups(batch.files) for p in self.prepare(files)]
+        for (attempts, skips), (first, sentence) in zip(prepared, batch.starts, strict=True):
+            rel = pl.col("rel").cast(pl.Int64) + first
+            tries.append(attempts.with_columns(rel, pl.col("sentence").cast(pl.Int64) + sentence))
+            skipped.append(skips.with_columns(rel))
+        texts = [sentences.column("text") for _, sentences in batch.files]
+        tried = pl.concat(tries, how="vertical_relaxed")
+        text = pl.Series(
+            "text", pa.chunked_array([c for t in texts for c in t.chunks], pa.string())
+        )
+        pairs, more, flagged = self.decide(tried, texts=text)
+        return Decided(pairs, [*skipped, more], flagged, tried)
+
     def _write_decided(self) -> None:
-        future, skips_before, tried = self.in_flight.popleft()
-        pairs, more, flagged = future.result()
-        self.counts.flags.update(flagged)
+        decided = self.in_flight.popleft().result()
+        pairs = decided.pairs
+        self.counts.flags.update(decided.flagged)
         self.pairs_out.write_table(pairs.cast(PAIRS))
         self.counts.pairs_by_type.update(pairs.column("type").to_pylist())
-        skips = skip_table([*skips_before, more])
+        skips = skip_table(decided.skipped)
         self.skips_out.write_table(skips)
         self.counts.pair_skips.update(skips.column("reason").to_pylist())
         if self.keep_nonce:
             self.originals.append(pairs)
             keys = pl.DataFrame(pairs).select(NONCE_ATTEMPT).unique()
-            self.made.append(tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
+            self.made.append(decided.tried.join(keys, on=NONCE_ATTEMPT, how="semi"))
+
+
+def prepare_groups(
+    files: list[tuple[pa.Table, pa.Table]],
+) -> list[list[tuple[pa.Table, pa.Table]]]:
+    """Consecutive files (relations, sentences) in groups of at most PREPARE_BATCH relations
+    (a larger file alone), each group's attempts prepared in one call."""
+    groups: list[list[tuple[pa.Table, pa.Table]]] = []
+    held = 0
+    for relations, sentences in files:
+        if groups and held + relations.num_rows <= PREPARE_BATCH:
+            groups[-1].append((relations, sentences))
+            held += relations.num_rows
+        else:
+            groups.append([(relations, sentences)])
+            held = relations.num_rows
+    return groups

@@ -77,11 +77,11 @@ from .spill import SPILL, part, spill, unspill, unspill_columns
 from .written import load_written_surface
 
 
-def mine_files(jobs: list[FileJob], prefixes: list[Path], vary: str | None) -> list[FileResult]:
-    """Mine a bundle of one language's files (in a worker) and spill each file's tables, and its
-    pairs' attempts and the skips decided file by file (unless `vary` is None: no pairs), where
-    its language's finishing reads them (`prefixes`); return their counts. The attempts of the
-    bundle are prepared at once (`prepare_bundle`: small files cost its steps once)."""
+def mine_files(jobs: list[FileJob], prefixes: list[Path]) -> list[FileResult]:
+    """Mine a bundle of one language's files (in a worker) and spill each file's tables where
+    its language's finishing reads them (`prefixes`); return their counts. The attempts at
+    pairs are prepared there too, a batch of files at once (`PairStream`): spilled and read
+    back, they cost more than preparing them."""
     results = [mine_file_columnar(job) for job in jobs]
     try:
         for result, prefix in zip(results, prefixes, strict=True):
@@ -90,14 +90,6 @@ def mine_files(jobs: list[FileJob], prefixes: list[Path], vary: str | None) -> l
             spill(result.sentences, prefix, "sentences")
             spill(result.lexicon_counts, prefix, "lexicon")
             spill(result.dropped, prefix, "drops")
-        if vary is not None:
-            job = jobs[0]
-            prepared = prepare_bundle(
-                [(r.relations, r.sentences) for r in results], vary, job.unagreement, job.pro_drop
-            )
-            for (attempts, skipped), prefix in zip(prepared, prefixes, strict=True):
-                spill(attempts.to_arrow(), prefix, "attempts")
-                spill(skipped.to_arrow(), prefix, "skips")
     except OSError as error:  # pyarrow names no file: the spill folder is where it went wrong
         raise MachineError.of(error, error.filename or prefixes[0].parent) from None
     for result in results:
@@ -152,12 +144,11 @@ def drop_repeats_across_files(run: LanguageRun, options: Options, parts: list[Pa
     keys = [unspill_columns(prefix, "sentences", ["treebank", "sent_id"]) for prefix in parts]
     taken = taken_earlier(keys)
     del keys  # mapped from the spilled files, which mining again replaces
-    vary = options.vary if options.pairs else None
     for index, sent_ids in enumerate(taken):
         if sent_ids:
             job = replace(run.jobs[index], taken=sent_ids)
             run.jobs[index] = job
-            (run.results[job.label],) = mine_files([job], [parts[index]], vary)
+            (run.results[job.label],) = mine_files([job], [parts[index]])
 
 
 def write_plain_tables(
@@ -289,7 +280,14 @@ def write_tables(
                 pl.String,
             ),
         )
-        stream = PairStream(out_dir, decide, counts, bool(options.nonce), tables)
+        first = run.jobs[0]  # the language's facts, as each of its jobs holds them
+        prepare = partial(
+            prepare_bundle,
+            vary=options.vary,
+            unagreement=first.unagreement,
+            pro_drop=first.pro_drop,
+        )
+        stream = PairStream(out_dir, prepare, decide, counts, bool(options.nonce), tables)
         with stream:
             for prefix in attempts:
                 stream.add_file(prefix)
@@ -479,8 +477,8 @@ def task_order(jobs: list[FileJob], size: dict[Path, int], workers: int) -> list
 
 def bundles(jobs: list[FileJob], size: dict[Path, int]) -> list[list[FileJob]]:
     """The jobs, in their order, as workers' tasks: consecutive files of one language joined
-    while the task holds less than BUNDLE_BYTES (each task's attempts at pairs cost a fixed
-    number of polars steps, which a small file's rows do not outweigh)."""
+    while the task holds less than BUNDLE_BYTES (each task costs a round trip to the pool, which
+    a small file's rows do not outweigh)."""
     tasks: list[list[FileJob]] = []
     held = 0
     for job in jobs:
@@ -505,10 +503,9 @@ def _mine_jobs(
     """Mine the files, a bundle (`bundles`) at a time, and finish each language once its files
     are in (in the pool with --jobs)."""
 
-    def spilled(jobs: list[FileJob]) -> tuple[list[FileJob], list[Path], str | None]:
+    def spilled(jobs: list[FileJob]) -> tuple[list[FileJob], list[Path]]:
         run = by_key[jobs[0].lang]
-        prefixes = [part(options, run, run.jobs.index(job)) for job in jobs]
-        return jobs, prefixes, options.vary if options.pairs else None
+        return jobs, [part(options, run, run.jobs.index(job)) for job in jobs]
 
     def collect(results: list[FileResult], jobs: list[FileJob]) -> LanguageRun | None:
         """Keep spilled files' counts; the language's run once its last file is in."""

@@ -1,11 +1,12 @@
-"""A worker's task is a bundle of small files (`mine.run.bundles`), whose attempts at pairs are
-prepared at once (`mine.pairs.prepare_bundle`): each file gets what it gets alone."""
+"""A worker's task is a bundle of small files (`mine.run.bundles`); a batch of files' attempts at
+pairs are prepared at once (`mine.pairs.prepare_bundle`): each file gets what it gets alone."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 from ud_agree.mine import pair_stream, run
 from ud_agree.mine.columnar import mine_file_columnar
 from ud_agree.mine.extract import FileJob
@@ -94,7 +95,7 @@ def mined_both_ways(tmp_path, monkeypatch, setting: str, values: tuple[int, int]
     write(ud / "en_test-ud-test.conllu", (DOG_HAS, "t1"), (DOG_IS, "t2"), (I_AM, "t3"))
     tables = []
     for value in values:
-        monkeypatch.setattr(pair_stream if setting.startswith("PAIR") else run, setting, value)
+        monkeypatch.setattr(pair_stream if hasattr(pair_stream, setting) else run, setting, value)
         out = tmp_path / f"corpus{value}"
         options = Options(ud_dir=tmp_path / "ud", out=out, all_types=True, progress=False, jobs=1)
         run.mine_languages(options)
@@ -121,3 +122,19 @@ def test_pairs_decided_a_batch_per_file_on_threads_equal_one_batch(tmp_path, mon
     assert batches["pairs"]["sent_id"].n_unique() > 3  # pairs from every file
     for name, table in one.items():
         assert batches[name].equals(table), name
+
+
+def test_a_batch_prepared_a_file_at_a_time_equals_one_prepared_at_once(tmp_path, monkeypatch):
+    # Every file's attempts prepared in a call of its own; all three in one call.
+    alone, together = mined_both_ways(tmp_path, monkeypatch, "PREPARE_BATCH", (1, 1 << 30), "d3")
+    assert alone["pairs"]["sent_id"].n_unique() > 3  # pairs from every file
+    for name, table in together.items():
+        assert alone[name].equals(table), name
+
+
+def test_files_are_prepared_in_groups_of_fewer_relations_than_the_limit(monkeypatch):
+    monkeypatch.setattr(pair_stream, "PREPARE_BATCH", 10)
+    files = [(pa.table({"r": list(range(n))}), pa.table({"s": []})) for n in (4, 5, 12, 3, 6, 2)]
+    groups = pair_stream.prepare_groups(files)
+    # 4 + 5 fit; 12 is alone; 3 + 6 fit; 2 more would make 11.
+    assert [[f[0].num_rows for f in group] for group in groups] == [[4, 5], [12], [3, 6], [2]]
