@@ -123,20 +123,20 @@ def write_surface(
     own_word = pl.col("token_start").is_null()
     tries = tries.with_columns(
         pl.col("bad_form").str.to_lowercase().alias("_key"),
-        onset_class(following, surface.onsets).alias("onset"),
         before.str.to_lowercase().alias("_before"),
         pl.col("start").alias("cut_start"),
         word_end.alias("cut_end"),
     )
+    tries = tries.with_columns(_set_onsets(tries, surface, following))
     tries, ambiguous = _allomorphs(tries, surface, own_word)
     if surface.contractions.height:
         tries = _contracted(tries, surface, own_word, before)
-    unelided = _unelided(surface, own_word, after)
-    unwritten = tries.filter(unelided)
-    tries = tries.filter(~unelided)
-    unattested = _unattested(tokens, own_word) if tokens is not None else pl.lit(False)
-    missing = tries.filter(unattested)
-    tries = tries.filter(~unattested)
+    unelided = tries.with_columns(_unelided(surface, own_word, after).alias("_x")).get_column("_x")
+    tries, unwritten = _parted(tries, unelided)
+    if tokens is not None:
+        tries, missing = _parted(tries, _unattested_parts(tries, tokens))
+    else:
+        missing = tries.clear()
     helpers = ["_key", "onset", "_before", "_member", "_in_set", "_elided"]
     return (
         tries.drop(helpers),
@@ -144,6 +144,46 @@ def write_surface(
         missing.drop(helpers),
         unwritten.drop(helpers, strict=False),
     )
+
+
+def _set_onsets(tries: pl.DataFrame, surface: WrittenSurface, following: pl.Expr) -> pl.Series:
+    """The onset class of the word after each try whose bad form is in an allomorph set (null
+    elsewhere: no set to pick a member from, and the class is only asked of a set)."""
+    onset = pl.Series("onset", dtype=pl.String).extend_constant(None, tries.height)
+    if surface.allomorphs.height == 0:
+        return onset
+    sets = surface.allomorphs.select("upos", pl.col("key").alias("_key")).unique()
+    # Only these rows' rest of the sentence is sliced and matched (the costly part).
+    rows = (
+        tries.select("upos", "_key")
+        .with_row_index("_row")
+        .join(sets, on=["upos", "_key"], how="semi")
+        .get_column("_row")
+    )
+    if rows.len():
+        asked = tries.select(pl.col("text", "after_start").gather(rows))
+        onset.scatter(rows, asked.select(onset_class(following, surface.onsets)).to_series())
+    return onset
+
+
+def _parted(tries: pl.DataFrame, which: pl.Series) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`tries` without the rows `which` marks, and those rows (a null mark: in neither)."""
+    if which.null_count() == 0 and not which.any():  # mostly none: no copy
+        return tries, tries.clear()
+    return tries.filter(~which), tries.filter(which)
+
+
+def _unattested_parts(tries: pl.DataFrame, tokens: pl.Series) -> pl.Series:
+    """`_unattested` per try, read only where the word is part of a multiword token (elsewhere
+    it is False: the word is written on its own)."""
+    unattested = pl.Series("unattested", dtype=pl.Boolean).extend_constant(False, tries.height)
+    part = pl.col("token_start").is_not_null()
+    rows = tries.select(pl.arg_where(part)).to_series()
+    if rows.len():
+        columns = ["text", "start", "form", "bad_form", "token_start", "token_end"]
+        parts = tries.select(pl.col(columns).gather(rows))
+        unattested.scatter(rows, parts.select(_unattested(tokens, ~part)).to_series())
+    return unattested
 
 
 def _allomorphs(
