@@ -18,6 +18,7 @@ import polars as pl
 
 from .resources import read_rows
 from .rules.surface import capitalised_like
+from .subset import and_rows, when_rows
 
 CONSONANT = "consonant"  # the onset class of a next word that no pattern matches (or of none)
 APOSTROPHE_ENDS = ("'", "’")
@@ -131,8 +132,7 @@ def write_surface(
     tries, ambiguous = _allomorphs(tries, surface, own_word)
     if surface.contractions.height:
         tries = _contracted(tries, surface, own_word, before)
-    unelided = tries.with_columns(_unelided(surface, own_word, after).alias("_x")).get_column("_x")
-    tries, unwritten = _parted(tries, unelided)
+    tries, unwritten = _parted(tries, _unelided(tries, surface, own_word, after))
     if tokens is not None:
         tries, missing = _parted(tries, _unattested_parts(tries, tokens))
     else:
@@ -209,11 +209,11 @@ def _allomorphs(
         & pl.col("_member").str.ends_with(APOSTROPHE_ENDS[0])
         & (pl.col("after_start").is_not_null())
     )
+    written = when_rows(
+        tries, in_set, capitalised_like(pl.col("_member"), pl.col("form")), pl.col("bad_form")
+    )
     tries = tries.with_columns(
-        pl.when(in_set)
-        .then(capitalised_like(pl.col("_member"), pl.col("form")))
-        .otherwise(pl.col("bad_form"))
-        .alias("bad_form"),
+        written.alias("bad_form"),
         member.alias("_key"),
         # An elided member is glued to the next word: the whitespace after the word goes too.
         pl.when(elided).then(pl.col("after_start")).otherwise(pl.col("cut_end")).alias("cut_end"),
@@ -235,11 +235,11 @@ def _contracted(
     )
     apart = pl.col("before_end") < pl.col("start")
     contract = pl.col("_contracted").is_not_null() & own_word & apart & ~pl.col("_elided")
+    written = when_rows(
+        tries, contract, capitalised_like(pl.col("_contracted"), before), pl.col("bad_form")
+    )
     tries = tries.with_columns(
-        pl.when(contract)
-        .then(capitalised_like(pl.col("_contracted"), before))
-        .otherwise(pl.col("bad_form"))
-        .alias("bad_form"),
+        written.alias("bad_form"),
         pl.when(contract)
         .then(pl.col("before_start"))
         .otherwise(pl.col("cut_start"))
@@ -248,18 +248,24 @@ def _contracted(
     return tries
 
 
-def _unelided(surface: WrittenSurface, own_word: pl.Expr, after: pl.Expr) -> pl.Expr:
-    """Whether the bad form would rewrite a word around it: elide the word before, or switch
-    the clitic after (`elision`)."""
+def _unelided(
+    tries: pl.DataFrame, surface: WrittenSurface, own_word: pl.Expr, after: pl.Expr
+) -> pl.Series:
+    """Per try, whether the bad form would rewrite a word around it: elide the word before, or
+    switch the clitic after (`elision`)."""
     # A word written whole before the varied one that the bad form's onset would elide (*je
     # vais* → *je allons*, which French writes *j'allons*): rewriting the word before is no
     # re-inflection, so no pair (an onset the table cannot class, *h*, neither).
-    unelided = pl.lit(False)
+    unelided: pl.Expr = pl.lit(False)
     if surface.elidable:
         apart = pl.col("before_end") < pl.col("start")
         full = pl.col("_before").is_in(sorted(surface.elidable)) & own_word & apart
         elides = onset_class(pl.col("bad_form"), surface.onsets) != CONSONANT
-        unelided = full & elides & (onset_class(pl.col("form"), surface.onsets) == CONSONANT)
+        # The onsets are classed only after a word that elides (few rows).
+        found = and_rows(
+            tries, full, elides & (onset_class(pl.col("form"), surface.onsets) == CONSONANT)
+        )
+        unelided = pl.lit(found)
     # A clitic after the word that its final sound picks (Ukrainian *були б* → *був б*, which is
     # written *був би*): the bad form must end in the same class of sound as the word.
     for after_vowel, after_consonant, vowels in surface.clitics:
@@ -269,7 +275,7 @@ def _unelided(surface: WrittenSurface, own_word: pl.Expr, after: pl.Expr) -> pl.
             "bad_form"
         ).str.to_lowercase().str.contains(final)
         unelided = unelided | (next_word & own_word & switches)
-    return unelided
+    return tries.with_columns(unelided.alias("_unelided")).get_column("_unelided")
 
 
 def _unattested(tokens: pl.Series, own_word: pl.Expr) -> pl.Expr:

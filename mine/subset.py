@@ -1,0 +1,30 @@
+"""Rules read only on the rows they concern: an elementwise expression evaluated on the rows a
+cheap test picks, the others given without it (most words are no article, no possessive...)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+
+def when_rows(frame: pl.DataFrame, which: pl.Expr, then: pl.Expr, otherwise: pl.Expr) -> pl.Series:
+    """`pl.when(which).then(then).otherwise(otherwise)` over `frame` (elementwise expressions),
+    `then` read only on the rows where `which` holds."""
+    picked = frame.with_columns(which.alias("_which"), otherwise.alias("_value"))
+    rows = picked.get_column("_which").arg_true()
+    value = picked.get_column("_value")
+    names = list(dict.fromkeys(then.meta.root_names()))
+    if not names:  # a literal: nothing to save
+        return frame.select(pl.when(which).then(then).otherwise(otherwise)).to_series()
+    if rows.len():
+        chosen = frame.select(pl.col(names).gather(rows)).select(then)
+        value = value.scatter(rows, chosen.to_series().cast(value.dtype))
+    return value
+
+
+def and_rows(frame: pl.DataFrame, which: pl.Expr, rule: pl.Expr) -> pl.Series:
+    """`which & rule` over `frame` (elementwise expressions), `rule` read only on the rows where
+    `which` holds (everywhere where `which` is null: Kleene's and needs `rule` there)."""
+    guard = frame.with_columns(which.alias("_which")).get_column("_which")
+    if guard.null_count():
+        return frame.with_columns((which & rule).alias("_which")).get_column("_which")
+    return when_rows(frame, which, rule, pl.lit(False))
