@@ -28,3 +28,16 @@ def and_rows(frame: pl.DataFrame, which: pl.Expr, rule: pl.Expr) -> pl.Series:
     if guard.null_count():
         return frame.with_columns((which & rule).alias("_which")).get_column("_which")
     return when_rows(frame, which, rule, pl.lit(False))
+
+
+def joined(frame: pl.DataFrame, values: pl.Expr) -> pl.Series:
+    """`values.list.join(",")` over `frame`, joined only where a list has two values or more
+    (most hold one: the join costs several times what taking it does)."""
+    lists = frame.select(values.alias("_values"))
+    one = pl.col("_values").list.first().fill_null("")  # [] and [null] join as ""
+    return when_rows(
+        lists,
+        pl.col("_values").list.len() > 1,
+        pl.col("_values").list.join(","),
+        pl.when(pl.col("_values").is_not_null()).then(one),
+    )

@@ -2,7 +2,7 @@
 
 import polars as pl
 
-from mine.subset import and_rows, when_rows
+from mine.subset import and_rows, joined, when_rows
 
 FRAME = pl.DataFrame(
     {
@@ -34,3 +34,13 @@ def test_and_rows_without_a_null_guard_reads_only_the_picked_rows():
     rule = pl.col("form").str.starts_with("c")
     got = and_rows(frame, pl.col("kind") == "noun", rule)
     assert got.to_list() == [False, True, False, False, False]
+
+
+def test_joined_is_list_join():
+    lists = pl.DataFrame(
+        {"v": [["Sing"], [], None, ["Plur", "Sing"], [None], ["a", None, "b"], ["Masc"]]},
+        schema={"v": pl.List(pl.String)},
+    )
+    want = lists.select(pl.col("v").list.join(",")).to_series().to_list()
+    assert joined(lists, pl.col("v")).to_list() == want
+    assert want[:4] == ["Sing", "", None, "Plur,Sing"]
