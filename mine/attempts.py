@@ -16,12 +16,12 @@ from ud_agree.schemas.corpus import ROLES
 from .features import layer_view, parse_feats
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS
+from .questions import joined
 from .rules.certainty import BACKED_OFF, CONFIGURATION, UNMEASURED
 from .rules.declension import declension_of_determiner
 from .rules.features import of_feature
 from .rules.subjects import agreeing_key, definite_determiner, person_agrees, with_subject_facts
 from .rules.words import NO_VALUE
-from .subset import joined
 
 VARY_CHOICES = {"target": ("target",), "controller": ("controller",), "both": ROLES[::-1]}
 

@@ -16,9 +16,9 @@ from functools import cache
 
 import polars as pl
 
+from .questions import and_rows, when_rows
 from .resources import read_rows
 from .rules.surface import capitalised_like
-from .subset import and_rows, when_rows
 
 CONSONANT = "consonant"  # the onset class of a next word that no pattern matches (or of none)
 APOSTROPHE_ENDS = ("'", "’")

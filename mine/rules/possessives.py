@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..subset import and_rows
+from ..questions import and_rows
 
 
 def not_possessive(tries: pl.DataFrame, possessives: pl.Series) -> pl.Series:

@@ -1,8 +1,9 @@
-"""Rules read on the rows they concern give what the whole expression gives."""
+"""Rules read on the rows they concern (`questions.when_rows`...) give what the whole expression
+gives."""
 
 import polars as pl
 
-from mine.subset import and_rows, joined, when_rows
+from mine.questions import and_rows, joined, when_rows
 
 FRAME = pl.DataFrame(
     {
