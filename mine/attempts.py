@@ -17,6 +17,7 @@ from .features import layer_view, parse_feats
 from .languages import definite_in_f
 from .lexicon import other_feats
 from .paradigms import APOSTROPHES, LIST_COLUMNS
+from .questions import joined
 from .rules.certainty import BACKED_OFF, CONFIGURATION, UNMEASURED
 from .rules.declension import declension_of_determiner
 from .rules.features import of_feature
@@ -210,13 +211,13 @@ def _placed(frame: pl.DataFrame, sentences: SentenceFacts) -> pl.DataFrame:
         of_feature(lambda _, name: pl.col(name)).alias("values"),
         pl.col("form").str.to_lowercase().alias("key"),
         # The relations' value lists are sorted sets (the schema's promise): joined, set keys.
-        *(pl.col(n).list.join(",").alias(f"k_{n}") for n in LIST_COLUMNS),
+        *(joined(frame, pl.col(n)).alias(f"k_{n}") for n in LIST_COLUMNS),
         pl.col("raw_feats").replace_strict(feats, return_dtype=pl.String).alias("feats"),
         "k_agreeing",
         "o_key",
         "o_lemma",
         "o_upos",
-        of_feature(lambda _, name: pl.col(f"o_{name}")).list.join(",").alias("k_o_values"),
+        joined(frame, of_feature(lambda _, name: pl.col(f"o_{name}"))).alias("k_o_values"),
         "sentence",
         "determined",
         "declension",

@@ -16,6 +16,7 @@ from functools import cache
 
 import polars as pl
 
+from .questions import and_rows, when_rows
 from .resources import read_rows
 from .rules.surface import capitalised_like
 
@@ -123,20 +124,19 @@ def write_surface(
     own_word = pl.col("token_start").is_null()
     tries = tries.with_columns(
         pl.col("bad_form").str.to_lowercase().alias("_key"),
-        onset_class(following, surface.onsets).alias("onset"),
         before.str.to_lowercase().alias("_before"),
         pl.col("start").alias("cut_start"),
         word_end.alias("cut_end"),
     )
+    tries = tries.with_columns(_set_onsets(tries, surface, following))
     tries, ambiguous = _allomorphs(tries, surface, own_word)
     if surface.contractions.height:
         tries = _contracted(tries, surface, own_word, before)
-    unelided = _unelided(surface, own_word, after)
-    unwritten = tries.filter(unelided)
-    tries = tries.filter(~unelided)
-    unattested = _unattested(tokens, own_word) if tokens is not None else pl.lit(False)
-    missing = tries.filter(unattested)
-    tries = tries.filter(~unattested)
+    tries, unwritten = _parted(tries, _unelided(tries, surface, own_word, after))
+    if tokens is not None:
+        tries, missing = _parted(tries, _unattested_parts(tries, tokens))
+    else:
+        missing = tries.clear()
     helpers = ["_key", "onset", "_before", "_member", "_in_set", "_elided"]
     return (
         tries.drop(helpers),
@@ -144,6 +144,46 @@ def write_surface(
         missing.drop(helpers),
         unwritten.drop(helpers, strict=False),
     )
+
+
+def _set_onsets(tries: pl.DataFrame, surface: WrittenSurface, following: pl.Expr) -> pl.Series:
+    """The onset class of the word after each try whose bad form is in an allomorph set (null
+    elsewhere: no set to pick a member from, and the class is only asked of a set)."""
+    onset = pl.Series("onset", dtype=pl.String).extend_constant(None, tries.height)
+    if surface.allomorphs.height == 0:
+        return onset
+    sets = surface.allomorphs.select("upos", pl.col("key").alias("_key")).unique()
+    # Only these rows' rest of the sentence is sliced and matched (the costly part).
+    rows = (
+        tries.select("upos", "_key")
+        .with_row_index("_row")
+        .join(sets, on=["upos", "_key"], how="semi")
+        .get_column("_row")
+    )
+    if rows.len():
+        asked = tries.select(pl.col("text", "after_start").gather(rows))
+        onset.scatter(rows, asked.select(onset_class(following, surface.onsets)).to_series())
+    return onset
+
+
+def _parted(tries: pl.DataFrame, which: pl.Series) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`tries` without the rows `which` marks, and those rows (a null mark: in neither)."""
+    if which.null_count() == 0 and not which.any():  # mostly none: no copy
+        return tries, tries.clear()
+    return tries.filter(~which), tries.filter(which)
+
+
+def _unattested_parts(tries: pl.DataFrame, tokens: pl.Series) -> pl.Series:
+    """`_unattested` per try, read only where the word is part of a multiword token (elsewhere
+    it is False: the word is written on its own)."""
+    unattested = pl.Series("unattested", dtype=pl.Boolean).extend_constant(False, tries.height)
+    part = pl.col("token_start").is_not_null()
+    rows = tries.select(pl.arg_where(part)).to_series()
+    if rows.len():
+        columns = ["text", "start", "form", "bad_form", "token_start", "token_end"]
+        parts = tries.select(pl.col(columns).gather(rows))
+        unattested.scatter(rows, parts.select(_unattested(tokens, ~part)).to_series())
+    return unattested
 
 
 def _allomorphs(
@@ -169,11 +209,11 @@ def _allomorphs(
         & pl.col("_member").str.ends_with(APOSTROPHE_ENDS[0])
         & (pl.col("after_start").is_not_null())
     )
+    written = when_rows(
+        tries, in_set, capitalised_like(pl.col("_member"), pl.col("form")), pl.col("bad_form")
+    )
     tries = tries.with_columns(
-        pl.when(in_set)
-        .then(capitalised_like(pl.col("_member"), pl.col("form")))
-        .otherwise(pl.col("bad_form"))
-        .alias("bad_form"),
+        written.alias("bad_form"),
         member.alias("_key"),
         # An elided member is glued to the next word: the whitespace after the word goes too.
         pl.when(elided).then(pl.col("after_start")).otherwise(pl.col("cut_end")).alias("cut_end"),
@@ -195,11 +235,11 @@ def _contracted(
     )
     apart = pl.col("before_end") < pl.col("start")
     contract = pl.col("_contracted").is_not_null() & own_word & apart & ~pl.col("_elided")
+    written = when_rows(
+        tries, contract, capitalised_like(pl.col("_contracted"), before), pl.col("bad_form")
+    )
     tries = tries.with_columns(
-        pl.when(contract)
-        .then(capitalised_like(pl.col("_contracted"), before))
-        .otherwise(pl.col("bad_form"))
-        .alias("bad_form"),
+        written.alias("bad_form"),
         pl.when(contract)
         .then(pl.col("before_start"))
         .otherwise(pl.col("cut_start"))
@@ -208,18 +248,24 @@ def _contracted(
     return tries
 
 
-def _unelided(surface: WrittenSurface, own_word: pl.Expr, after: pl.Expr) -> pl.Expr:
-    """Whether the bad form would rewrite a word around it: elide the word before, or switch
-    the clitic after (`elision`)."""
+def _unelided(
+    tries: pl.DataFrame, surface: WrittenSurface, own_word: pl.Expr, after: pl.Expr
+) -> pl.Series:
+    """Per try, whether the bad form would rewrite a word around it: elide the word before, or
+    switch the clitic after (`elision`)."""
     # A word written whole before the varied one that the bad form's onset would elide (*je
     # vais* → *je allons*, which French writes *j'allons*): rewriting the word before is no
     # re-inflection, so no pair (an onset the table cannot class, *h*, neither).
-    unelided = pl.lit(False)
+    unelided: pl.Expr = pl.lit(False)
     if surface.elidable:
         apart = pl.col("before_end") < pl.col("start")
         full = pl.col("_before").is_in(sorted(surface.elidable)) & own_word & apart
         elides = onset_class(pl.col("bad_form"), surface.onsets) != CONSONANT
-        unelided = full & elides & (onset_class(pl.col("form"), surface.onsets) == CONSONANT)
+        # The onsets are classed only after a word that elides (few rows).
+        found = and_rows(
+            tries, full, elides & (onset_class(pl.col("form"), surface.onsets) == CONSONANT)
+        )
+        unelided = pl.lit(found)
     # A clitic after the word that its final sound picks (Ukrainian *були б* → *був б*, which is
     # written *був би*): the bad form must end in the same class of sound as the word.
     for after_vowel, after_consonant, vowels in surface.clitics:
@@ -229,7 +275,7 @@ def _unelided(surface: WrittenSurface, own_word: pl.Expr, after: pl.Expr) -> pl.
             "bad_form"
         ).str.to_lowercase().str.contains(final)
         unelided = unelided | (next_word & own_word & switches)
-    return unelided
+    return tries.with_columns(unelided.alias("_unelided")).get_column("_unelided")
 
 
 def _unattested(tokens: pl.Series, own_word: pl.Expr) -> pl.Expr:

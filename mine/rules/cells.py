@@ -408,8 +408,10 @@ def unattested_readings(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.S
     # Judged once per distinct word (they recur), then looked up per question.
     own = questions.select(
         pl.col("key").alias("form_key"), "lemma", "upos", pl.col("feats").fill_null("")
-    ).with_columns(verb_form.fill_null("").alias("verb_form"))
-    distinct = own.unique().with_row_index("_w")
+    )
+    # The VerbForm is the FEATS': read once per distinct word, and not a key to join back on.
+    distinct = own.unique().with_columns(verb_form.fill_null("").alias("verb_form"))
+    distinct = distinct.with_row_index("_w")
     asked = (
         distinct.with_columns(pl.col("feats").str.extract_all(pattern).alias("v"))
         .explode("v")
@@ -426,5 +428,9 @@ def unattested_readings(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.S
         pl.exclude("_w"), pl.col("_w").is_in(rare.get_column("_w").unique().implode()).alias("m")
     )
     return own.join(
-        flagged, on=[*word, "feats"], how="left", nulls_equal=True, maintain_order="left"
+        flagged,
+        on=["form_key", "lemma", "upos", "feats"],
+        how="left",
+        nulls_equal=True,
+        maintain_order="left",
     ).get_column("m")
