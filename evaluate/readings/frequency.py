@@ -71,9 +71,10 @@ def pair_counts(items: pl.DataFrame, lexicon: pl.DataFrame) -> tuple[np.ndarray,
     bundle (spellings summed, case-folded): the baseline's scores and §10's heuristic. A
     layered type's bundle is its target's layer (§1.7: *ditu* `Number[abs]=Plur`), counted from
     the forms' FEATS."""
+    layers = LAYERS if "feats" in lexicon.columns else []  # a lexicon of F alone has no layers
     keyed = pl.concat(
         [_counted(lexicon, pl.col("upos"), FEATURE_COLUMNS)]
-        + [_counted(lexicon, pl.col("upos") + f"[{layer}]", _layered(layer)) for layer in LAYERS]
+        + [_counted(lexicon, pl.col("upos") + f"[{layer}]", _layered(layer)) for layer in layers]
     )
     bad_values = {
         f"b_{name}": pl.when(pl.col("feature") == name.capitalize())

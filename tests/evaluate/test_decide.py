@@ -8,9 +8,10 @@ from ud_agree.evaluate.readings.class_decisions import classify, decide, split_k
 E = frozenset()
 
 
-def b(number=(), gender=(), case=(), person=()):
-    """A bundle from value tuples."""
-    return (frozenset(number), frozenset(gender), frozenset(case), frozenset(person))
+def b(number=(), gender=(), case=(), person=(), definite=()):
+    """A bundle from value tuples, one per feature of F."""
+    values = (number, gender, case, person, definite)
+    return tuple(frozenset(v) for v in values)
 
 
 def test_agreement_match_compares_only_the_agreeing_features():
@@ -37,7 +38,7 @@ def test_incorrect_needs_a_value_for_every_agreeing_feature_in_one_bundle():
     assert classify(frozenset({b(["Sing"], ["Masc"], ["Nom"])}), key, "agreement") == 1
 
 
-def test_exact_match_compares_all_four_features_with_empty_as_a_value():
+def test_exact_match_compares_every_feature_of_f_with_empty_as_a_value():
     key = split_key("DET", b(["Plur"]), ["Number"], "exact")
     assert classify(frozenset({b(["Plur"])}), key, "exact") == 1
     assert classify(frozenset({b(["Plur"], ["Fem"])}), key, "exact") == -1
