@@ -71,7 +71,11 @@ def pair_counts(items: pl.DataFrame, lexicon: pl.DataFrame) -> tuple[np.ndarray,
     bundle (spellings summed, case-folded): the baseline's scores and §10's heuristic. A
     layered type's bundle is its target's layer (§1.7: *ditu* `Number[abs]=Plur`), counted from
     the forms' FEATS."""
-    layers = LAYERS if "feats" in lexicon.columns else []  # a lexicon of F alone has no layers
+    # Only the layers the items' types compare are read, each a pass over the lexicon's FEATS (a
+    # lexicon of F alone has none).
+    kinds = set(items["type"].unique().to_list()) if "type" in items.columns else set()
+    readable = "feats" in lexicon.columns
+    layers = [layer for layer in LAYERS if readable and kinds & set(_types_of(layer))]
     keyed = pl.concat(
         [_counted(lexicon, pl.col("upos"), FEATURE_COLUMNS)]
         + [_counted(lexicon, pl.col("upos") + f"[{layer}]", _layered(layer)) for layer in layers]
@@ -95,7 +99,7 @@ def pair_counts(items: pl.DataFrame, lexicon: pl.DataFrame) -> tuple[np.ndarray,
     # carries one of them (Hindi object-verb (b) compares plain F), so the largest count is its.
     views = [pl.col("upos")] + [
         pl.when(pl.col("type").is_in(_types_of(layer))).then(pl.col("upos") + f"[{layer}]")
-        for layer in LAYERS
+        for layer in layers
     ]
     counts = []
     for side in ("good", "bad"):
