@@ -312,6 +312,15 @@ def load_partitive_pronouns() -> tuple[tuple[str, str], ...]:
     )
 
 
+def load_predicate_adverbs() -> tuple[tuple[str, str, str], ...]:
+    """(UD code, lemma, adverb) of each adjective whose adverb, written as one of its forms, is a
+    predicate of the copula (Greek *ψηλά*), from `mine/data/predicate_adverbs.tsv`."""
+    return tuple(
+        (row["code"].strip(), row["lemma"].strip(), row["adverb"].strip())
+        for row in read_rows("predicate_adverbs.tsv")
+    )
+
+
 @dataclass(frozen=True)
 class VerbContext:
     """A language's words for §4.3's context rules (`rules.verb_context`): its modals, the verbs

@@ -36,6 +36,7 @@ from .rules.numerals import adverb_reading
 from .rules.optional_feminine import optional_feminine
 from .rules.partitive import partitive_genitive
 from .rules.possessives import not_possessive, other_possessor
+from .rules.predicate_adverbs import adverb_predicate
 from .rules.surface import breaks_apocope, breaks_elision, capitalised_like, changes_prefix
 from .rules.verb_context import clitic_form, verb_context_skip
 from .rules.words import NO_VALUE
@@ -292,6 +293,8 @@ def _with_bad_forms(
         tries = _skip(tries, refused, "instrumental-predicate", skipped)
     # §4.3: *co je nelogického* beside *co je nelogické*: a partitive genitive, not agreement.
     tries = _skip(tries, partitive_genitive(tries), "partitive-genitive", skipped)
+    # Greek *οι τιμές είναι ψηλά* beside *ψηλές*: the bad form is also an adverb of place.
+    tries = _skip(tries, adverb_predicate(tries), "adverb-reading", skipped)
     tries = tries.drop("between_feats")
     # §4.3: a finite *have* after a modal of its chain is a mis-tagged infinitive.
     tries = _skip(tries, verb_context_skip(tries), pl.col("target_context"), skipped)
