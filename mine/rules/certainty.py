@@ -86,11 +86,11 @@ def syncretic_agree(
     asked = {key: count for key, count in disagreeing.items() if _may_agree(key)}
     if not asked:
         return Counter()
-    cells = {_cell(key, value_sets, definite) for key in asked}
-    usual = cell_forms(lexicon, cells, value_sets)
+    cell_of = {key: _cell(key, value_sets, definite) for key in asked}
+    usual = cell_forms(lexicon, set(cell_of.values()), value_sets)
     agree: Counter = Counter()
     for key, count in asked.items():
-        if key[-3] in usual.get(_cell(key, value_sets, definite), ()):
+        if key[-3] in usual.get(cell_of[key], ()):
             agree[key[:-3]] += count
     return agree
 
