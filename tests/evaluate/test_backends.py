@@ -261,6 +261,23 @@ def test_log_probabilities_over_a_big_vocabulary_carry_no_float32_bias():
     assert abs((found - exact).mean()) < 1e-6
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize(("rows", "width"), [(1, 50_257), (40, 8_000), (33, 8_000), (5, 65_537)])
+def test_logsumexp_by_blocks_of_rows_gives_the_same_bits(rows, width, threads):
+    """Rows of 8,000 logits in blocks of 16 (of 33 rows, the last block of one joined to the one
+    before), a lone row, two-row blocks of a wide row: equal to one logsumexp, bit for bit."""
+    from ud_agree.evaluate.backends.models import row_logsumexp
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        torch.manual_seed(rows)
+        logits = torch.randn(rows, width) * 4
+        assert torch.equal(row_logsumexp(logits), torch.logsumexp(logits, dim=-1))
+    finally:
+        torch.set_num_threads(before)
+
+
 def save_random_llama(config: Any, tokenizer: Any, folder: Path) -> Path:
     """A Llama of `config` with random weights, its norms random too (so that nothing is
     trivially symmetric), saved with `tokenizer` into `folder`."""
