@@ -25,8 +25,11 @@ def partitive_genitive(tries: pl.DataFrame) -> pl.Series:
     """Per try (`lang`, the other member's `o_lemma`, `varied`, `feature`, the word's `values`
     and `bad_value`): whether it moves a target's Case to or from the genitive where its
     controller is a listed pronoun."""
+    table = partitive_pronouns()
+    if not tries.get_column("lang").is_in(table.get_column("lang").implode()).any():
+        return pl.Series("partitive", [False] * tries.height, pl.Boolean)
     listed = tries.select("lang", pl.col("o_lemma").str.to_lowercase()).join(
-        partitive_pronouns().with_columns(pl.lit(True).alias("_listed")),
+        table.with_columns(pl.lit(True).alias("_listed")),
         on=["lang", "o_lemma"],
         how="left",
         maintain_order="left",

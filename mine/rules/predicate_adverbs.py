@@ -23,10 +23,13 @@ def predicate_adverbs() -> pl.DataFrame:
 def adverb_predicate(tries: pl.DataFrame) -> pl.Series:
     """Per try (`lang`, `type`, `varied`, the word's `lemma` and bad form `bad_key`): whether a
     predicative target's bad form is the listed adverb of its lemma."""
+    table = predicate_adverbs()
+    if not tries.get_column("lang").is_in(table.get_column("lang").implode()).any():
+        return pl.Series("adverb_predicate", [False] * tries.height, pl.Boolean)
     listed = tries.select(
         "lang", pl.col("lemma").str.to_lowercase(), pl.col("bad_key").str.to_lowercase()
     ).join(
-        predicate_adverbs().with_columns(pl.lit(True).alias("_listed")),
+        table.with_columns(pl.lit(True).alias("_listed")),
         left_on=["lang", "lemma", "bad_key"],
         right_on=["lang", "lemma", "_adverb"],
         how="left",
