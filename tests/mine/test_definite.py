@@ -46,16 +46,25 @@ def article(definite: str, gender: str) -> str:
     return f"Definite={definite}|Gender={gender}|Number=Sing|PronType=Art"
 
 
-def det_weak_def(weak: str, lemma: str, form: str, noun_lemma: str, gender: str) -> tuple:
-    """*Jag ser det stora huset .*"""
-    det = "det" if gender == "Neut" else "den"
+def seen(determiner: str, adjective: str, noun_line: str) -> tuple:
+    """*Jag ser <determiner> <adjective> <noun> .*: the three given lines as words 3 to 5."""
     return (
         "1 Jag jag PRON Case=Nom|Definite=Def|Gender=Com|Number=Sing|PronType=Prs 2 nsubj",
         f"2 ser se VERB {VERB} 0 root",
+        determiner,
+        adjective,
+        noun_line,
+        "6 . . PUNCT _ 2 punct",
+    )
+
+
+def det_weak_def(weak: str, lemma: str, form: str, noun_lemma: str, gender: str) -> tuple:
+    """*Jag ser det stora huset .*"""
+    det = "det" if gender == "Neut" else "den"
+    return seen(
         f"3 {det} den DET {article('Def', gender)} 5 det",
         f"4 {weak} {lemma} ADJ {WEAK} 5 amod",
         f"5 {form} {noun_lemma} NOUN {noun('Def', gender)} 2 obj",
-        "6 . . PUNCT _ 2 punct",
     )
 
 
@@ -63,13 +72,10 @@ def indefinite(adjective: tuple, form: str, noun_lemma: str, gender: str) -> tup
     """*Jag ser ett stort hus .*"""
     _, neuter, common, lemma = adjective
     art = "ett" if gender == "Neut" else "en"
-    return (
-        "1 Jag jag PRON Case=Nom|Definite=Def|Gender=Com|Number=Sing|PronType=Prs 2 nsubj",
-        f"2 ser se VERB {VERB} 0 root",
+    return seen(
         f"3 {art} en DET {article('Ind', gender)} 5 det",
         f"4 {neuter if gender == 'Neut' else common} {lemma} ADJ {strong(gender)} 5 amod",
         f"5 {form} {noun_lemma} NOUN {noun('Ind', gender)} 2 obj",
-        "6 . . PUNCT _ 2 punct",
     )
 
 
@@ -77,14 +83,11 @@ def possessed(adjective: tuple, form: str, noun_lemma: str, gender: str) -> tupl
     """*Jag ser mitt stora hus .*: the weak form after a possessive, before an indefinite noun."""
     weak, _, _, lemma = adjective
     poss = "mitt" if gender == "Neut" else "min"
-    return (
-        "1 Jag jag PRON Case=Nom|Definite=Def|Gender=Com|Number=Sing|PronType=Prs 2 nsubj",
-        f"2 ser se VERB {VERB} 0 root",
+    return seen(
         f"3 {poss} min PRON Definite=Def|Gender={gender}|Number=Sing|Poss=Yes|PronType=Prs "
         "5 nmod:poss",
         f"4 {weak} {lemma} ADJ {WEAK} 5 amod",
         f"5 {form} {noun_lemma} NOUN {noun('Ind', gender)} 2 obj",
-        "6 . . PUNCT _ 2 punct",
     )
 
 

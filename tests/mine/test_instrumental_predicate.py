@@ -24,12 +24,20 @@ def predicate(noun: str, copula: str, lemma: str, adjective: str) -> tuple[str, 
     )
 
 
-def attribute(preposition: str, case: str, adjective: str, noun: str) -> tuple[str, ...]:
-    """*<preposition> <adjective> <noun>*: the adjective's other cases, attested."""
+def attribute(
+    preposition: str,
+    case: str,
+    adjective: str,
+    noun: str,
+    words: tuple[str, str, str, str] = ("dobrý", ADJ, "víno", NOUN),
+) -> tuple[str, ...]:
+    """*<preposition> <adjective> <noun>*: the adjective's other cases, attested (`words`: the
+    adjective's lemma and FEATS less Case, the noun's)."""
+    lemma, adjective_feats, noun_lemma, noun_feats = words
     return (
         f"1 {preposition} {preposition} ADP _ 3 case",
-        f"2 {adjective} dobrý ADJ Case={case}|{ADJ} 3 amod",
-        f"3 {noun} víno NOUN Case={case}|{NOUN} 0 root",
+        f"2 {adjective} {lemma} ADJ Case={case}|{adjective_feats} 3 amod",
+        f"3 {noun} {noun_lemma} NOUN Case={case}|{noun_feats} 0 root",
     )
 
 
@@ -78,11 +86,8 @@ def feminine_predicate() -> tuple[str, ...]:
 
 def feminine_attribute(preposition: str, case: str, adjective: str, noun: str) -> tuple[str, ...]:
     """*<preposition> <adjective> <noun>*: a feminine form of *důležitý*, attested in `case`."""
-    return (
-        f"1 {preposition} {preposition} ADP _ 3 case",
-        f"2 {adjective} důležitý ADJ Case={case}|{FEM} 3 amod",
-        f"3 {noun} práce NOUN Case={case}|Gender=Fem|Number=Sing 0 root",
-    )
+    words = ("důležitý", FEM, "práce", "Gender=Fem|Number=Sing")
+    return attribute(preposition, case, adjective, noun, words)
 
 
 def masculine_attribute(case: str) -> tuple[str, ...]:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from tests.mine.test_instrumental_predicate import ADJ, attribute
 from tests.mine.test_pairs import mine_with_skips
-
-ADJ = "Degree=Pos|Gender=Neut|Number=Sing|Polarity=Pos"
 
 
 def predicate(subject: str, lemma: str, upos: str, feats: str, adjective: str) -> tuple[str, ...]:
@@ -19,15 +18,6 @@ def predicate(subject: str, lemma: str, upos: str, feats: str, adjective: str) -
         f"1 {subject} {lemma} {upos} Case=Nom|{feats} 3 nsubj",
         f"2 je být AUX {copula} 3 cop",
         f"3 {adjective} dobrý ADJ Case=Nom|{ADJ} 0 root",
-    )
-
-
-def attribute(preposition: str, case: str, adjective: str, noun: str) -> tuple[str, ...]:
-    """*<preposition> <adjective> <noun>*: the adjective's other cases, attested."""
-    return (
-        f"1 {preposition} {preposition} ADP _ 3 case",
-        f"2 {adjective} dobrý ADJ Case={case}|{ADJ} 3 amod",
-        f"3 {noun} víno NOUN Case={case}|Gender=Neut|Number=Sing 0 root",
     )
 
 
