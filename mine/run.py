@@ -81,8 +81,8 @@ from .written import load_written_surface
 def mine_files(jobs: list[FileJob], prefixes: list[Path]) -> list[FileResult]:
     """Mine a bundle of one language's files (in a worker) and spill each file's tables where
     its language's finishing reads them (`prefixes`); return their counts. The attempts at
-    pairs are prepared there too, a batch of files at once (`PairStream`): spilled and read
-    back, they cost more than preparing them."""
+    pairs are prepared in that finishing, a batch of files at once (`PairStream`): spilled
+    here and read back, they cost more than preparing them there."""
     results = [mine_file_columnar(job) for job in jobs]
     try:
         for result, prefix in zip(results, prefixes, strict=True):

@@ -34,11 +34,9 @@ class CountBaseline:
         return {"random_weights": False, "model_family": family, "window_tokens": None}
 
 
-PAIR_FACTS = {"random_weights": False}
+PAIR_FACTS = {"random_weights": False}  # what a pair manifest records of the baseline
 # The layers a layered type's target compares (§1.7), each a view of the lexicon's counts.
-LAYERS = sorted(
-    {layer for layers in TYPE_LAYERS.values() for layer in layers}
-)  # what a pair manifest records of the baseline
+LAYERS = sorted({layer for layers in TYPE_LAYERS.values() for layer in layers})
 
 
 def count_shares(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
