@@ -176,14 +176,8 @@ def _parted(tries: pl.DataFrame, which: pl.Series) -> tuple[pl.DataFrame, pl.Dat
 def _unattested_parts(tries: pl.DataFrame, tokens: pl.Series) -> pl.Series:
     """`_unattested` per try, read only where the word is part of a multiword token (elsewhere
     it is False: the word is written on its own)."""
-    unattested = pl.Series("unattested", dtype=pl.Boolean).extend_constant(False, tries.height)
     part = pl.col("token_start").is_not_null()
-    rows = tries.select(pl.arg_where(part)).to_series()
-    if rows.len():
-        columns = ["text", "start", "form", "bad_form", "token_start", "token_end"]
-        parts = tries.select(pl.col(columns).gather(rows))
-        unattested.scatter(rows, parts.select(_unattested(tokens, ~part)).to_series())
-    return unattested
+    return when_rows(tries, part, _unattested(tokens, ~part), pl.lit(False))
 
 
 def _allomorphs(
