@@ -18,7 +18,7 @@ from .fold import one_row_per_bad_sentence
 from .languages import ValueSets
 from .lent import REFUSED, LentAgreement
 from .paradigms import LIST_COLUMNS, ParadigmFrames, cell_key_of_joined, with_prefix
-from .questions import first_asking, numbered
+from .questions import first_asking, numbered, parted
 from .rules.bad_forms import ambiguity_of, bad_forms_of
 from .rules.cells import (
     changes_layered,
@@ -220,11 +220,9 @@ def _skip(
     tries: pl.DataFrame, which: pl.Series, reason: str | pl.Expr, skipped: list[pl.DataFrame]
 ) -> pl.DataFrame:
     """`tries` without the rows `which` marks, which go to `skipped` as `reason`."""
-    if which.null_count() == 0 and not which.any():  # most rules skip nothing: no copy
-        skipped.append(skipped_rows(tries.clear(), reason))
-        return tries
-    skipped.append(skipped_rows(tries.filter(which), reason))
-    return tries.filter(~which)
+    kept, refused = parted(tries, which)  # most rules skip nothing: then no copy
+    skipped.append(skipped_rows(refused, reason))
+    return kept
 
 
 def _worth_asking(

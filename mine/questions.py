@@ -1,7 +1,8 @@
 """A question that recurs over many rows (a word asked about, a configuration) is decided once:
 each row is numbered by the row of its question's first occurrence, a window over the question's
 columns, which costs less than finding the distinct questions and joining them back. And a rule
-that concerns few rows is read on those rows only (`when_rows`, `and_rows`, `joined`)."""
+that concerns few rows is read on those rows only (`when_rows`, `and_rows`, `joined`), and
+rows that few rules mark are split off without a copy where none is marked (`parted`)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,10 @@ def joined(frame: pl.DataFrame, values: pl.Expr) -> pl.Series:
         pl.col("_values").list.join(","),
         pl.when(pl.col("_values").is_not_null()).then(one),
     )
+
+
+def parted(frame: pl.DataFrame, which: pl.Series) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`frame` without the rows `which` marks, and those rows (a null mark: in neither)."""
+    if which.null_count() == 0 and not which.any():  # mostly none: no copy
+        return frame, frame.clear()
+    return frame.filter(~which), frame.filter(which)

@@ -16,7 +16,7 @@ from functools import cache
 
 import polars as pl
 
-from .questions import and_rows, when_rows
+from .questions import and_rows, parted, when_rows
 from .resources import read_rows
 from .rules.surface import capitalised_like
 
@@ -132,9 +132,9 @@ def write_surface(
     tries, ambiguous = _allomorphs(tries, surface, own_word)
     if surface.contractions.height:
         tries = _contracted(tries, surface, own_word, before)
-    tries, unwritten = _parted(tries, _unelided(tries, surface, own_word, after))
+    tries, unwritten = parted(tries, _unelided(tries, surface, own_word, after))
     if tokens is not None:
-        tries, missing = _parted(tries, _unattested_parts(tries, tokens))
+        tries, missing = parted(tries, _unattested_parts(tries, tokens))
     else:
         missing = tries.clear()
     helpers = ["_key", "onset", "_before", "_member", "_in_set", "_elided"]
@@ -164,13 +164,6 @@ def _set_onsets(tries: pl.DataFrame, surface: WrittenSurface, following: pl.Expr
         asked = tries.select(pl.col("text", "after_start").gather(rows))
         onset.scatter(rows, asked.select(onset_class(following, surface.onsets)).to_series())
     return onset
-
-
-def _parted(tries: pl.DataFrame, which: pl.Series) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """`tries` without the rows `which` marks, and those rows (a null mark: in neither)."""
-    if which.null_count() == 0 and not which.any():  # mostly none: no copy
-        return tries, tries.clear()
-    return tries.filter(~which), tries.filter(which)
 
 
 def _unattested_parts(tries: pl.DataFrame, tokens: pl.Series) -> pl.Series:
