@@ -11,7 +11,7 @@ import polars as pl
 
 from ud_agree.schemas.corpus import FEATURES
 
-from .candidates import Bundle, CandidateSet
+from .candidates import FEATURE_COLUMNS, Bundle, CandidateSet
 from .frequency import count_shares
 
 # Key of one correct/incorrect split: (upos, compared feature indices, masked word's values there).
@@ -186,7 +186,7 @@ def class_average_congruence(candidates: CandidateSet, splits: Splits) -> np.nda
 
 def item_keys(items: pl.DataFrame, match: str) -> list:
     """Split key of every item (upos, compared features, masked word's values)."""
-    names = [f"m_{name.lower()}" for name in FEATURES]
+    names = [f"m_{name}" for name in FEATURE_COLUMNS]
     rows = items.select("upos", *names, "agreeing").rows()
     return [
         split_key(upos, tuple(_set(v) for v in values), agreeing or (), match)
