@@ -3,7 +3,9 @@ another written shape. Data tables in `mine/data/` (each row cites its grammar s
 `contractions.tsv` (two words → one written form: French *de le* → *du*), `allomorphs.tsv` (a set
 of written forms of one word, the member picked by the next word's onset: Italian *il*/*lo*/*l'*),
 `elision.tsv` (words written elided before a vowel: French *je* → *j'*), `alternating_clitics.tsv`
-(a clitic after the word written by its final sound: Ukrainian *б*/*би*) and `onsets.tsv` (the onset
+(a clitic after the word written by its final sound: Ukrainian *б*/*би*), `dropped_finals.tsv` (a
+word's other spelling before some onsets: Greek *τον* written *το* before a continuant, so a bad
+form spelled so reads as the good one) and `onsets.tsv` (the onset
 classes, as patterns over the next word, first match wins; a word that matches none is
 `consonant`; the next word is the first written with letters or digits, past punctuation). A
 rebuilt multiword token must be a token the language's treebanks write, standing as a word of its
@@ -38,6 +40,10 @@ class WrittenSurface:
     # A clitic after the word written by the word's final sound (Ukrainian *б* after a vowel,
     # *би* after a consonant): (after a vowel, after a consonant, the vowels).
     clitics: tuple[tuple[str, str, str], ...] = ()
+    # A word's other spelling before some onset classes: "upos\tform\tspelling" and the same
+    # with "\tonset" (Greek *τον* written *το* before a continuant).
+    other_spellings: frozenset[str] = frozenset()
+    spelled_before: frozenset[str] = frozenset()
 
 
 NO_SURFACE = WrittenSurface(
@@ -95,7 +101,14 @@ def load_written_surface(code: str) -> WrittenSurface:
         for r in read_rows("alternating_clitics.tsv")
         if r["code"] == code
     )
-    return WrittenSurface(onsets, allomorphs, contractions, elidable, clitics)
+    dropped = [r for r in read_rows("dropped_finals.tsv") if r["code"] == code]
+    spellings = frozenset(f"{r['upos']}\t{r['form']}\t{r['written']}" for r in dropped)
+    before = frozenset(
+        f"{r['upos']}\t{r['form']}\t{r['written']}\t{onset.strip()}"
+        for r in dropped
+        for onset in r["onsets"].split(",")
+    )
+    return WrittenSurface(onsets, allomorphs, contractions, elidable, clitics, spellings, before)
 
 
 def onset_class(word: pl.Expr, onsets: tuple[tuple[str, str], ...]) -> pl.Expr:
@@ -130,6 +143,9 @@ def write_surface(
     )
     tries = tries.with_columns(_set_onsets(tries, surface, following))
     tries, ambiguous = _allomorphs(tries, surface, own_word)
+    spelled = tries.clear()
+    if surface.other_spellings:
+        tries, spelled = parted(tries, _good_form_spelled(tries, surface, following))
     if surface.contractions.height:
         tries = _contracted(tries, surface, own_word, before)
     tries, unwritten = parted(tries, _unelided(tries, surface, own_word, after))
@@ -140,9 +156,28 @@ def write_surface(
     helpers = ["_key", "onset", "_before", "_member", "_in_set", "_elided"]
     return (
         tries.drop(helpers),
-        ambiguous.drop(helpers, strict=False),
+        pl.concat([ambiguous.drop(helpers, strict=False), spelled.drop(helpers)]),
         missing.drop(helpers),
         unwritten.drop(helpers, strict=False),
+    )
+
+
+def _good_form_spelled(
+    tries: pl.DataFrame, surface: WrittenSurface, following: pl.Expr
+) -> pl.Series:
+    """Whether the bad form, as written, is the good form's other spelling before the next
+    word's onset (Greek *τον Β' Παγκόσμιο Πόλεμο* → *το*: the masculine without its -ν, read
+    as the good sentence)."""
+    key = pl.concat_str(
+        [pl.col("upos"), pl.col("form").str.to_lowercase(), pl.col("bad_form").str.to_lowercase()],
+        separator="\t",
+    )
+    onset = onset_class(following, surface.onsets)
+    return when_rows(
+        tries,
+        key.is_in(list(surface.other_spellings)),
+        pl.concat_str([key, onset], separator="\t").is_in(list(surface.spelled_before)),
+        pl.lit(False),
     )
 
 
