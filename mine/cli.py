@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ud_agree.errors import OneLineParser, at_least, check_out, run_main
 
-from .environment import keep_freed_memory, share_cores
+from .environment import keep_freed_memory, no_blas_threads, share_cores
 from .options import Options
 from .pool import start_pool_server, started_for_command
 
@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m mine") -> int:
     options = parse_args(argv, prog)
     if started_for_command():  # a program running the miner in-process keeps its settings
         keep_freed_memory()
+        no_blas_threads()
         # With --nonce, finishing is most of the run, where one thread per worker was measured
         # to help nowhere (docs/choices.md).
         if not options.nonce:

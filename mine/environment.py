@@ -1,6 +1,7 @@
-"""What the miner's command sets in its environment before polars loads (polars reads both
-then, and its workers inherit them): its allocator keeps freed memory a while, and each worker's
-polars pool gets its share of the cores. A value the user set is kept."""
+"""What the miner's command sets in its environment before polars and numpy load (they read it
+then, and its workers inherit it): its allocator keeps freed memory a while, each worker's
+polars pool gets its share of the cores, and numpy's OpenBLAS starts no thread. A value the user
+set is kept."""
 
 from __future__ import annotations
 
@@ -22,6 +23,18 @@ def keep_freed_memory() -> None:
     """Configure polars' allocator for this process and those it starts, unless the user did
     (`_RJEM_MALLOC_CONF`); no effect once polars is loaded."""
     os.environ.setdefault(JEMALLOC_VARIABLE, JEMALLOC_CONF)
+
+
+# numpy's OpenBLAS starts a thread per core at import, in each process, which waits spinning:
+# the miner does no linear algebra, and one thread (the caller's) saved ~0.2 CPU-seconds over fr,
+# en and pt (8 interleaved runs against OpenBLAS's default; docs/choices.md).
+BLAS_VARIABLE = "OPENBLAS_NUM_THREADS"
+
+
+def no_blas_threads() -> None:
+    """numpy's OpenBLAS runs on the calling thread only, unless the user set it; no effect once
+    numpy is loaded."""
+    os.environ.setdefault(BLAS_VARIABLE, "1")
 
 
 def polars_threads(workers: int, languages: int, cores: int) -> int:

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 from ud_agree.mine.environment import (
+    BLAS_VARIABLE,
     JEMALLOC_CONF,
     JEMALLOC_VARIABLE,
     keep_freed_memory,
+    no_blas_threads,
     polars_threads,
 )
 
@@ -43,6 +45,26 @@ def test_the_users_allocator_setting_is_kept(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv(JEMALLOC_VARIABLE, "dirty_decay_ms:0")
     keep_freed_memory()
     assert os.environ[JEMALLOC_VARIABLE] == "dirty_decay_ms:0"
+
+
+def test_an_unset_blas_gets_one_thread_and_the_users_setting_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(BLAS_VARIABLE, raising=False)
+    no_blas_threads()
+    assert os.environ[BLAS_VARIABLE] == "1"
+    monkeypatch.setenv(BLAS_VARIABLE, "4")
+    no_blas_threads()
+    assert os.environ[BLAS_VARIABLE] == "4"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux /proc counts threads")
+def test_numpy_starts_no_thread_under_the_setting() -> None:
+    # Read as the command sets it, before numpy loads: OpenBLAS then starts no thread of its
+    # own (a name it did not read would leave one per core, each spinning while it waits).
+    count = "import os, numpy; print(len(os.listdir('/proc/self/task')))"
+    threads = python(count, {**os.environ, BLAS_VARIABLE: "1"})
+    assert threads.stdout.strip() == "1"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="polars uses jemalloc on Linux")
