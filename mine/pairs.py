@@ -18,7 +18,7 @@ from .fold import one_row_per_bad_sentence
 from .languages import ValueSets
 from .lent import REFUSED, LentAgreement
 from .paradigms import LIST_COLUMNS, ParadigmFrames, cell_key_of_joined, with_prefix
-from .questions import first_asking, numbered, parted
+from .questions import first_asking, numbered, parted, when_rows
 from .rules.bad_forms import ambiguity_of, bad_forms_of
 from .rules.cells import (
     changes_layered,
@@ -350,9 +350,12 @@ def _other_member(
     other_role = pl.when(pl.col("varied") == "target").then(pl.lit("controller"))
     reason = pl.lit("ambiguous-") + other_role.otherwise(pl.lit("target"))
     tries = _skip(tries, tries.get_column("ambiguous"), reason, skipped)
-    tries = tries.with_columns(
-        capitalised_like(pl.col("bad_key"), pl.col("form")).alias("bad_form")
+    # Most words are written lower-case, their bad form as its key: only the others are read.
+    capitalised = pl.col("form") != pl.col("form").str.to_lowercase()
+    written = when_rows(
+        tries, capitalised, capitalised_like(pl.col("bad_key"), pl.col("form")), pl.col("bad_key")
     )
+    tries = tries.with_columns(written.alias("bad_form"))
     return _skip(tries, tries.select(breaks_elision()).to_series(), "elision", skipped)
 
 
