@@ -7,10 +7,11 @@ only the language of the largest file, beside that of the whole release (memory 
 the largest file and a language's lexicon, not by the release).
 
 Decompresses the treebanks first (DESIGN.md: benchmarks time every side on the same plain
-files) and byte-compiles the miner, as an install does (`compile_miner`), then times, in fresh processes, `python -m mine` (lexicon and minimal pairs, UniMorph
-where the shared data has it), `python -m mine --no-pairs` (relations, sentences, lexicon),
-`python -m mine --nonce 3` (pairs and their nonce variants, DESIGN.md §9) and a loop that only
-parses every file with `conllu.parse_incr`. Prints the best wall time of each, the ratios to the
+files) and byte-compiles the miner, as an install does (`compile_miner`), then times, in fresh
+processes, `python -m mine` (lexicon and minimal pairs, UniMorph where the shared data has it),
+`python -m mine --no-pairs` (relations, sentences, lexicon), `python -m mine --nonce 3` (pairs
+and their nonce variants, DESIGN.md §9) and a loop that only parses every file with
+`conllu.parse_incr`. Prints the best wall time of each, the ratios to the
 parse (goal ≤ 0.25 for the default command with pairs, ≤ 0.30 with --all; no goal with --nonce)
 and each side's peak memory, sampled in one more run of each side (sampling slows the miner's
 cores, not the parse's: the timed runs do not sample).
