@@ -197,6 +197,16 @@ def load_apocope() -> dict[str, dict[str, str]]:
     return table
 
 
+def load_optional_letters() -> dict[str, dict[str, str]]:
+    """Per UD code, the letters written optionally as another (Russian *ё* as *е*), from
+    `mine/data/optional_letters.tsv`: two spellings that differ only so are one word's one
+    spelling (§4.1's syncretism)."""
+    table: dict[str, dict[str, str]] = {}
+    for row in read_rows("optional_letters.tsv"):
+        table.setdefault(row["code"], {})[row["letter"]] = row["written"]
+    return table
+
+
 def load_have_lemmas() -> dict[str, frozenset[str]]:
     """UD code → the lemmas of its *have* auxiliary (§1.7 subject-participle: *elle a travaillé*
     agrees with no subject), from `mine/data/have_auxiliaries.tsv`."""

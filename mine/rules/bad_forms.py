@@ -84,7 +84,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         checked = checked.join(
             refused.with_columns(pl.lit(True).alias(name)), on=["qid", "bad_key"], how="left"
         ).with_columns(pl.col(name).fill_null(False))
-    return _chosen(checked)
+    return _chosen(checked, frames.optional_letters)
 
 
 def _spellings(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
@@ -181,15 +181,18 @@ def _readings(frames: ParadigmFrames) -> tuple[pl.Expr, pl.Expr]:
     return could_agree, elsewhere
 
 
-def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
+def _chosen(checked: pl.DataFrame, optional_letters: dict[str, str] | None) -> pl.DataFrame:
     """Per question, the usable spelling of the highest count (then the first alphabetically),
     none of another cell's reading, another word's or the other series' (§4.3), or why there is
-    none (`outcome`)."""
+    none (`outcome`); spellings that differ only by `optional_letters` are one."""
     # Where the word's own spelling fills the wanted cell too (*you do* → 1sg *do*, German
     # *dem Ersten* → fem. dat. *ersten*), the cell's other spellings are variants of it, not a
-    # violation (*du*, *Erster*): the contrast is syncretic.
+    # violation (*du*, *Erster*): the contrast is syncretic. So where the cell's spelling is the
+    # word's with an optional letter (Russian *своем* beside *своём*).
     own_in_cell = checked.group_by("qid").agg(
-        (pl.col("bad_key") == pl.col("key")).any().alias("own_in_cell")
+        (_spelled(pl.col("bad_key"), optional_letters) == _spelled(pl.col("key"), optional_letters))
+        .any()
+        .alias("own_in_cell")
     )
     checked = checked.join(own_in_cell, on="qid")
     usable = ~pl.col("own_in_cell") & ~pl.col("could_agree")
@@ -231,6 +234,13 @@ def _chosen(checked: pl.DataFrame) -> pl.DataFrame:
         )
     )
     return pl.concat([chosen, syncretic])
+
+
+def _spelled(key: pl.Expr, optional_letters: dict[str, str] | None) -> pl.Expr:
+    """A spelling with each optional letter written as the letter it may be written as."""
+    if not optional_letters:
+        return key
+    return key.str.replace_many(list(optional_letters), list(optional_letters.values()))
 
 
 def own_cell_of(questions: pl.DataFrame) -> pl.DataFrame:
