@@ -197,12 +197,12 @@ def load_apocope() -> dict[str, dict[str, str]]:
     return table
 
 
-def load_optional_letters() -> dict[str, dict[str, str]]:
-    """Per UD code, the letters written optionally as another (Russian *ё* as *е*), from
-    `mine/data/optional_letters.tsv`: two spellings that differ only so are one word's one
-    spelling (§4.1's syncretism)."""
+def load_spelling_variants() -> dict[str, dict[str, str]]:
+    """Per UD code, the letters that vary between spellings of one form, each with its plain
+    letter (Russian *ё* printed *е*; Greek stress marks), from `mine/data/spelling_variants.tsv`:
+    two spellings that differ only so are one (§4.1's syncretism)."""
     table: dict[str, dict[str, str]] = {}
-    for row in read_rows("optional_letters.tsv"):
+    for row in read_rows("spelling_variants.tsv"):
         table.setdefault(row["code"], {})[row["letter"]] = row["written"]
     return table
 

@@ -371,9 +371,9 @@ class ParadigmFrames:
     # The one-letter words written as words of their own (`rules.verb_context.clitic_form`;
     # set by the miner; None: not checked).
     free_letters: frozenset[str] | None = None
-    # Letters written optionally as another (Russian *ё* as *е*): spellings that differ only
-    # so are one spelling (`rules.bad_forms`; set by the miner; None: none).
-    optional_letters: dict[str, str] | None = None
+    # Letters that vary between spellings of one form (Russian *ё* printed *е*, Greek stress
+    # marks): spellings that differ only so are one (`rules.bad_forms`; set by the miner).
+    spelling_variants: dict[str, str] | None = None
 
     def __init__(
         self,

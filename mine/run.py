@@ -53,8 +53,8 @@ from .languages import (
     load_genderless_plural_languages,
     load_optional_antecedent_agreement,
     load_optional_feminine_treebanks,
-    load_optional_letters,
     load_reported_speech_languages,
+    load_spelling_variants,
     load_value_sets,
     load_verb_prefixes,
     load_verb_suffixes,
@@ -334,7 +334,7 @@ def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
         frames.instrumental_cells = instrumental_cells(frames.lexicon)
     frames.optional_feminine = load_optional_feminine_treebanks().get(code)
     frames.free_letters = frozenset().union(*(r.letters for r in run.results.values()))
-    frames.optional_letters = load_optional_letters().get(code)
+    frames.spelling_variants = load_spelling_variants().get(code)
     return frames
 
 

@@ -84,7 +84,7 @@ def bad_forms_of(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFram
         checked = checked.join(
             refused.with_columns(pl.lit(True).alias(name)), on=["qid", "bad_key"], how="left"
         ).with_columns(pl.col(name).fill_null(False))
-    return _chosen(checked, frames.optional_letters)
+    return _chosen(checked, frames.spelling_variants)
 
 
 def _spellings(questions: pl.DataFrame, frames: ParadigmFrames) -> pl.DataFrame:
@@ -181,16 +181,20 @@ def _readings(frames: ParadigmFrames) -> tuple[pl.Expr, pl.Expr]:
     return could_agree, elsewhere
 
 
-def _chosen(checked: pl.DataFrame, optional_letters: dict[str, str] | None) -> pl.DataFrame:
+def _chosen(checked: pl.DataFrame, spelling_variants: dict[str, str] | None) -> pl.DataFrame:
     """Per question, the usable spelling of the highest count (then the first alphabetically),
     none of another cell's reading, another word's or the other series' (§4.3), or why there is
-    none (`outcome`); spellings that differ only by `optional_letters` are one."""
+    none (`outcome`); spellings that differ only by `spelling_variants` are one."""
     # Where the word's own spelling fills the wanted cell too (*you do* → 1sg *do*, German
     # *dem Ersten* → fem. dat. *ersten*), the cell's other spellings are variants of it, not a
     # violation (*du*, *Erster*): the contrast is syncretic. So where the cell's spelling is the
-    # word's with an optional letter (Russian *своем* beside *своём*).
+    # word's but for a letter that varies between spellings of one form (Russian *своем* beside
+    # *своём*, Greek *υπόλοιπων* beside *υπολοίπων*).
     own_in_cell = checked.group_by("qid").agg(
-        (_spelled(pl.col("bad_key"), optional_letters) == _spelled(pl.col("key"), optional_letters))
+        (
+            _spelled(pl.col("bad_key"), spelling_variants)
+            == _spelled(pl.col("key"), spelling_variants)
+        )
         .any()
         .alias("own_in_cell")
     )
@@ -236,11 +240,12 @@ def _chosen(checked: pl.DataFrame, optional_letters: dict[str, str] | None) -> p
     return pl.concat([chosen, syncretic])
 
 
-def _spelled(key: pl.Expr, optional_letters: dict[str, str] | None) -> pl.Expr:
-    """A spelling with each optional letter written as the letter it may be written as."""
-    if not optional_letters:
+def _spelled(key: pl.Expr, spelling_variants: dict[str, str] | None) -> pl.Expr:
+    """A spelling with each letter that varies between spellings of one form written as its plain
+    letter (Russian *ё* as *е*, Greek *ά* as *α*)."""
+    if not spelling_variants:
         return key
-    return key.str.replace_many(list(optional_letters), list(optional_letters.values()))
+    return key.str.replace_many(list(spelling_variants), list(spelling_variants.values()))
 
 
 def own_cell_of(questions: pl.DataFrame) -> pl.DataFrame:
