@@ -199,11 +199,12 @@ def load_apocope() -> dict[str, dict[str, str]]:
 
 def load_spelling_variants() -> dict[str, dict[str, str]]:
     """Per UD code, the letters that vary between spellings of one form, each with its plain
-    letter (Russian *ё* printed *е*; Greek stress marks), from `mine/data/spelling_variants.tsv`:
-    two spellings that differ only so are one (§4.1's syncretism)."""
+    spelling (Russian *ё* printed *е*; Greek stress marks, learned *κτ* beside popular *χτ*), from
+    `mine/data/spelling_variants.tsv`: two spellings that differ only so are one (§4.1's
+    syncretism)."""
     table: dict[str, dict[str, str]] = {}
     for row in read_rows("spelling_variants.tsv"):
-        table.setdefault(row["code"], {})[row["letter"]] = row["written"]
+        table.setdefault(row["code"], {})[row["variant"]] = row["plain"]
     return table
 
 
