@@ -338,6 +338,7 @@ SKIP_REASONS = (
     "not-possessive",
     "other-possessor",
     "adverb-reading",
+    "pronoun-reading",
     "optional-feminine",
     "after-modal",
     "doubled-word",
