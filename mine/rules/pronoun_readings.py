@@ -11,6 +11,7 @@ from functools import cache
 import polars as pl
 
 from ..languages import load_pronoun_readings
+from .listed import listed_bad_form
 
 
 @cache
@@ -23,23 +24,10 @@ def pronoun_readings() -> pl.DataFrame:
 def pronoun_reading(tries: pl.DataFrame) -> pl.Series:
     """Per try (`lang`, `type`, `varied`, `order`, the word's `lemma` and bad form `bad_key`):
     whether a determiner after its noun is varied to a listed form of its lemma."""
-    table = pronoun_readings()
-    if not tries.get_column("lang").is_in(table.get_column("lang").implode()).any():
-        return pl.Series("pronoun_reading", [False] * tries.height, pl.Boolean)
-    listed = tries.select(
-        "lang", pl.col("lemma").str.to_lowercase(), pl.col("bad_key").str.to_lowercase()
-    ).join(
-        table.with_columns(pl.lit(True).alias("_listed")),
-        left_on=["lang", "lemma", "bad_key"],
-        right_on=["lang", "lemma", "_pronoun"],
-        how="left",
-        maintain_order="left",
-    )
     after_noun = (
         (pl.col("type") == "determiner")
         & (pl.col("varied") == "target")
         & (pl.col("order") == "controller-first")
     )
-    return (
-        tries.select(after_noun).to_series() & listed.get_column("_listed").fill_null(False)
-    ).alias("pronoun_reading")
+    listed = listed_bad_form(tries, pronoun_readings(), "pronoun_reading")
+    return tries.select(after_noun).to_series() & listed

@@ -26,13 +26,16 @@ def about(possessive: str, gender: str, noun: str, lemma: str) -> tuple[str, ...
     )
 
 
-def gender_bad_forms(pairs: pl.DataFrame, sent_id: str) -> set[str]:
+def bad_forms(pairs: pl.DataFrame, sent_id: str, type_: str, feature: str) -> set[str]:
+    """The bad forms of a sentence's pairs of one type and feature."""
     rows = pairs.filter(
-        (pl.col("sent_id") == sent_id)
-        & (pl.col("type") == "determiner")
-        & (pl.col("feature") == "Gender")
+        (pl.col("sent_id") == sent_id) & (pl.col("type") == type_) & (pl.col("feature") == feature)
     )
     return set(rows.get_column("bad_form"))
+
+
+def gender_bad_forms(pairs: pl.DataFrame, sent_id: str) -> set[str]:
+    return bad_forms(pairs, sent_id, "determiner", "Gender")
 
 
 def test_a_spelling_with_yo_printed_ye_is_the_words_own(tmp_path):
@@ -72,12 +75,7 @@ def rest(adjective: str, gender: str, noun: str, lemma: str) -> tuple[str, ...]:
 
 
 def attributive_gender_forms(pairs: pl.DataFrame, sent_id: str) -> set[str]:
-    rows = pairs.filter(
-        (pl.col("sent_id") == sent_id)
-        & (pl.col("type") == "attributive")
-        & (pl.col("feature") == "Gender")
-    )
-    return set(rows.get_column("bad_form"))
+    return bad_forms(pairs, sent_id, "attributive", "Gender")
 
 
 def test_a_stress_variant_is_the_words_own_spelling(tmp_path):
@@ -111,8 +109,7 @@ OPEN_SEA = (
 def test_a_learned_consonant_cluster_is_the_words_own_spelling(tmp_path):
     # *ανοικτή* and *ανοιχτή* are one feminine form, nominative and accusative alike.
     def case_forms(pairs: pl.DataFrame) -> set[str]:
-        rows = pairs.filter((pl.col("sent_id") == "s1") & (pl.col("feature") == "Case"))
-        return set(rows.get_column("bad_form"))
+        return bad_forms(pairs, "s1", "attributive", "Case")
 
     pairs, _, _ = mine_with_skips(tmp_path / "el", open_basis("ανοικτή"), OPEN_SEA, lang="Greek")
     assert case_forms(pairs) == set()
