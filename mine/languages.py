@@ -332,16 +332,6 @@ def load_predicate_adverbs() -> tuple[tuple[str, str, str], ...]:
     )
 
 
-def load_pronoun_readings() -> tuple[tuple[str, str, str], ...]:
-    """(UD code, lemma, form) of each determiner's form that, after its noun, also reads as a
-    personal pronoun (Greek *η πρόταση αυτής* 'her proposal'), from
-    `mine/data/pronoun_readings.tsv`."""
-    return tuple(
-        (row["code"].strip(), row["lemma"].strip(), row["form"].strip())
-        for row in read_rows("pronoun_readings.tsv")
-    )
-
-
 @dataclass(frozen=True)
 class VerbContext:
     """A language's words for §4.3's context rules (`rules.verb_context`): its modals, the verbs

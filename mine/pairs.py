@@ -37,7 +37,6 @@ from .rules.optional_feminine import optional_feminine
 from .rules.partitive import partitive_genitive
 from .rules.possessives import not_possessive, other_possessor
 from .rules.predicate_adverbs import adverb_predicate
-from .rules.pronoun_readings import pronoun_reading
 from .rules.surface import breaks_apocope, breaks_elision, capitalised_like, changes_prefix
 from .rules.verb_context import clitic_form, verb_context_skip
 from .rules.words import NO_VALUE
@@ -294,8 +293,6 @@ def _with_bad_forms(
     tries = _skip(tries, partitive_genitive(tries), "partitive-genitive", skipped)
     # Greek *οι τιμές είναι ψηλά* beside *ψηλές*: the bad form is also an adverb of place.
     tries = _skip(tries, adverb_predicate(tries), "adverb-reading", skipped)
-    # Greek *η πρόταση αυτή* → *αυτής*: after its noun the bad form is also 'her' (a possessive).
-    tries = _skip(tries, pronoun_reading(tries), "pronoun-reading", skipped)
     tries = tries.drop("between_feats")
     # §4.3: a finite *have* after a modal of its chain is a mis-tagged infinitive.
     tries = _skip(tries, verb_context_skip(tries), pl.col("target_context"), skipped)

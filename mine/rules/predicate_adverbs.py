@@ -11,7 +11,6 @@ from functools import cache
 import polars as pl
 
 from ..languages import load_predicate_adverbs
-from .listed import listed_bad_form
 
 
 @cache
@@ -24,6 +23,19 @@ def predicate_adverbs() -> pl.DataFrame:
 def adverb_predicate(tries: pl.DataFrame) -> pl.Series:
     """Per try (`lang`, `type`, `varied`, the word's `lemma` and bad form `bad_key`): whether a
     predicative target's bad form is the listed adverb of its lemma."""
+    table = predicate_adverbs()
+    if not tries.get_column("lang").is_in(table.get_column("lang").implode()).any():
+        return pl.Series("adverb_predicate", [False] * tries.height, pl.Boolean)
+    listed = tries.select(
+        "lang", pl.col("lemma").str.to_lowercase(), pl.col("bad_key").str.to_lowercase()
+    ).join(
+        table.with_columns(pl.lit(True).alias("_listed")),
+        left_on=["lang", "lemma", "bad_key"],
+        right_on=["lang", "lemma", "_adverb"],
+        how="left",
+        maintain_order="left",
+    )
     predicative = (pl.col("type") == "predicative") & (pl.col("varied") == "target")
-    listed = listed_bad_form(tries, predicate_adverbs(), "adverb_predicate")
-    return tries.select(predicative).to_series() & listed
+    return (
+        tries.select(predicative).to_series() & listed.get_column("_listed").fill_null(False)
+    ).alias("adverb_predicate")

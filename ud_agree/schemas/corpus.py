@@ -338,7 +338,6 @@ SKIP_REASONS = (
     "not-possessive",
     "other-possessor",
     "adverb-reading",
-    "pronoun-reading",
     "optional-feminine",
     "after-modal",
     "doubled-word",
