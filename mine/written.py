@@ -40,10 +40,14 @@ class WrittenSurface:
     # A clitic after the word written by the word's final sound (Ukrainian *б* after a vowel,
     # *би* after a consonant): (after a vowel, after a consonant, the vowels).
     clitics: tuple[tuple[str, str, str], ...] = ()
-    # A word's other spelling before some onset classes: "upos\tform\tspelling" and the same
-    # with "\tonset" (Greek *τον* written *το* before a continuant).
-    other_spellings: frozenset[str] = frozenset()
+    # A word's other spelling before some onset classes, as "upos\tform\tspelling\tonset" (Greek
+    # *τον* written *το* before a continuant).
     spelled_before: frozenset[str] = frozenset()
+
+    @property
+    def other_spellings(self) -> frozenset[str]:
+        """`spelled_before` without the onset class: "upos\tform\tspelling"."""
+        return frozenset(key.rpartition("\t")[0] for key in self.spelled_before)
 
 
 NO_SURFACE = WrittenSurface(
@@ -101,14 +105,13 @@ def load_written_surface(code: str) -> WrittenSurface:
         for r in read_rows("alternating_clitics.tsv")
         if r["code"] == code
     )
-    dropped = [r for r in read_rows("dropped_finals.tsv") if r["code"] == code]
-    spellings = frozenset(f"{r['upos']}\t{r['form']}\t{r['written']}" for r in dropped)
-    before = frozenset(
+    spelled_before = frozenset(
         f"{r['upos']}\t{r['form']}\t{r['written']}\t{onset.strip()}"
-        for r in dropped
+        for r in read_rows("dropped_finals.tsv")
+        if r["code"] == code
         for onset in r["onsets"].split(",")
     )
-    return WrittenSurface(onsets, allomorphs, contractions, elidable, clitics, spellings, before)
+    return WrittenSurface(onsets, allomorphs, contractions, elidable, clitics, spelled_before)
 
 
 def onset_class(word: pl.Expr, onsets: tuple[tuple[str, str], ...]) -> pl.Expr:
@@ -144,7 +147,7 @@ def write_surface(
     tries = tries.with_columns(_set_onsets(tries, surface, following))
     tries, ambiguous = _allomorphs(tries, surface, own_word)
     spelled = tries.clear()
-    if surface.other_spellings:
+    if surface.spelled_before:
         tries, spelled = parted(tries, _good_form_spelled(tries, surface, following))
     if surface.contractions.height:
         tries = _contracted(tries, surface, own_word, before)
