@@ -6,7 +6,7 @@ test. What differs between languages is data handed in, never looked up here."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import pyarrow as pa
@@ -156,14 +156,11 @@ class Features:
         masks = [[0] * n for _ in FEATURES]
         bits: list[dict[str, int]] = [{} for _ in FEATURES]
         bits[PERSON]["3"] = 0  # a NOUN possessor's implicit Person has a bit in every file
-        lists: list[list[list[str]]] = [[] for _ in FEATURES]
+        lists: list[list[tuple[str, ...]]] = [[] for _ in FEATURES]
         layer_masks = [[[0] * n for _ in FEATURES] for _ in LAYERS]
-        layer_lists: list[list[list[list[str]]]] = [[[] for _ in FEATURES] for _ in LAYERS]
-        typo, finite_, participle, has_value, person3 = (np.zeros(n, bool) for _ in range(5))
-        dative, ergative, genitive, genitive_only, relative, personal = (
-            np.zeros(n, bool) for _ in range(6)
-        )
+        layer_lists: list[list[list[tuple[str, ...]]]] = [[[] for _ in FEATURES] for _ in LAYERS]
         carries = np.zeros((len(LAYERS), n), bool)
+        facts = np.zeros((len(_FLAGS), n), bool)
         case_key, verbform_key = np.empty(n, object), np.empty(n, object)
 
         def mask_of(f: int, values: frozenset[str]) -> int:
@@ -173,26 +170,19 @@ class Features:
             return mask
 
         for i, feats in enumerate(strings):
-            bundle = parse_feats(feats, definite)
-            for f, values in enumerate(bundle.values()):
-                masks[f][i] = mask_of(f, values)
-                lists[f].append(sorted(values))
-            for layer, name in enumerate(LAYERS):
-                in_layer = _layer_values(feats, name)
-                for f, values in enumerate(in_layer):
-                    layer_masks[layer][f][i] = mask_of(f, values)
-                    layer_lists[layer][f].append(sorted(values))
-                carries[layer, i] = any(in_layer)
-            typo[i] = bundle.typo
-            # The lexicon's entry condition (§2): a value of F, plain or layered (§1.7).
-            has_value[i] = bundle.has_value() or carries[:, i].any()
-            dative[i], ergative[i] = "Dat" in bundle.case, "Erg" in bundle.case
-            genitive[i], genitive_only[i] = "Gen" in bundle.case, bundle.case == {"Gen"}
-            relative[i], personal[i] = pron_type(feats, "Rel"), pron_type(feats, "Prs")
-            finite_[i] = is_finite(bundle.verbform, bundle.mood, bundle.person)
-            participle[i] = bundle.verbform == {"Part"}
-            person3[i] = bundle.person == {"3"}
-            case_key[i], verbform_key[i] = set_key(bundle.case), set_key(bundle.verbform)
+            parsed = _parsed(feats, definite)
+            for f, values in enumerate(parsed.values):
+                masks[f][i] = mask_of(f, values) if values else 0
+                lists[f].append(parsed.written[f])
+            for layer in range(len(LAYERS)):
+                for f, values in enumerate(parsed.layers[layer]):
+                    layer_masks[layer][f][i] = mask_of(f, values) if values else 0
+                    layer_lists[layer][f].append(parsed.layers_written[layer][f])
+            carries[:, i] = parsed.carries
+            facts[:, i] = parsed.flags
+            case_key[i], verbform_key[i] = parsed.case_key, parsed.verbform_key
+        typo, finite_, participle, has_value, person3 = facts[:5]
+        dative, ergative, genitive, genitive_only, relative, personal = facts[5:]
         dtype = _mask_dtype(max(len(b) for b in bits))
         compared: np.ndarray = np.array(masks, dtype=dtype).reshape(len(FEATURES), n)
         layered: np.ndarray = np.array(layer_masks, dtype=dtype).reshape(
@@ -222,6 +212,72 @@ class Features:
             1 << bits[PERSON]["3"],
             np.array([name in definite_types for name in TYPES]),
         )
+
+
+_FLAGS = (
+    "typo", "finite", "participle", "has_value", "person3",
+    "dative", "ergative", "genitive", "genitive_only", "relative", "personal",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    """What `Features.build` reads of one FEATS string, before a file's bits are given."""
+
+    values: tuple[frozenset[str], ...]  # val(w, f) for f in FEATURES
+    written: tuple[tuple[str, ...], ...]  # the same, sorted
+    layers: tuple[tuple[frozenset[str], ...], ...]  # per layer of LAYERS
+    layers_written: tuple[tuple[tuple[str, ...], ...], ...]
+    carries: tuple[bool, ...]  # per layer: the word carries it
+    flags: tuple[bool, ...]  # _FLAGS
+    case_key: str
+    verbform_key: str
+
+
+@lru_cache(maxsize=1 << 14)
+def _parsed(feats: str, definite: bool) -> _Parsed:
+    """One FEATS string read once per worker, not once per file: a language's files share most
+    of them (an entry is ~2 KiB: at most ~32 MiB held)."""
+    bundle = parse_feats(feats, definite)
+    values = _shared(tuple(bundle.values()))
+    layers = tuple(_shared(_layer_values(feats, name)) for name in LAYERS)
+    carries = tuple(any(in_layer) for in_layer in layers)
+    flags = (
+        bundle.typo,
+        is_finite(bundle.verbform, bundle.mood, bundle.person),
+        bundle.verbform == {"Part"},
+        # The lexicon's entry condition (§2): a value of F, plain or layered (§1.7).
+        bundle.has_value() or any(carries),
+        bundle.person == {"3"},
+        "Dat" in bundle.case,
+        "Erg" in bundle.case,
+        "Gen" in bundle.case,
+        bundle.case == {"Gen"},
+        pron_type(feats, "Rel"),
+        pron_type(feats, "Prs"),
+    )
+    return _Parsed(
+        values,
+        _written(values),
+        layers,
+        tuple(_written(in_layer) for in_layer in layers),
+        carries,
+        flags,
+        set_key(bundle.case),
+        set_key(bundle.verbform),
+    )
+
+
+def _written(values: tuple[frozenset[str], ...]) -> tuple[tuple[str, ...], ...]:
+    return _shared(tuple(tuple(sorted(v)) for v in values))
+
+
+_SHARED: dict[tuple, tuple] = {}
+
+
+def _shared(values: tuple) -> tuple:
+    """One object per distinct value tuple (few recur across thousands of FEATS strings)."""
+    return _SHARED.setdefault(values, values)
 
 
 def _layer_values(feats: str, layer: str) -> tuple[frozenset[str], ...]:
