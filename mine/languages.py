@@ -336,7 +336,7 @@ def load_predicate_adverbs() -> tuple[tuple[str, str, str], ...]:
 class VerbContext:
     """A language's words for §4.3's context rules (`rules.verb_context`): its modals, the verbs
     a modal makes non-finite, its mandative heads, the kinship words of the plural of respect,
-    its subjects of notional agreement, the particles that open a clause as `mark` does and the
+    its subjects of notional agreement, its nouns that name words, the particles that open a clause as `mark` does and the
     `mark`s that do not (empty: the rule does not apply), and whether a participle with a
     reflexive and a direct object agrees with its subject."""
 
@@ -347,6 +347,9 @@ class VerbContext:
     subordinators: frozenset[str] = frozenset()
     focus_particles: frozenset[str] = frozenset()
     notional_subjects: frozenset[str] = frozenset()
+    # Nouns that name words (*término*, *mot*): a word quoted after one is mentioned, not used
+    # (`mine/data/metalinguistic_nouns.tsv`).
+    metalinguistic_nouns: frozenset[str] = frozenset()
     # True where a participle with a reflexive clitic and a direct object agrees with that object,
     # not with its subject (French *les commissions que se sont partagées les partis*;
     # `mine/data/reflexive_object_languages.tsv`).
@@ -356,13 +359,14 @@ class VerbContext:
 def load_verb_contexts() -> dict[str, VerbContext]:
     """UD code → its VerbContext, from `mine/data/modal_chain.tsv`,
     `mine/data/mandative_heads.tsv`, `mine/data/respect_kinship.tsv`,
-    `mine/data/subordinator_particles.tsv`, `mine/data/notional_subjects.tsv` and
-    `mine/data/reflexive_object_languages.tsv`."""
+    `mine/data/subordinator_particles.tsv`, `mine/data/notional_subjects.tsv`,
+    `mine/data/metalinguistic_nouns.tsv` and `mine/data/reflexive_object_languages.tsv`."""
     modals: dict[str, set[str]] = defaultdict(set)
     verbs: dict[str, set[str]] = defaultdict(set)
     heads: dict[str, set[str]] = defaultdict(set)
     kin: dict[str, set[str]] = defaultdict(set)
     notional: dict[str, set[str]] = defaultdict(set)
+    naming: dict[str, set[str]] = defaultdict(set)
     particles: dict[str, set[str]] = defaultdict(set)
     focus: dict[str, set[str]] = defaultdict(set)
     for row in read_rows("modal_chain.tsv"):
@@ -377,6 +381,8 @@ def load_verb_contexts() -> dict[str, VerbContext]:
         role[row["code"].strip()].add(row["lemma"].strip())
     for row in read_rows("notional_subjects.tsv"):
         notional[row["code"].strip()].add(row["lemma"].strip())
+    for row in read_rows("metalinguistic_nouns.tsv"):
+        naming[row["code"].strip()].add(row["lemma"].strip().lower())
     reflexive = language_codes("reflexive_object_languages.tsv")
     return {
         code: VerbContext(
@@ -387,9 +393,20 @@ def load_verb_contexts() -> dict[str, VerbContext]:
             subordinators=frozenset(particles[code]),
             focus_particles=frozenset(focus[code]),
             notional_subjects=frozenset(notional[code]),
+            metalinguistic_nouns=frozenset(naming[code]),
             reflexive_object=code in reflexive,
         )
-        for code in {*modals, *verbs, *heads, *kin, *particles, *focus, *notional, *reflexive}
+        for code in {
+            *modals,
+            *verbs,
+            *heads,
+            *kin,
+            *particles,
+            *focus,
+            *notional,
+            *naming,
+            *reflexive,
+        }
     }
 
 

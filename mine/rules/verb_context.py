@@ -31,6 +31,9 @@ MANDATIVE = "mandative"
 RESPECT = "respect-plural"
 NOTIONAL_SUBJECT = "notional-subject"
 REFLEXIVE_OBJECT = "reflexive-object"
+MENTIONED = "mentioned-word"
+# Quotation marks, as UD writes them as words of their own.
+QUOTES = frozenset('"“”«»„‟‚‘’‹›「」『』') | {"``", "''"}
 # The types whose target takes a notional subject's gender and number (French *on est partis*),
 # and the type whose participle a reflexive's direct object takes (*se sont partagées*).
 NOTIONAL_TYPES = ("subject-participle", "predicative")
@@ -59,6 +62,7 @@ def target_context(
     target's clause is a complement of a mandative head; the pair rules skip it only where the
     bad form is the plain form), `notional-subject` (the subject takes notional agreement: French
     *on*), `reflexive-object` (a participle with a reflexive and a direct object),
+    `mentioned-word` (the target alone in quotation marks after a noun that names words),
     `dislocated-subject` (a pronoun subject before its clause's subordinator: skipped only for
     Person and Number where subjects are dropped), `adverb-reading` (an adjective before its noun
     with another modifier of the noun between them; the pair rules skip only a Definite
@@ -81,6 +85,8 @@ def target_context(
             reason[notional] = NOTIONAL_SUBJECT
         if context.reflexive_object:
             reason[_reflexive_object(words, features, t)] = REFLEXIVE_OBJECT
+        if context.metalinguistic_nouns:
+            reason[_mentioned(table, words, t, c, lemma, context.metalinguistic_nouns)] = MENTIONED
     reason[_doubled(table, words, t)] = DOUBLED_WORD
     if not any(reason):  # the common case: a column of nulls, not built value by value
         return pa.nulls(len(t), pa.string())
@@ -132,6 +138,36 @@ def _after_modal(
         found |= same & modal[m] & (words.head[m] == chain)
     verb = lemma.gather(t).is_in(list(context.chain_verbs)).to_numpy()
     return verb & found
+
+
+def _mentioned(
+    table: Table,
+    words: vocab.Words,
+    t: np.ndarray,
+    c: np.ndarray,
+    lemma: pl.Series,
+    nouns: frozenset[str],
+) -> np.ndarray:
+    """Whether each target stands alone between quotation marks and its controller is a noun
+    that names words: *el término "histórico"* mentions the word, which agrees with nothing
+    (*el término "históricos"* is as grammatical); a word in scare quotes (*una reforma
+    "protestante"*) is used, and agrees."""
+    n = len(words.head)
+    found = lemma.gather(c).is_in(list(nouns)).to_numpy() & (t >= 1) & (t + 1 < n)
+    at = np.flatnonzero(found)
+    if len(at) == 0:
+        return found
+    before, after = t[at] - 1, t[at] + 1
+    sentence = words.sentence[t[at]]
+    forms = table.rows.strings(1, table.word_rows[np.concatenate([before, after])])
+    quote = pc.is_in(forms, value_set=pa.array(sorted(QUOTES))).to_numpy(zero_copy_only=False)
+    found[at] = (
+        quote[: len(at)]
+        & quote[len(at) :]
+        & (words.sentence[before] == sentence)
+        & (words.sentence[after] == sentence)
+    )
+    return found
 
 
 def _reflexive_object(words: vocab.Words, features: vocab.Features, t: np.ndarray) -> np.ndarray:
@@ -227,7 +263,7 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
     verb's plural (*Annem geldiler* honours her); a notional subject or a reflexive's object
     only in the types they touch (*on est partis*, but *on est* → *on sont* stays); an adjective
     before another modifier of its noun only where it varies Definite (its strong form may be
-    that modifier's adverb)."""
+    that modifier's adverb); a mentioned word always."""
     context = pl.col("target_context")
     plain = pl.col("bad_key") == pl.col("lemma").str.to_lowercase()
     # The plural of respect is the verb's: a predicate noun's plural is a plural noun.
@@ -243,7 +279,7 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
         & pl.col("lang").is_in(sorted(load_pro_drop_languages()))
     )
     refused = (
-        context.is_in([AFTER_MODAL, DOUBLED_WORD])
+        context.is_in([AFTER_MODAL, DOUBLED_WORD, MENTIONED])
         | ((context == MANDATIVE) & plain)
         | ((context == RESPECT) & respect)
         | ((context == NOTIONAL_SUBJECT) & pl.col("type").is_in(NOTIONAL_TYPES))

@@ -276,8 +276,32 @@ def between_feats(sentence: Sentence, t: int, c: int) -> list[str]:
             if sentence.upos[i] == "NOUN"]  # fmt: skip
 
 
+# Quotation marks written as words (the miner's list, written again).
+QUOTES = {
+    '"',
+    "“",
+    "”",
+    "«",
+    "»",
+    "„",
+    "‟",
+    "‚",
+    "‘",
+    "’",
+    "‹",
+    "›",
+    "「",
+    "」",
+    "『",
+    "』",
+    "``",
+    "''",
+}
+
+
 def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> str | None:
-    """What the words around target t say of it (§4.3): `doubled-word`, `notional-subject`,
+    """What the words around target t say of it (§4.3): `doubled-word`, `mentioned-word` (alone in
+    quotation marks after a noun that names words), `notional-subject`,
     `reflexive-object`, `after-modal`, `respect-plural`, `mandative`, `dislocated-subject` (a
     personal pronoun subject before a subordinator of its clause), `adverb-reading` (an adjective
     before its noun with another modifier of the noun between), or None; read word by word."""
@@ -297,6 +321,13 @@ def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> 
             and sentence.deprels[other] == sentence.deprels[t]
         ):
             return "doubled-word"
+    if (
+        lemma[c] in context.metalinguistic_nouns
+        and 0 < t < len(lemma) - 1
+        and sentence.forms[t - 1] in QUOTES
+        and sentence.forms[t + 1] in QUOTES
+    ):
+        return "mentioned-word"
     if lemma[c] in context.notional_subjects:
         return "notional-subject"
     reflexive = ["Yes" in _values(feats, "Reflex") for feats in sentence.feats]
