@@ -336,7 +336,8 @@ def load_predicate_adverbs() -> tuple[tuple[str, str, str], ...]:
 class VerbContext:
     """A language's words for §4.3's context rules (`rules.verb_context`): its modals, the verbs
     a modal makes non-finite, its mandative heads, the kinship words of the plural of respect,
-    its subjects of notional agreement, its nouns that name words, the particles that open a clause as `mark` does and the
+    its subjects of notional agreement, its nouns that name words, whether a possessive suffix
+    hides a nominative's Number, the particles that open a clause as `mark` does and the
     `mark`s that do not (empty: the rule does not apply), and whether a participle with a
     reflexive and a direct object agrees with its subject."""
 
@@ -350,6 +351,9 @@ class VerbContext:
     # Nouns that name words (*término*, *mot*): a word quoted after one is mentioned, not used
     # (`mine/data/metalinguistic_nouns.tsv`).
     metalinguistic_nouns: frozenset[str] = frozenset()
+    # True where a nominative noun with a possessive suffix shows no Number (Finnish *taloni*, my
+    # house or houses; `mine/data/possessive_number_languages.tsv`).
+    possessive_hides_number: bool = False
     # True where a participle with a reflexive clitic and a direct object agrees with that object,
     # not with its subject (French *les commissions que se sont partagées les partis*;
     # `mine/data/reflexive_object_languages.tsv`).
@@ -360,7 +364,8 @@ def load_verb_contexts() -> dict[str, VerbContext]:
     """UD code → its VerbContext, from `mine/data/modal_chain.tsv`,
     `mine/data/mandative_heads.tsv`, `mine/data/respect_kinship.tsv`,
     `mine/data/subordinator_particles.tsv`, `mine/data/notional_subjects.tsv`,
-    `mine/data/metalinguistic_nouns.tsv` and `mine/data/reflexive_object_languages.tsv`."""
+    `mine/data/metalinguistic_nouns.tsv`, `mine/data/reflexive_object_languages.tsv` and
+    `mine/data/possessive_number_languages.tsv`."""
     modals: dict[str, set[str]] = defaultdict(set)
     verbs: dict[str, set[str]] = defaultdict(set)
     heads: dict[str, set[str]] = defaultdict(set)
@@ -384,6 +389,7 @@ def load_verb_contexts() -> dict[str, VerbContext]:
     for row in read_rows("metalinguistic_nouns.tsv"):
         naming[row["code"].strip()].add(row["lemma"].strip().lower())
     reflexive = language_codes("reflexive_object_languages.tsv")
+    hiding = language_codes("possessive_number_languages.tsv")
     return {
         code: VerbContext(
             modals=frozenset(modals[code]),
@@ -395,6 +401,7 @@ def load_verb_contexts() -> dict[str, VerbContext]:
             notional_subjects=frozenset(notional[code]),
             metalinguistic_nouns=frozenset(naming[code]),
             reflexive_object=code in reflexive,
+            possessive_hides_number=code in hiding,
         )
         for code in {
             *modals,
@@ -406,6 +413,7 @@ def load_verb_contexts() -> dict[str, VerbContext]:
             *notional,
             *naming,
             *reflexive,
+            *hiding,
         }
     }
 

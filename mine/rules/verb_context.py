@@ -17,6 +17,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ud_agree.schemas.corpus import FEATURES
+
+from ..features import LAYERS
 from ..languages import VerbContext, load_pro_drop_languages
 from . import words as vocab
 from .dislocated import DISLOCATED, dislocated_subjects
@@ -32,6 +35,7 @@ RESPECT = "respect-plural"
 NOTIONAL_SUBJECT = "notional-subject"
 REFLEXIVE_OBJECT = "reflexive-object"
 MENTIONED = "mentioned-word"
+HIDDEN_NUMBER = "hidden-number"
 # Quotation marks, as UD writes them as words of their own.
 QUOTES = frozenset('"“”«»„‟‚‘’‹›「」『』') | {"``", "''"}
 # The types whose target takes a notional subject's gender and number (French *on est partis*),
@@ -63,6 +67,9 @@ def target_context(
     bad form is the plain form), `notional-subject` (the subject takes notional agreement: French
     *on*), `reflexive-object` (a participle with a reflexive and a direct object),
     `mentioned-word` (the target alone in quotation marks after a noun that names words),
+    `hidden-number` (the controller is a nominative with a possessive suffix, which hides its
+    Number where the language says so, and nothing else shows it: the pair rules skip only its
+    Number),
     `dislocated-subject` (a pronoun subject before its clause's subordinator: skipped only for
     Person and Number where subjects are dropped), `adverb-reading` (an adjective before its noun
     with another modifier of the noun between them; the pair rules skip only a Definite
@@ -70,6 +77,8 @@ def target_context(
     reason = np.full(len(t), None, object)
     if len(t) == 0:
         return pa.array(reason, pa.string())
+    if context.possessive_hides_number:
+        reason[_hidden_number(words, features, t, c)] = HIDDEN_NUMBER
     reason[_before_modifier(words, features, t, c)] = ADVERB_READING
     dislocated = dislocated_subjects(
         table, words, features, t, c, context.subordinators, context.focus_particles
@@ -91,6 +100,31 @@ def target_context(
     if not any(reason):  # the common case: a column of nulls, not built value by value
         return pa.nulls(len(t), pa.string())
     return pa.array(reason, pa.string())
+
+
+def _hidden_number(
+    words: vocab.Words, features: vocab.Features, t: np.ndarray, c: np.ndarray
+) -> np.ndarray:
+    """Whether each controller is a nominative with a possessive suffix (`Person[psor]` or
+    `Number[psor]`) whose Number nothing else shows: Finnish loses the nominative plural's *-t*
+    before the suffix, so *työmme* is "our work" or "our works", and *työmme jatkuu* →
+    *jatkuvat* is as grammatical. A modifier with a Number (*monet hänen sukulaisensa*, other
+    than the target) or a copula's predicate in the nominative or partitive (*tuloksesi olivat
+    kovia*) shows it."""
+    feats = words.feats[c]
+    hidden = features.carries[LAYERS.index("psor"), feats] & (features.case_key[feats] == "Nom")
+    asked = np.flatnonzero(hidden)
+    if len(asked) == 0:
+        return hidden
+    numbered = features.compared[FEATURES.index("Number"), words.feats] != 0
+    modifier = words.has(vocab.AMOD | vocab.DET_REL | vocab.NUMMOD) & numbered
+    position, dependent = vocab.dependents_of(words, c[asked], modifier)
+    shown = dependent != t[asked][position]
+    hidden[asked[np.unique(position[shown])]] = False
+    predicate = np.maximum(words.head[t], 0)
+    case = features.case_key[words.feats[predicate]]
+    shows = (case == "Nom") | (case == "Par")
+    return hidden & ~(words.has(vocab.COP)[t] & (words.head[t] >= 0) & numbered[predicate] & shows)
 
 
 def _before_modifier(
@@ -263,7 +297,8 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
     verb's plural (*Annem geldiler* honours her); a notional subject or a reflexive's object
     only in the types they touch (*on est partis*, but *on est* → *on sont* stays); an adjective
     before another modifier of its noun only where it varies Definite (its strong form may be
-    that modifier's adverb); a mentioned word always."""
+    that modifier's adverb); a mentioned word always; a controller whose suffix hides its
+    Number only where Number is varied."""
     context = pl.col("target_context")
     plain = pl.col("bad_key") == pl.col("lemma").str.to_lowercase()
     # The plural of respect is the verb's: a predicate noun's plural is a plural noun.
@@ -286,6 +321,7 @@ def verb_context_skip(tries: pl.DataFrame) -> pl.Series:
         | ((context == REFLEXIVE_OBJECT) & pl.col("type").is_in(REFLEXIVE_TYPES))
         | ((context == DISLOCATED) & dislocated)
         | ((context == ADVERB_READING) & (pl.col("feature") == "Definite"))
+        | ((context == HIDDEN_NUMBER) & (pl.col("feature") == "Number"))
     )
     return tries.select(((pl.col("varied") == "target") & refused).fill_null(False)).to_series()
 

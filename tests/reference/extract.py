@@ -304,7 +304,10 @@ def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> 
     quotation marks after a noun that names words), `notional-subject`,
     `reflexive-object`, `after-modal`, `respect-plural`, `mandative`, `dislocated-subject` (a
     personal pronoun subject before a subordinator of its clause), `adverb-reading` (an adjective
-    before its noun with another modifier of the noun between), or None; read word by word."""
+    before its noun with another modifier of the noun between), `hidden-number` (a nominative
+    controller with a possessive suffix, where that hides its Number and nothing else shows it),
+    or None; read word by
+    word."""
     lemma = [lem.lower() for lem in sentence.lemmas]
     at = {word_id: i for i, word_id in enumerate(sentence.ids)}
 
@@ -391,6 +394,25 @@ def target_context(sentence: Sentence, t: int, c: int, context: VerbContext) -> 
             and sentence.ids[t] < sentence.ids[w] < sentence.ids[c]
         ):
             return "adverb-reading"
+    # A nominative with a possessive suffix, where the suffix hides its Number (Finnish *työmme*)
+    # and no modifier but the target, nor a copula's nominative or partitive predicate, shows it.
+    if (
+        context.possessive_hides_number
+        and _values(sentence.feats[c], "Case") == {"Nom"}
+        and "[psor]=" in sentence.feats[c]
+    ):
+        shown = any(
+            head(w) == c
+            and w != t
+            and base[w] in ("amod", "det", "nummod")
+            and _values(sentence.feats[w], "Number")
+            for w in range(len(lemma))
+        )
+        predicate = head(t) if base[t] == "cop" else None
+        if predicate is not None and _values(sentence.feats[predicate], "Number"):
+            shown |= _values(sentence.feats[predicate], "Case") in ({"Nom"}, {"Par"})
+        if not shown:
+            return "hidden-number"
     return None
 
 
