@@ -3,9 +3,12 @@ the tree over all words of a file at once (numpy): a finite *have*, *be* or *do*
 modal of its own verb chain (a mis-tagged plain form: *they must have been*), a determiner
 doubled (*la la familia*), a clause complement of a mandative head, where the plain form is a
 subjunctive (*I ask that the Commission ensure*), a subject that is one's own elder, whom a plural
-verb may honour (Turkish *Annem geldiler*); and a one-letter bad form written only on a host.
-The language's words are data (`mine/data/modal_chain.tsv`, `mine/data/mandative_heads.tsv`,
-`mine/data/respect_kinship.tsv`, each row citing its grammar)."""
+verb may honour (Turkish *Annem geldiler*), a word quoted after a noun that names words (*el
+término "histórico"*), a controller whose possessive suffix hides its Number (Finnish *työmme*);
+and a one-letter bad form written only on a host. The language's words are data
+(`mine/data/modal_chain.tsv`, `mine/data/mandative_heads.tsv`, `mine/data/respect_kinship.tsv`,
+`mine/data/metalinguistic_nouns.tsv`, `mine/data/possessive_number_languages.tsv`, each row
+citing its grammar)."""
 
 from __future__ import annotations
 
