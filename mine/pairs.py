@@ -191,7 +191,7 @@ def pairs_from_attempts(
         tries = _skip(tries, not_possessive(tries, possessives), "not-possessive", skipped)
         tries = _skip(tries, other_possessor(tries), "other-possessor", skipped)
     if frames.optional_feminine is not None:
-        masculine = optional_feminine(tries, frames.optional_feminine)
+        masculine = optional_feminine(tries, frames.optional_feminine, frames.two_gender_nouns)
         tries = _skip(tries, masculine, "optional-feminine", skipped)
     if multiplicatives is not None:
         adverb = adverb_reading(tries, multiplicatives)

@@ -368,6 +368,10 @@ class ParadigmFrames:
     # The treebanks whose feminine nouns may take masculine agreement (`rules.optional_feminine`;
     # set by the miner; empty: all the language's; None: none).
     optional_feminine: frozenset[str] | None = None
+    # Its noun lemmas (lower-cased) → whether its UniMorph paradigms give them both genders
+    # (`rules.optional_feminine.two_gender_nouns`; set by the miner where the feminine is
+    # optional; None: not read).
+    two_gender_nouns: dict[str, bool] | None = None
     # The one-letter words written as words of their own (`rules.verb_context.clitic_form`;
     # set by the miner; None: not checked).
     free_letters: frozenset[str] | None = None

@@ -60,7 +60,7 @@ from .languages import (
     load_verb_suffixes,
 )
 from .lent import LentAgreement
-from .lexicon import UniMorphMap, build_lexicons
+from .lexicon import UniMorphMap, build_lexicons, unimorph_entries
 from .pair_stream import (
     PairCounts,
     PairStream,
@@ -75,6 +75,7 @@ from .plan import LanguageRun, Options, default_unimorph_dirs, mark_miners, plan
 from .pool import pool_context, start_worker
 from .rules import certainty
 from .rules.instrumental import instrumental_cells, load_instrumental_predicate_languages
+from .rules.optional_feminine import two_gender_nouns
 from .spill import SPILL, part, spill, unspill, unspill_columns
 from .written import load_written_surface
 
@@ -333,6 +334,9 @@ def paradigm_frames(run: LanguageRun, lexicon: pa.Table) -> ParadigmFrames:
     if frames.instrumental_predicate:
         frames.instrumental_cells = instrumental_cells(frames.lexicon)
     frames.optional_feminine = load_optional_feminine_treebanks().get(code)
+    if frames.optional_feminine is not None and run.unimorph:
+        entries = pl.concat([unimorph_entries(path) for path in run.unimorph])
+        frames.two_gender_nouns = two_gender_nouns(entries)
     frames.free_letters = frozenset().union(*(r.letters for r in run.results.values()))
     frames.spelling_variants = load_spelling_variants().get(code)
     return frames

@@ -50,14 +50,24 @@ LITEN_STOL = (
 )
 
 
-def mine_norwegian(tmp_path: Path, treebank: str, *blocks: tuple[str, ...]) -> tuple:
-    """Mine sentences as `UD_Norwegian-<treebank>`: its pairs and pair skips."""
+def mine_norwegian(
+    tmp_path: Path, treebank: str, *blocks: tuple[str, ...], unimorph: str = ""
+) -> tuple:
+    """Mine sentences as `UD_Norwegian-<treebank>` (with `unimorph` as its Bokmål paradigms):
+    its pairs and pair skips."""
     folder = tmp_path / "ud" / f"UD_Norwegian-{treebank}"
     folder.mkdir(parents=True)
     text = "".join(conllu(*rows, sent_id=f"s{i}") for i, rows in enumerate(blocks, 1))
     (folder / f"no_{treebank.lower()}-ud-test.conllu").write_text(text, encoding="utf-8")
+    (tmp_path / "unimorph" / "nob").mkdir(parents=True)
+    if unimorph:
+        (tmp_path / "unimorph" / "nob" / "nob").write_text(unimorph, encoding="utf-8")
     options = Options(
-        ud_dir=tmp_path / "ud", out=tmp_path / "corpus", all_types=True, progress=False
+        ud_dir=tmp_path / "ud",
+        out=tmp_path / "corpus",
+        unimorph_dirs=[tmp_path / "unimorph"],
+        all_types=True,
+        progress=False,
     )
     (manifest,) = mine_languages(options)
     out = tmp_path / "corpus" / manifest["lang"]
@@ -89,3 +99,41 @@ def test_nynorsk_keeps_its_feminine(tmp_path):
     assert made(pairs, "s1") == {("Ei", "En")} and made(pairs, "s3") == {("Lita", "Liten")}
     assert made(pairs, "s5") == {("di", "din")}
     assert refused(skips) == []
+
+
+def masculine(noun: str) -> tuple[str, ...]:
+    """*En <noun> ligger*: a noun tagged masculine, with its article."""
+    return (
+        "1 En en DET Gender=Masc|Number=Sing|PronType=Art 2 det",
+        f"2 {noun} {noun} NOUN Definite=Ind|Gender=Masc|Number=Sing 3 nsubj",
+        VERB,
+    )
+
+
+# Bokmål paradigms as UniMorph 4 writes them: `FEM+MASC` for a noun of both genders.
+PARADIGMS = "\n".join(
+    [
+        "regjering\tregjering\tN;FEM+MASC;SG",
+        "stol\tstol\tN;MASC;SG",
+        "journalist\tjournalist\tN;MASC;SG",
+        "list\tlist\tN;FEM+MASC;SG",
+        "en\tei\tART;FEM;SG",
+        "en\ten\tART;MASC;SG",
+    ]
+)
+
+
+def test_bokmal_nouns_of_both_genders_take_the_feminine_determiner(tmp_path):
+    blocks = (
+        masculine("regjering"),
+        masculine("flertallsregjering"),
+        masculine("stol"),
+        masculine("journalist"),
+    )
+    pairs, skips = mine_norwegian(tmp_path, "Bokmaal", *blocks, EI_BOK, unimorph=PARADIGMS)
+    # *ei regjering*, *ei flertallsregjering* (its head's genders) are Bokmål: no pair.
+    assert made(pairs, "s1") == set() and made(pairs, "s2") == set()
+    assert ("s1", "determiner", "Fem") in refused(skips)
+    assert ("s2", "determiner", "Fem") in refused(skips)
+    # *ei stol* is not; nor *ei journalist*, listed masculine itself (its *list* is not read).
+    assert made(pairs, "s3") == {("En", "Ei")} and made(pairs, "s4") == {("En", "Ei")}
