@@ -20,8 +20,6 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ud_agree.schemas.corpus import FEATURES
-
 from ..features import LAYERS
 from ..languages import VerbContext, load_pro_drop_languages
 from . import words as vocab
@@ -119,7 +117,7 @@ def _hidden_number(
     asked = np.flatnonzero(hidden)
     if len(asked) == 0:
         return hidden
-    numbered = features.compared[FEATURES.index("Number"), words.feats] != 0
+    numbered = features.compared[vocab.NUMBER, words.feats] != 0
     modifier = words.has(vocab.AMOD | vocab.DET_REL | vocab.NUMMOD) & numbered
     position, dependent = vocab.dependents_of(words, c[asked], modifier)
     shown = dependent != t[asked][position]

@@ -57,7 +57,7 @@ assert TYPES[SUBJECT_VERB] == "subject-verb" and TYPES[SUBJECT_PARTICIPLE] == "s
 assert TYPES[POSSESSIVE] == "possessive"
 assert TYPES[OBJECT_VERB] == "object-verb" and TYPES[POSSESSOR] == "possessor"
 CASE_SLOT, PERSON = FEATURES.index("Case"), FEATURES.index("Person")
-DEFINITE = FEATURES.index("Definite")
+DEFINITE, NUMBER = FEATURES.index("Definite"), FEATURES.index("Number")
 
 _STR_LIST = pa.list_(pa.string())
 
@@ -181,8 +181,19 @@ class Features:
             carries[:, i] = parsed.carries
             facts[:, i] = parsed.flags
             case_key[i], verbform_key[i] = parsed.case_key, parsed.verbform_key
-        typo, finite_, participle, has_value, person3 = facts[:5]
-        dative, ergative, genitive, genitive_only, relative, personal = facts[5:]
+        (
+            typo,
+            finite_,
+            participle,
+            has_value,
+            person3,
+            dative,
+            ergative,
+            genitive,
+            genitive_only,
+            relative,
+            personal,
+        ) = facts  # the rows in _FLAGS' order
         dtype = _mask_dtype(max(len(b) for b in bits))
         compared: np.ndarray = np.array(masks, dtype=dtype).reshape(len(FEATURES), n)
         layered: np.ndarray = np.array(layer_masks, dtype=dtype).reshape(
